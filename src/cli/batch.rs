@@ -1,0 +1,202 @@
+//! `stratagem batch --trees TREES.sexp --rows ROWS.csv`: the gpbench workload.
+//!
+//! Each line of the trees file is `<set> <size> <index> <sexp>`; every tree is
+//! checked over the shipped `arith` primset and evaluated on every row. For each
+//! tree it prints `set size index nodes sum`, where `sum` is the left-to-right
+//! f64 sum of the outputs in row order, then `node-evals/s: N`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::{Engine, Failure, Format, Outcome, out};
+use crate::diagnostic::{Diagnostic, FileId, Sources};
+use crate::eval::interp::{Interp, Slots};
+use crate::eval::table::{BoundRows, bind, read_csv};
+use crate::lang::check::{TreeEnv, check_tree};
+use crate::lang::{Loader, PrimSet, Tree, TypeId};
+use crate::syntax::{Sexp, Span, read};
+
+pub struct BatchArgs {
+    pub trees: PathBuf,
+    pub rows: PathBuf,
+    pub engine: Engine,
+    pub repeat: u32,
+    pub format: Format,
+}
+
+/// One line of a gpbench trees file.
+pub struct BenchTree {
+    pub set: String,
+    pub size: i64,
+    pub index: i64,
+    pub tree: Tree,
+}
+
+/// The shipped `arith` primset, loaded from the binary's library.
+pub fn arith_primset() -> Result<PrimSet, Failure> {
+    let mut loader = Loader::new();
+    loader.load_text("(batch)", "(import arith)");
+    match loader.module.find_primset("arith") {
+        Some(id) if loader.diags.is_empty() => Ok(loader.module.primset(id).clone()),
+        _ => Err(Failure::new(loader.sources, loader.diags)),
+    }
+}
+
+/// Reads and checks a trees file: every line must be `SET SIZE INDEX TREE`.
+pub fn read_bench_trees(
+    sources: &Sources,
+    file: FileId,
+    ps: &PrimSet,
+) -> Result<Vec<BenchTree>, Vec<Diagnostic>> {
+    let text = sources.get(file).text.clone();
+    let (items, mut diags) = read(file, &text);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    // Group the S-expressions by the line they start on.
+    let mut lines: Vec<(usize, Vec<&Sexp>)> = Vec::new();
+    for item in &items {
+        let line = text[..item.span.start].matches('\n').count();
+        match lines.last_mut() {
+            Some((l, group)) if *l == line => group.push(item),
+            _ => lines.push((line, vec![item])),
+        }
+    }
+    let env = TreeEnv {
+        ps,
+        file,
+        params: &[],
+        any_literal: false,
+    };
+    let mut trees = Vec::new();
+    for (_, group) in &lines {
+        let span = Span::new(group[0].span.start, group[group.len() - 1].span.end);
+        let fields = match group.as_slice() {
+            [set, size, index, tree] => set
+                .as_symbol()
+                .zip(int(size))
+                .zip(int(index))
+                .map(|((s, z), i)| (s, z, i, *tree)),
+            _ => None,
+        };
+        let Some((set, size, index, sexp)) = fields else {
+            diags.push(
+                Diagnostic::error(
+                    "stratagem::batch::line",
+                    "expected `<set> <size> <index> <sexp>`",
+                )
+                .at(file, span, format!("this line has {} item(s)", group.len()))
+                .with_help("e.g. `arith 31 0 (+ x0 (* x1 0.5))`"),
+            );
+            continue;
+        };
+        if let Some(tree) = check_tree(&env, sexp, TypeId::F, &mut diags) {
+            trees.push(BenchTree {
+                set: set.to_owned(),
+                size,
+                index,
+                tree,
+            });
+        }
+    }
+    if diags.is_empty() {
+        Ok(trees)
+    } else {
+        Err(diags)
+    }
+}
+
+fn int(sexp: &Sexp) -> Option<i64> {
+    match sexp.kind {
+        crate::syntax::SexpKind::Atom(crate::syntax::Atom::Int(i)) => Some(i),
+        _ => None,
+    }
+}
+
+/// The left-to-right sum of a tree's outputs over all rows, in row order.
+pub fn sum_rows(ps: &PrimSet, tree: &Tree, rows: &BoundRows) -> f64 {
+    let mut sum = 0.0;
+    for r in 0..rows.n_rows {
+        let mut ctx = Slots(rows.row(r));
+        sum += Interp::new(ps, &mut ctx).eval_tree(tree).as_f64();
+    }
+    sum
+}
+
+pub fn run(args: &BatchArgs) -> Outcome {
+    let ps = arith_primset()?;
+    let mut sources = Sources::new();
+    let trees_file = sources.load(&args.trees).map_err(|e| {
+        Failure::message(
+            "stratagem::io",
+            format!("cannot read `{}`: {e}", args.trees.display()),
+        )
+    })?;
+    let trees = read_bench_trees(&sources, trees_file, &ps)
+        .map_err(|d| Failure::new(sources.clone(), d))?;
+    let rows_file = sources.load(&args.rows).map_err(|e| {
+        Failure::message(
+            "stratagem::io",
+            format!("cannot read `{}`: {e}", args.rows.display()),
+        )
+    })?;
+    let table = read_csv(&sources, rows_file).map_err(|d| Failure::new(sources.clone(), d))?;
+    let mut used: Vec<u32> = trees
+        .iter()
+        .flat_map(|t| t.tree.features_used(&ps))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    let rows = bind(&table, &ps, &used, Span::new(0, 0), trees_file)
+        .map_err(|d| Failure::new(sources.clone(), d))?;
+    let _ = args.engine;
+
+    let start = Instant::now();
+    let mut sums = vec![0.0; trees.len()];
+    for pass in 0..args.repeat {
+        for (t, bt) in trees.iter().enumerate() {
+            let s = sum_rows(&ps, &bt.tree, &rows);
+            if pass == 0 {
+                sums[t] = s;
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let node_evals: f64 = trees.iter().map(|t| t.tree.len() as f64).sum::<f64>()
+        * rows.n_rows as f64
+        * f64::from(args.repeat);
+    let rate = if secs > 0.0 { node_evals / secs } else { 0.0 };
+
+    let text = match args.format {
+        Format::Text => {
+            let mut text = String::new();
+            for (bt, sum) in trees.iter().zip(&sums) {
+                text.push_str(&format!(
+                    "{} {} {} {} {}\n",
+                    bt.set,
+                    bt.size,
+                    bt.index,
+                    bt.tree.len(),
+                    crate::lang::Value::F(*sum)
+                ));
+            }
+            text.push_str(&format!("node-evals/s: {rate:.4e}\n"));
+            text
+        }
+        Format::Json => {
+            let list: Vec<serde_json::Value> = trees
+                .iter()
+                .zip(&sums)
+                .map(|(bt, sum)| {
+                    serde_json::json!({ "set": bt.set, "size": bt.size, "index": bt.index, "nodes": bt.tree.len(), "sum": super::eval::json_value(crate::lang::Value::F(*sum)) })
+                })
+                .collect();
+            format!(
+                "{}\n",
+                serde_json::json!({ "rows": rows.n_rows, "repeat": args.repeat, "trees": list, "node_evals_per_s": rate })
+            )
+        }
+    };
+    out(&text);
+    Ok(())
+}

@@ -1,0 +1,199 @@
+//! `stratagem eval FILE --individual NAME --rows ROWS.csv`: one value per row.
+
+use std::path::PathBuf;
+
+use super::{Engine, Failure, Format, Outcome, out, print_warnings};
+use crate::diagnostic::{Diagnostic, did_you_mean, has_errors};
+use crate::eval::interp::{Interp, Slots};
+use crate::eval::table::{bind, read_csv};
+use crate::lang::{Loader, PrimKind, Tree, Value};
+
+pub struct EvalArgs {
+    pub file: PathBuf,
+    pub name: String,
+    pub rows: PathBuf,
+    pub tree: Option<String>,
+    pub engine: Engine,
+    pub format: Format,
+}
+
+/// What is evaluated per row.
+enum Program<'m> {
+    Trees(Vec<(&'m str, &'m Tree)>),
+    Policy(&'m crate::lang::Policy),
+    Weights(&'m crate::lang::Weights),
+}
+
+pub fn run(args: &EvalArgs) -> Outcome {
+    let mut loader = Loader::new();
+    let Some(file) = loader.load_path(&args.file) else {
+        return Err(Failure::new(loader.sources, loader.diags));
+    };
+    if has_errors(&loader.diags) {
+        return Err(Failure::new(loader.sources, loader.diags));
+    }
+    print_warnings(&loader.sources, &loader.diags);
+    let m = &loader.module;
+    let (kind, ps_id, span, program) =
+        if let Some(ind) = m.individuals.iter().find(|i| i.name == args.name) {
+            let trees: Vec<(&str, &Tree)> = ind
+                .trees
+                .iter()
+                .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
+                .map(|t| (t.name.as_str(), &t.tree))
+                .collect();
+            if trees.is_empty() {
+                let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
+                return Err(Failure::message(
+                    "stratagem::eval::tree",
+                    format!(
+                        "individual `{}` has no tree `{}` (it has: {})",
+                        ind.name,
+                        args.tree.as_deref().unwrap_or(""),
+                        names.join(", ")
+                    ),
+                ));
+            }
+            ("individual", ind.primset, ind.span, Program::Trees(trees))
+        } else if let Some(p) = m.policies.iter().find(|p| p.name == args.name) {
+            ("policy", p.primset, p.span, Program::Policy(p))
+        } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
+            ("weights", w.primset, w.span, Program::Weights(w))
+        } else {
+            let names = m.program_names();
+            let mut d = Diagnostic::error(
+                "stratagem::eval::unknown",
+                format!(
+                    "`{}` defines no individual, policy or weights named `{}`",
+                    args.file.display(),
+                    args.name
+                ),
+            );
+            d = match did_you_mean(&args.name, names.iter().copied()) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None if names.is_empty() => d.with_help("the file defines no programs"),
+                None => d.with_help(format!("it defines: {}", names.join(", "))),
+            };
+            return Err(Failure::new(loader.sources, vec![d]));
+        };
+    let ps = m.primset(ps_id);
+    let trees: Vec<&Tree> = match &program {
+        Program::Trees(t) => t.iter().map(|(_, t)| *t).collect(),
+        Program::Policy(p) => p
+            .rules
+            .iter()
+            .flat_map(|r| [&r.condition, &r.value])
+            .chain([&p.default])
+            .collect(),
+        Program::Weights(_) => Vec::new(),
+    };
+    if trees.iter().any(|t| t.uses_natives(ps)) {
+        return Err(Failure::new(
+            loader.sources.clone(),
+            vec![
+                Diagnostic::error(
+                    "stratagem::eval::native",
+                    format!(
+                        "`{}` calls native functions of domain `{}`, which a table cannot supply",
+                        args.name,
+                        ps.domain.as_deref().unwrap_or("?")
+                    ),
+                )
+                .at(file, span.first_byte(), "defined here")
+                .with_help("evaluate it on positions of its game (stratagem play / repl) instead"),
+            ],
+        ));
+    }
+    let mut used: Vec<u32> = trees.iter().flat_map(|t| t.features_used(ps)).collect();
+    if let Program::Weights(w) = &program {
+        used.extend(
+            w.terms
+                .iter()
+                .filter_map(|(id, _)| match ps.prim(*id).kind {
+                    PrimKind::Feature(s) => Some(s),
+                    _ => None,
+                }),
+        );
+    }
+    used.sort_unstable();
+    used.dedup();
+    let csv = match loader.sources.load(&args.rows) {
+        Ok(f) => f,
+        Err(e) => {
+            return Err(Failure::message(
+                "stratagem::io",
+                format!("cannot read `{}`: {e}", args.rows.display()),
+            ));
+        }
+    };
+    let table =
+        read_csv(&loader.sources, csv).map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    let rows = bind(&table, ps, &used, span.first_byte(), file)
+        .map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    let _ = args.engine;
+    let mut text = String::new();
+    let mut columns: Vec<(String, Vec<Value>)> = match &program {
+        Program::Trees(t) => t
+            .iter()
+            .map(|(n, _)| (n.to_string(), Vec::with_capacity(rows.n_rows)))
+            .collect(),
+        _ => vec![("value".into(), Vec::with_capacity(rows.n_rows))],
+    };
+    let mut fired: Vec<Option<usize>> = Vec::new();
+    for r in 0..rows.n_rows {
+        let mut ctx = Slots(rows.row(r));
+        let mut interp = Interp::new(ps, &mut ctx);
+        match &program {
+            Program::Trees(t) => {
+                for (c, (_, tree)) in t.iter().enumerate() {
+                    columns[c].1.push(interp.eval_tree(tree));
+                }
+            }
+            Program::Policy(p) => {
+                let (v, rule) = interp.eval_policy(p);
+                columns[0].1.push(v);
+                fired.push(rule);
+            }
+            Program::Weights(w) => columns[0].1.push(interp.eval_weights(w)),
+        }
+    }
+    match args.format {
+        Format::Text => {
+            for r in 0..rows.n_rows {
+                let line: Vec<String> = columns.iter().map(|(_, vs)| vs[r].to_string()).collect();
+                text.push_str(&line.join(" "));
+                text.push('\n');
+            }
+        }
+        Format::Json => {
+            let outputs: serde_json::Map<String, serde_json::Value> = columns
+                .iter()
+                .map(|(n, vs)| (n.clone(), vs.iter().map(|v| json_value(*v)).collect()))
+                .collect();
+            let mut obj = serde_json::json!({ "name": args.name, "kind": kind, "primset": ps.name, "rows": rows.n_rows, "outputs": outputs });
+            if matches!(program, Program::Policy(_)) {
+                obj["rule"] = fired
+                    .iter()
+                    .map(|r| {
+                        r.map_or(serde_json::Value::String("default".into()), |i| {
+                            serde_json::Value::from(i)
+                        })
+                    })
+                    .collect();
+            }
+            text = format!("{obj}\n");
+        }
+    }
+    out(&text);
+    Ok(())
+}
+
+/// A value as JSON; non-finite floats, which JSON cannot hold, become strings.
+pub fn json_value(v: Value) -> serde_json::Value {
+    match v {
+        Value::F(x) if x.is_finite() => serde_json::Value::from(x),
+        Value::F(x) => serde_json::Value::String(crate::syntax::sexp::format_float(x)),
+        Value::I(i) => serde_json::Value::from(i),
+        Value::B(b) => serde_json::Value::from(b),
+    }
+}

@@ -1,0 +1,187 @@
+//! The command line: argument parsing and the subcommands. Only this module
+//! turns diagnostics into exit codes: 0 on success, 1 on any error in the input
+//! (diagnostics on stderr), never a panic.
+
+mod batch;
+mod check;
+mod eval;
+mod fmt;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::diagnostic::{Diagnostic, Sources, has_errors};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "stratagem",
+    version,
+    about = "A language and toolkit for evolved game-playing programs"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Type-check programs and print one summary line per form.
+    Check {
+        /// Program files (.sg).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Rewrite programs in the canonical layout (comments are kept).
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// List the files that would change and exit 1 if any, without writing.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Evaluate an individual, policy or weight vector on each row of a CSV table.
+    Eval {
+        /// The program file that defines NAME.
+        file: PathBuf,
+        /// The individual, policy or weight vector to evaluate.
+        #[arg(long = "individual", value_name = "NAME")]
+        name: String,
+        /// CSV table; its header names the terminals.
+        #[arg(long, value_name = "ROWS.csv")]
+        rows: PathBuf,
+        /// Evaluate only this tree of a multi-tree individual.
+        #[arg(long)]
+        tree: Option<String>,
+        #[arg(long, value_enum, default_value_t = Engine::Interp)]
+        engine: Engine,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Evaluate every tree of a gpbench file (`<set> <size> <index> <sexp>` lines,
+    /// over the `arith` primset) on a CSV table; print sums and throughput.
+    Batch {
+        #[arg(long, value_name = "TREES.sexp")]
+        trees: PathBuf,
+        #[arg(long, value_name = "ROWS.csv")]
+        rows: PathBuf,
+        #[arg(long, value_enum, default_value_t = Engine::Interp)]
+        engine: Engine,
+        /// Evaluate every tree this many times (for timing); sums come from the first pass.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        repeat: u32,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+/// Which evaluation engine to use.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The reference tree-walking interpreter.
+    Interp,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// What a subcommand failed with: diagnostics to render (with the sources they
+/// point into), or a plain message.
+pub struct Failure {
+    pub sources: Sources,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Failure {
+    pub fn new(sources: Sources, diags: Vec<Diagnostic>) -> Failure {
+        Failure { sources, diags }
+    }
+
+    pub fn message(code: &'static str, message: impl Into<String>) -> Failure {
+        Failure {
+            sources: Sources::new(),
+            diags: vec![Diagnostic::error(code, message)],
+        }
+    }
+}
+
+/// Exit code 1 for a failed command.
+pub type Outcome = Result<(), Failure>;
+
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let outcome = match cli.command {
+        Command::Check { files } => check::run(&files),
+        Command::Fmt { files, check } => fmt::run(&files, check),
+        Command::Eval {
+            file,
+            name,
+            rows,
+            tree,
+            engine,
+            format,
+        } => eval::run(&eval::EvalArgs {
+            file,
+            name,
+            rows,
+            tree,
+            engine,
+            format,
+        }),
+        Command::Batch {
+            trees,
+            rows,
+            engine,
+            repeat,
+            format,
+        } => batch::run(&batch::BatchArgs {
+            trees,
+            rows,
+            engine,
+            repeat,
+            format,
+        }),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            let rendered = failure.sources.render_for_terminal(&failure.diags);
+            let _ = std::io::stderr().write_all(rendered.as_bytes());
+            if has_errors(&failure.diags) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+    }
+}
+
+/// Prints warnings (diagnostics that are not errors) to stderr.
+pub(crate) fn print_warnings(sources: &Sources, diags: &[Diagnostic]) {
+    let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error()).cloned().collect();
+    if !warnings.is_empty() {
+        let _ = std::io::stderr().write_all(sources.render_for_terminal(&warnings).as_bytes());
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`stratagem eval ... | head`).
+pub(crate) fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}

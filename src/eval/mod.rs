@@ -1,0 +1,4 @@
+//! Evaluation: the reference interpreter and batch evaluation over tables.
+
+pub mod interp;
+pub mod table;

@@ -1,0 +1,19 @@
+//! The language: types, primitive sets, typed trees, lowering of forms and
+//! type checking. Imports nothing from `eval`.
+
+pub mod builtin;
+pub mod check;
+pub mod forms;
+pub mod library;
+pub mod lower_primset;
+pub mod primset;
+pub mod program;
+pub mod syntax_helpers;
+pub mod tree;
+pub mod types;
+
+pub use forms::{Individual, NamedTree, Policy, PrimSetId, Rule, Weights};
+pub use primset::{PrimId, PrimKind, PrimSet, Primitive};
+pub use program::{FormRef, Loader, Module};
+pub use tree::{Node, Tree};
+pub use types::{Base, TypeId, Value};

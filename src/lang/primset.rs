@@ -1,0 +1,224 @@
+//! Primitive sets: the typed vocabulary trees are written in.
+//!
+//! A primitive is one of four kinds (see DESIGN.md, "Primitives at native
+//! speed"): a built-in operation, a feature slot the domain fills, a native
+//! function of the domain, or a derived definition written in the language.
+
+use std::collections::HashMap;
+
+use super::builtin::Builtin;
+use super::tree::Tree;
+use super::types::{Base, TypeDef, TypeId, Value};
+use crate::diagnostic::FileId;
+use crate::syntax::Span;
+
+/// Index of a primitive in its primitive set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PrimId(pub u32);
+
+#[derive(Debug, Clone)]
+pub enum PrimKind {
+    Builtin(Builtin),
+    /// A terminal whose value the domain writes into slot `n` before evaluation.
+    Feature(u32),
+    /// A function of the domain called with the evaluation context; `n` indexes
+    /// the primitive set's native table.
+    Native(u32),
+    /// A definition in the language; its body refers to parameters by index.
+    Derived(Derived),
+}
+
+#[derive(Debug, Clone)]
+pub struct Derived {
+    pub params: Vec<String>,
+    pub body: Tree,
+}
+
+#[derive(Debug, Clone)]
+pub struct Primitive {
+    pub name: String,
+    pub args: Vec<TypeId>,
+    pub ret: TypeId,
+    pub kind: PrimKind,
+    pub file: FileId,
+    pub span: Span,
+}
+
+impl Primitive {
+    pub fn arity(&self) -> usize {
+        self.args.len()
+    }
+
+    pub fn kind_name(&self) -> &'static str {
+        match self.kind {
+            PrimKind::Builtin(_) => "builtin function",
+            PrimKind::Feature(_) => "terminal",
+            PrimKind::Native(_) => "native function",
+            PrimKind::Derived(_) => "definition",
+        }
+    }
+}
+
+/// How an ephemeral random constant draws its values.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ErcGen {
+    /// A float uniform in `[lo, hi]`.
+    Uniform(f64, f64),
+    /// An integer uniform in `[lo, hi]`.
+    Int(i64, i64),
+    /// One of a fixed set of values.
+    Choice(Vec<Value>),
+}
+
+impl ErcGen {
+    /// Whether `v` is a value this generator can produce.
+    pub fn contains(&self, v: Value) -> bool {
+        match (self, v) {
+            (ErcGen::Uniform(lo, hi), Value::F(x)) => *lo <= x && x <= *hi,
+            (ErcGen::Int(lo, hi), Value::I(i)) => *lo <= i && i <= *hi,
+            (ErcGen::Choice(vs), v) => vs.iter().any(|c| c.same_bits(v)),
+            _ => false,
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            ErcGen::Uniform(lo, hi) => format!("(uniform {} {})", Value::F(*lo), Value::F(*hi)),
+            ErcGen::Int(lo, hi) => format!("(int {lo} {hi})"),
+            ErcGen::Choice(vs) => {
+                let items: Vec<String> = vs.iter().map(Value::to_string).collect();
+                format!("(choice {})", items.join(" "))
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Erc {
+    pub name: String,
+    pub ty: TypeId,
+    pub generator: ErcGen,
+    pub span: Span,
+}
+
+/// A tree an individual of this primitive set must have, e.g. `eval` of type F.
+#[derive(Debug, Clone)]
+pub struct TreeSlot {
+    pub name: String,
+    pub ty: TypeId,
+}
+
+#[derive(Debug, Clone)]
+pub struct PrimSet {
+    pub name: String,
+    pub file: FileId,
+    pub span: Span,
+    /// The game or data source that supplies features and natives.
+    pub domain: Option<String>,
+    pub types: Vec<TypeDef>,
+    pub prims: Vec<Primitive>,
+    pub ercs: Vec<Erc>,
+    /// Types in which any literal of the base may appear in a tree.
+    pub literal_types: Vec<TypeId>,
+    pub tree_slots: Vec<TreeSlot>,
+    /// Names of feature slots, indexed by slot.
+    pub features: Vec<String>,
+    /// Names of native functions, indexed by native index.
+    pub natives: Vec<String>,
+    by_name: HashMap<String, PrimId>,
+}
+
+impl PrimSet {
+    pub fn new(name: impl Into<String>, file: FileId, span: Span) -> PrimSet {
+        PrimSet {
+            name: name.into(),
+            file,
+            span,
+            domain: None,
+            types: vec![
+                TypeDef {
+                    name: "F".into(),
+                    base: Base::F,
+                },
+                TypeDef {
+                    name: "I".into(),
+                    base: Base::I,
+                },
+                TypeDef {
+                    name: "B".into(),
+                    base: Base::B,
+                },
+            ],
+            prims: Vec::new(),
+            ercs: Vec::new(),
+            literal_types: Vec::new(),
+            tree_slots: Vec::new(),
+            features: Vec::new(),
+            natives: Vec::new(),
+            by_name: HashMap::new(),
+        }
+    }
+
+    pub fn type_id(&self, name: &str) -> Option<TypeId> {
+        self.types
+            .iter()
+            .position(|t| t.name == name)
+            .map(|i| TypeId(i as u16))
+    }
+
+    pub fn type_name(&self, ty: TypeId) -> &str {
+        &self.types[ty.0 as usize].name
+    }
+
+    pub fn base(&self, ty: TypeId) -> Base {
+        self.types[ty.0 as usize].base
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<PrimId> {
+        self.by_name.get(name).copied()
+    }
+
+    pub fn prim(&self, id: PrimId) -> &Primitive {
+        &self.prims[id.0 as usize]
+    }
+
+    /// Adds a primitive; the caller has checked that the name is free.
+    pub fn add_prim(&mut self, prim: Primitive) -> PrimId {
+        let id = PrimId(self.prims.len() as u32);
+        self.by_name.insert(prim.name.clone(), id);
+        self.prims.push(prim);
+        id
+    }
+
+    /// Replaces a primitive in place (used to fill in a definition's body
+    /// after its signature was registered, so that later definitions can call it).
+    pub fn set_prim(&mut self, id: PrimId, prim: Primitive) {
+        self.prims[id.0 as usize] = prim;
+    }
+
+    pub fn prim_names(&self) -> impl Iterator<Item = &str> {
+        self.prims.iter().map(|p| p.name.as_str())
+    }
+
+    /// Whether a literal `v` may appear where type `ty` is expected in an
+    /// evolved tree: the type admits any literal, or an ERC of the type can
+    /// produce `v`.
+    pub fn literal_allowed(&self, ty: TypeId, v: Value) -> bool {
+        self.literal_types.contains(&ty)
+            || self
+                .ercs
+                .iter()
+                .any(|e| e.ty == ty && e.generator.contains(v))
+    }
+
+    pub fn ercs_of(&self, ty: TypeId) -> impl Iterator<Item = &Erc> {
+        self.ercs.iter().filter(move |e| e.ty == ty)
+    }
+
+    /// The signature of a primitive as written in a primset: `(F F) F`.
+    pub fn signature(&self, id: PrimId) -> String {
+        let p = self.prim(id);
+        let args: Vec<&str> = p.args.iter().map(|t| self.type_name(*t)).collect();
+        format!("({}) {}", args.join(" "), self.type_name(p.ret))
+    }
+}

@@ -1,0 +1,112 @@
+//! `expect_*` helpers that lowering uses to take forms apart, each reporting a
+//! "usage:" diagnostic when the shape is wrong.
+
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::syntax::{Atom, Sexp, SexpKind};
+
+/// A lowering context for one file: where diagnostics go and which file they name.
+pub struct Cx<'d> {
+    pub file: FileId,
+    pub diags: &'d mut Vec<Diagnostic>,
+}
+
+impl Cx<'_> {
+    pub fn error(
+        &mut self,
+        code: &'static str,
+        sexp: &Sexp,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, message).at(self.file, sexp.span, label));
+    }
+
+    /// Reports a malformed form with its usage line.
+    pub fn usage(&mut self, sexp: &Sexp, usage: &str) {
+        let head = sexp.head().unwrap_or("form");
+        self.diags.push(
+            Diagnostic::error("stratagem::lower::usage", format!("malformed `{head}`"))
+                .at(self.file, sexp.span, "does not match the usage")
+                .with_help(format!("usage: {usage}")),
+        );
+    }
+
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// The items of a list of exactly `n` elements, or a usage diagnostic.
+    pub fn expect_len<'s>(&mut self, sexp: &'s Sexp, n: usize, usage: &str) -> Option<&'s [Sexp]> {
+        match sexp.as_list() {
+            Some(items) if items.len() == n => Some(items),
+            _ => {
+                self.usage(sexp, usage);
+                None
+            }
+        }
+    }
+
+    pub fn expect_symbol<'s>(&mut self, sexp: &'s Sexp, what: &str) -> Option<&'s str> {
+        match sexp.as_symbol() {
+            Some(s) => Some(s),
+            None => {
+                self.error(
+                    "stratagem::lower::expected",
+                    sexp,
+                    format!("expected {what}"),
+                    format!("found {}", sexp.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn expect_list<'s>(&mut self, sexp: &'s Sexp, what: &str) -> Option<&'s [Sexp]> {
+        match sexp.as_list() {
+            Some(items) => Some(items),
+            None => {
+                self.error(
+                    "stratagem::lower::expected",
+                    sexp,
+                    format!("expected {what}"),
+                    format!("found {}", sexp.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    /// A number as f64; integers are accepted where a float is expected in
+    /// declarations (ranges, weights), where no type distinction is at stake.
+    pub fn expect_number(&mut self, sexp: &Sexp, what: &str) -> Option<f64> {
+        match sexp.kind {
+            SexpKind::Atom(Atom::Float(x)) => Some(x),
+            SexpKind::Atom(Atom::Int(i)) => Some(i as f64),
+            _ => {
+                self.error(
+                    "stratagem::lower::expected",
+                    sexp,
+                    format!("expected {what}"),
+                    format!("found {}", sexp.describe()),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn expect_int(&mut self, sexp: &Sexp, what: &str) -> Option<i64> {
+        match sexp.kind {
+            SexpKind::Atom(Atom::Int(i)) => Some(i),
+            _ => {
+                self.error(
+                    "stratagem::lower::expected",
+                    sexp,
+                    format!("expected {what}"),
+                    format!("found {}", sexp.describe()),
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Syntax: lexing, reading and printing S-expressions. Knows nothing of forms,
+//! types or evaluation.
+
+pub mod lexer;
+pub mod pretty;
+pub mod reader;
+pub mod sexp;
+
+pub use reader::read;
+pub use sexp::{Atom, Sexp, SexpKind, Span};
