@@ -39,18 +39,9 @@ impl Sources {
         Sources::default()
     }
 
-    pub fn add(
-        &mut self,
-        name: impl Into<String>,
-        path: Option<PathBuf>,
-        text: impl Into<Arc<str>>,
-    ) -> FileId {
+    pub fn add(&mut self, name: impl Into<String>, path: Option<PathBuf>, text: impl Into<Arc<str>>) -> FileId {
         let id = FileId(self.files.len() as u32);
-        self.files.push(SourceFile {
-            name: name.into(),
-            path,
-            text: text.into(),
-        });
+        self.files.push(SourceFile { name: name.into(), path, text: text.into() });
         id
     }
 
@@ -61,10 +52,7 @@ impl Sources {
         let text = String::from_utf8(bytes).map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
-                format!(
-                    "not UTF-8 text (invalid byte at offset {})",
-                    e.utf8_error().valid_up_to()
-                ),
+                format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()),
             )
         })?;
         Ok(self.add(path.display().to_string(), Some(path.to_path_buf()), text))
@@ -78,9 +66,7 @@ impl Sources {
         let canon = path.canonicalize().ok()?;
         self.files
             .iter()
-            .position(|f| {
-                f.path.as_ref().and_then(|p| p.canonicalize().ok()).as_ref() == Some(&canon)
-            })
+            .position(|f| f.path.as_ref().and_then(|p| p.canonicalize().ok()).as_ref() == Some(&canon))
             .map(|i| FileId(i as u32))
     }
 
@@ -97,8 +83,7 @@ impl Sources {
     /// Renders diagnostics as miette does, without colour, at a fixed width so
     /// that golden files are stable.
     pub fn render_plain(&self, diags: &[Diagnostic]) -> String {
-        let handler =
-            GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
         self.render_with(&handler, diags)
     }
 
@@ -118,9 +103,7 @@ impl Sources {
         for d in diags {
             let report = Report {
                 diag: d,
-                source: d
-                    .file
-                    .map(|f| NamedSource::new(&self.get(f).name, self.get(f).text.clone())),
+                source: d.file.map(|f| NamedSource::new(&self.get(f).name, self.get(f).text.clone())),
             };
             if handler.render_report(&mut out, &report).is_err() {
                 out.push_str(&format!("{}: {}\n", d.code, d.message));
@@ -172,10 +155,7 @@ impl Diagnostic {
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Warning,
-            ..Diagnostic::error(code, message)
-        }
+        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
     }
 
     /// Points the diagnostic at `span` in `file` with a label.
@@ -238,10 +218,7 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag
-            .help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -250,33 +227,21 @@ impl miette::Diagnostic for Report<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         self.source.as_ref()?;
-        let labels = self
-            .diag
-            .labels
-            .iter()
-            .enumerate()
-            .map(|(i, (span, text))| {
-                let text = if text.is_empty() {
-                    None
-                } else {
-                    Some(text.clone())
-                };
-                if i == 0 {
-                    LabeledSpan::new_primary_with_span(text, *span)
-                } else {
-                    LabeledSpan::new_with_span(text, *span)
-                }
-            });
+        let labels = self.diag.labels.iter().enumerate().map(|(i, (span, text))| {
+            let text = if text.is_empty() { None } else { Some(text.clone()) };
+            if i == 0 {
+                LabeledSpan::new_primary_with_span(text, *span)
+            } else {
+                LabeledSpan::new_with_span(text, *span)
+            }
+        });
         Some(Box::new(labels))
     }
 }
 
 /// Suggests the closest of `candidates` to `name` ("did you mean"), by edit
 /// distance, when one is close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lower = name.to_lowercase();
     let mut best: Option<(usize, &str)> = None;
     for cand in candidates {
@@ -304,9 +269,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for i in 1..=a.len() {
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
             }
@@ -322,10 +285,7 @@ mod tests {
     #[test]
     fn suggestions() {
         assert_eq!(did_you_mean("pdvi", ["pdiv", "+", "x0"]), Some("pdiv"));
-        assert_eq!(
-            did_you_mean("lowerequal", ["LowerEqual", "AND"]),
-            Some("LowerEqual")
-        );
+        assert_eq!(did_you_mean("lowerequal", ["LowerEqual", "AND"]), Some("LowerEqual"));
         assert_eq!(did_you_mean("zzzzz", ["pdiv", "x0"]), None);
     }
 }

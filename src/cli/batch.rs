@@ -43,11 +43,7 @@ pub fn arith_primset() -> Result<PrimSet, Failure> {
 }
 
 /// Reads and checks a trees file: every line must be `SET SIZE INDEX TREE`.
-pub fn read_bench_trees(
-    sources: &Sources,
-    file: FileId,
-    ps: &PrimSet,
-) -> Result<Vec<BenchTree>, Vec<Diagnostic>> {
+pub fn read_bench_trees(sources: &Sources, file: FileId, ps: &PrimSet) -> Result<Vec<BenchTree>, Vec<Diagnostic>> {
     let text = sources.get(file).text.clone();
     let (items, mut diags) = read(file, &text);
     if !diags.is_empty() {
@@ -62,48 +58,29 @@ pub fn read_bench_trees(
             _ => lines.push((line, vec![item])),
         }
     }
-    let env = TreeEnv {
-        ps,
-        file,
-        params: &[],
-        any_literal: false,
-    };
+    let env = TreeEnv { ps, file, params: &[], any_literal: false };
     let mut trees = Vec::new();
     for (_, group) in &lines {
         let span = Span::new(group[0].span.start, group[group.len() - 1].span.end);
         let fields = match group.as_slice() {
-            [set, size, index, tree] => set
-                .as_symbol()
-                .zip(int(size))
-                .zip(int(index))
-                .map(|((s, z), i)| (s, z, i, *tree)),
+            [set, size, index, tree] => {
+                set.as_symbol().zip(int(size)).zip(int(index)).map(|((s, z), i)| (s, z, i, *tree))
+            }
             _ => None,
         };
         let Some((set, size, index, sexp)) = fields else {
             diags.push(
-                Diagnostic::error(
-                    "stratagem::batch::line",
-                    "expected `<set> <size> <index> <sexp>`",
-                )
-                .at(file, span, format!("this line has {} item(s)", group.len()))
-                .with_help("e.g. `arith 31 0 (+ x0 (* x1 0.5))`"),
+                Diagnostic::error("stratagem::batch::line", "expected `<set> <size> <index> <sexp>`")
+                    .at(file, span, format!("this line has {} item(s)", group.len()))
+                    .with_help("e.g. `arith 31 0 (+ x0 (* x1 0.5))`"),
             );
             continue;
         };
         if let Some(tree) = check_tree(&env, sexp, TypeId::F, &mut diags) {
-            trees.push(BenchTree {
-                set: set.to_owned(),
-                size,
-                index,
-                tree,
-            });
+            trees.push(BenchTree { set: set.to_owned(), size, index, tree });
         }
     }
-    if diags.is_empty() {
-        Ok(trees)
-    } else {
-        Err(diags)
-    }
+    if diags.is_empty() { Ok(trees) } else { Err(diags) }
 }
 
 fn int(sexp: &Sexp) -> Option<i64> {
@@ -126,29 +103,18 @@ pub fn sum_rows(ps: &PrimSet, tree: &Tree, rows: &BoundRows) -> f64 {
 pub fn run(args: &BatchArgs) -> Outcome {
     let ps = arith_primset()?;
     let mut sources = Sources::new();
-    let trees_file = sources.load(&args.trees).map_err(|e| {
-        Failure::message(
-            "stratagem::io",
-            format!("cannot read `{}`: {e}", args.trees.display()),
-        )
-    })?;
-    let trees = read_bench_trees(&sources, trees_file, &ps)
-        .map_err(|d| Failure::new(sources.clone(), d))?;
-    let rows_file = sources.load(&args.rows).map_err(|e| {
-        Failure::message(
-            "stratagem::io",
-            format!("cannot read `{}`: {e}", args.rows.display()),
-        )
-    })?;
+    let trees_file = sources
+        .load(&args.trees)
+        .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.trees.display())))?;
+    let trees = read_bench_trees(&sources, trees_file, &ps).map_err(|d| Failure::new(sources.clone(), d))?;
+    let rows_file = sources
+        .load(&args.rows)
+        .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())))?;
     let table = read_csv(&sources, rows_file).map_err(|d| Failure::new(sources.clone(), d))?;
-    let mut used: Vec<u32> = trees
-        .iter()
-        .flat_map(|t| t.tree.features_used(&ps))
-        .collect();
+    let mut used: Vec<u32> = trees.iter().flat_map(|t| t.tree.features_used(&ps)).collect();
     used.sort_unstable();
     used.dedup();
-    let rows = bind(&table, &ps, &used, Span::new(0, 0), trees_file)
-        .map_err(|d| Failure::new(sources.clone(), d))?;
+    let rows = bind(&table, &ps, &used, Span::new(0, 0), trees_file).map_err(|d| Failure::new(sources.clone(), d))?;
     let _ = args.engine;
 
     let start = Instant::now();
@@ -162,9 +128,8 @@ pub fn run(args: &BatchArgs) -> Outcome {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    let node_evals: f64 = trees.iter().map(|t| t.tree.len() as f64).sum::<f64>()
-        * rows.n_rows as f64
-        * f64::from(args.repeat);
+    let node_evals: f64 =
+        trees.iter().map(|t| t.tree.len() as f64).sum::<f64>() * rows.n_rows as f64 * f64::from(args.repeat);
     let rate = if secs > 0.0 { node_evals / secs } else { 0.0 };
 
     let text = match args.format {

@@ -16,11 +16,7 @@ pub fn run(files: &[PathBuf]) -> Outcome {
     let mut text = String::new();
     for (file, form) in &loader.module.forms {
         if ids.contains(file) {
-            text.push_str(&format!(
-                "{}: {}\n",
-                loader.sources.get(*file).name,
-                summarize(&loader.module, *form)
-            ));
+            text.push_str(&format!("{}: {}\n", loader.sources.get(*file).name, summarize(&loader.module, *form)));
         }
     }
     out(&text);
@@ -55,43 +51,20 @@ pub fn summarize(m: &Module, form: FormRef) -> String {
             let ind = &m.individuals[i];
             let ps = m.primset(ind.primset);
             let nodes: usize = ind.trees.iter().map(|t| t.tree.len()).sum();
-            let depth = ind
-                .trees
-                .iter()
-                .map(|t| t.tree.depth(ps))
-                .max()
-                .unwrap_or(0);
-            format!(
-                "individual {} trees={} nodes={nodes} depth={depth}",
-                ind.name,
-                ind.trees.len()
-            )
+            let depth = ind.trees.iter().map(|t| t.tree.depth(ps)).max().unwrap_or(0);
+            format!("individual {} trees={} nodes={nodes} depth={depth}", ind.name, ind.trees.len())
         }
         FormRef::Policy(i) => {
             let p = &m.policies[i];
             let ps = m.primset(p.primset);
-            let trees = p
-                .rules
-                .iter()
-                .flat_map(|r| [&r.condition, &r.value])
-                .chain([&p.default]);
-            let (n, nodes, depth) = trees.fold((0, 0, 0), |(n, nodes, depth), t| {
-                (n + 1, nodes + t.len(), depth.max(t.depth(ps)))
-            });
-            format!(
-                "policy {} trees={n} nodes={nodes} depth={depth} rules={}",
-                p.name,
-                p.rules.len()
-            )
+            let trees = p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]);
+            let (n, nodes, depth) =
+                trees.fold((0, 0, 0), |(n, nodes, depth), t| (n + 1, nodes + t.len(), depth.max(t.depth(ps))));
+            format!("policy {} trees={n} nodes={nodes} depth={depth} rules={}", p.name, p.rules.len())
         }
         FormRef::Weights(i) => {
             let w = &m.weights[i];
-            format!(
-                "weights {} trees=1 nodes={} depth=1 terms={}",
-                w.name,
-                w.terms.len(),
-                w.terms.len()
-            )
+            format!("weights {} trees=1 nodes={} depth=1 terms={}", w.name, w.terms.len(), w.terms.len())
         }
     }
 }

@@ -34,57 +34,47 @@ pub fn run(args: &EvalArgs) -> Outcome {
     }
     print_warnings(&loader.sources, &loader.diags);
     let m = &loader.module;
-    let (kind, ps_id, span, program) =
-        if let Some(ind) = m.individuals.iter().find(|i| i.name == args.name) {
-            let trees: Vec<(&str, &Tree)> = ind
-                .trees
-                .iter()
-                .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
-                .map(|t| (t.name.as_str(), &t.tree))
-                .collect();
-            if trees.is_empty() {
-                let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
-                return Err(Failure::message(
-                    "stratagem::eval::tree",
-                    format!(
-                        "individual `{}` has no tree `{}` (it has: {})",
-                        ind.name,
-                        args.tree.as_deref().unwrap_or(""),
-                        names.join(", ")
-                    ),
-                ));
-            }
-            ("individual", ind.primset, ind.span, Program::Trees(trees))
-        } else if let Some(p) = m.policies.iter().find(|p| p.name == args.name) {
-            ("policy", p.primset, p.span, Program::Policy(p))
-        } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
-            ("weights", w.primset, w.span, Program::Weights(w))
-        } else {
-            let names = m.program_names();
-            let mut d = Diagnostic::error(
-                "stratagem::eval::unknown",
+    let (kind, ps_id, span, program) = if let Some(ind) = m.individuals.iter().find(|i| i.name == args.name) {
+        let trees: Vec<(&str, &Tree)> = ind
+            .trees
+            .iter()
+            .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
+            .map(|t| (t.name.as_str(), &t.tree))
+            .collect();
+        if trees.is_empty() {
+            let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
+            return Err(Failure::message(
+                "stratagem::eval::tree",
                 format!(
-                    "`{}` defines no individual, policy or weights named `{}`",
-                    args.file.display(),
-                    args.name
+                    "individual `{}` has no tree `{}` (it has: {})",
+                    ind.name,
+                    args.tree.as_deref().unwrap_or(""),
+                    names.join(", ")
                 ),
-            );
-            d = match did_you_mean(&args.name, names.iter().copied()) {
-                Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                None if names.is_empty() => d.with_help("the file defines no programs"),
-                None => d.with_help(format!("it defines: {}", names.join(", "))),
-            };
-            return Err(Failure::new(loader.sources, vec![d]));
+            ));
+        }
+        ("individual", ind.primset, ind.span, Program::Trees(trees))
+    } else if let Some(p) = m.policies.iter().find(|p| p.name == args.name) {
+        ("policy", p.primset, p.span, Program::Policy(p))
+    } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
+        ("weights", w.primset, w.span, Program::Weights(w))
+    } else {
+        let names = m.program_names();
+        let mut d = Diagnostic::error(
+            "stratagem::eval::unknown",
+            format!("`{}` defines no individual, policy or weights named `{}`", args.file.display(), args.name),
+        );
+        d = match did_you_mean(&args.name, names.iter().copied()) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if names.is_empty() => d.with_help("the file defines no programs"),
+            None => d.with_help(format!("it defines: {}", names.join(", "))),
         };
+        return Err(Failure::new(loader.sources, vec![d]));
+    };
     let ps = m.primset(ps_id);
     let trees: Vec<&Tree> = match &program {
         Program::Trees(t) => t.iter().map(|(_, t)| *t).collect(),
-        Program::Policy(p) => p
-            .rules
-            .iter()
-            .flat_map(|r| [&r.condition, &r.value])
-            .chain([&p.default])
-            .collect(),
+        Program::Policy(p) => p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).collect(),
         Program::Weights(_) => Vec::new(),
     };
     if trees.iter().any(|t| t.uses_natives(ps)) {
@@ -106,37 +96,25 @@ pub fn run(args: &EvalArgs) -> Outcome {
     }
     let mut used: Vec<u32> = trees.iter().flat_map(|t| t.features_used(ps)).collect();
     if let Program::Weights(w) = &program {
-        used.extend(
-            w.terms
-                .iter()
-                .filter_map(|(id, _)| match ps.prim(*id).kind {
-                    PrimKind::Feature(s) => Some(s),
-                    _ => None,
-                }),
-        );
+        used.extend(w.terms.iter().filter_map(|(id, _)| match ps.prim(*id).kind {
+            PrimKind::Feature(s) => Some(s),
+            _ => None,
+        }));
     }
     used.sort_unstable();
     used.dedup();
     let csv = match loader.sources.load(&args.rows) {
         Ok(f) => f,
         Err(e) => {
-            return Err(Failure::message(
-                "stratagem::io",
-                format!("cannot read `{}`: {e}", args.rows.display()),
-            ));
+            return Err(Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())));
         }
     };
-    let table =
-        read_csv(&loader.sources, csv).map_err(|d| Failure::new(loader.sources.clone(), d))?;
-    let rows = bind(&table, ps, &used, span.first_byte(), file)
-        .map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    let table = read_csv(&loader.sources, csv).map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    let rows = bind(&table, ps, &used, span.first_byte(), file).map_err(|d| Failure::new(loader.sources.clone(), d))?;
     let _ = args.engine;
     let mut text = String::new();
     let mut columns: Vec<(String, Vec<Value>)> = match &program {
-        Program::Trees(t) => t
-            .iter()
-            .map(|(n, _)| (n.to_string(), Vec::with_capacity(rows.n_rows)))
-            .collect(),
+        Program::Trees(t) => t.iter().map(|(n, _)| (n.to_string(), Vec::with_capacity(rows.n_rows))).collect(),
         _ => vec![("value".into(), Vec::with_capacity(rows.n_rows))],
     };
     let mut fired: Vec<Option<usize>> = Vec::new();
@@ -166,19 +144,13 @@ pub fn run(args: &EvalArgs) -> Outcome {
             }
         }
         Format::Json => {
-            let outputs: serde_json::Map<String, serde_json::Value> = columns
-                .iter()
-                .map(|(n, vs)| (n.clone(), vs.iter().map(|v| json_value(*v)).collect()))
-                .collect();
+            let outputs: serde_json::Map<String, serde_json::Value> =
+                columns.iter().map(|(n, vs)| (n.clone(), vs.iter().map(|v| json_value(*v)).collect())).collect();
             let mut obj = serde_json::json!({ "name": args.name, "kind": kind, "primset": ps.name, "rows": rows.n_rows, "outputs": outputs });
             if matches!(program, Program::Policy(_)) {
                 obj["rule"] = fired
                     .iter()
-                    .map(|r| {
-                        r.map_or(serde_json::Value::String("default".into()), |i| {
-                            serde_json::Value::from(i)
-                        })
-                    })
+                    .map(|r| r.map_or(serde_json::Value::String("default".into()), |i| serde_json::Value::from(i)))
                     .collect();
             }
             text = format!("{obj}\n");

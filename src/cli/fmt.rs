@@ -14,10 +14,7 @@ pub fn run(files: &[PathBuf], check: bool) -> Outcome {
         let file = match sources.load(path) {
             Ok(f) => f,
             Err(e) => {
-                diags.push(Diagnostic::error(
-                    "stratagem::io",
-                    format!("cannot read `{}`: {e}", path.display()),
-                ));
+                diags.push(Diagnostic::error("stratagem::io", format!("cannot read `{}`: {e}", path.display())));
                 continue;
             }
         };
@@ -35,10 +32,7 @@ pub fn run(files: &[PathBuf], check: bool) -> Outcome {
         if formatted != *text {
             changed.push(path.clone());
             if !check && let Err(e) = write_atomically(path, &formatted) {
-                diags.push(Diagnostic::error(
-                    "stratagem::io",
-                    format!("cannot write `{}`: {e}", path.display()),
-                ));
+                diags.push(Diagnostic::error("stratagem::io", format!("cannot write `{}`: {e}", path.display())));
             }
         }
     }
@@ -46,17 +40,11 @@ pub fn run(files: &[PathBuf], check: bool) -> Outcome {
         return Err(Failure::new(sources, diags));
     }
     if check && !changed.is_empty() {
-        let list: String = changed
-            .iter()
-            .map(|p| format!("{}\n", p.display()))
-            .collect();
+        let list: String = changed.iter().map(|p| format!("{}\n", p.display())).collect();
         out(&list);
         return Err(Failure::message(
             "stratagem::fmt",
-            format!(
-                "{} file(s) are not in canonical layout; run `stratagem fmt` on them",
-                changed.len()
-            ),
+            format!("{} file(s) are not in canonical layout; run `stratagem fmt` on them", changed.len()),
         ));
     }
     Ok(())
@@ -71,10 +59,7 @@ fn same_program(original: &str, formatted: &str, path: &Path) -> Result<(), Diag
     if !errs.is_empty() || a != b || texts(original) != texts(formatted) {
         return Err(Diagnostic::error(
             "stratagem::fmt::internal",
-            format!(
-                "formatting `{}` would change its meaning; the file was left as it is",
-                path.display()
-            ),
+            format!("formatting `{}` would change its meaning; the file was left as it is", path.display()),
         )
         .with_help("this is a bug in the formatter: please report it with the file"));
     }
@@ -84,14 +69,8 @@ fn same_program(original: &str, formatted: &str, path: &Path) -> Result<(), Diag
 /// Writes through a temporary file and a rename, so an interrupted write
 /// never leaves a half-written program.
 fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.stratagem-fmt.tmp"));
     std::fs::write(&tmp, text)?;
     std::fs::rename(&tmp, path)

@@ -16,11 +16,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
 
 #[derive(Parser, Debug)]
-#[command(
-    name = "stratagem",
-    version,
-    about = "A language and toolkit for evolved game-playing programs"
-)]
+#[command(name = "stratagem", version, about = "A language and toolkit for evolved game-playing programs")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -103,10 +99,7 @@ impl Failure {
     }
 
     pub fn message(code: &'static str, message: impl Into<String>) -> Failure {
-        Failure {
-            sources: Sources::new(),
-            diags: vec![Diagnostic::error(code, message)],
-        }
+        Failure { sources: Sources::new(), diags: vec![Diagnostic::error(code, message)] }
     }
 }
 
@@ -118,55 +111,25 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
         }
     };
     let outcome = match cli.command {
         Command::Check { files } => check::run(&files),
         Command::Fmt { files, check } => fmt::run(&files, check),
-        Command::Eval {
-            file,
-            name,
-            rows,
-            tree,
-            engine,
-            format,
-        } => eval::run(&eval::EvalArgs {
-            file,
-            name,
-            rows,
-            tree,
-            engine,
-            format,
-        }),
-        Command::Batch {
-            trees,
-            rows,
-            engine,
-            repeat,
-            format,
-        } => batch::run(&batch::BatchArgs {
-            trees,
-            rows,
-            engine,
-            repeat,
-            format,
-        }),
+        Command::Eval { file, name, rows, tree, engine, format } => {
+            eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
+        }
+        Command::Batch { trees, rows, engine, repeat, format } => {
+            batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
             let rendered = failure.sources.render_for_terminal(&failure.diags);
             let _ = std::io::stderr().write_all(rendered.as_bytes());
-            if has_errors(&failure.diags) {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
+            if has_errors(&failure.diags) { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
     }
 }

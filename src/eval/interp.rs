@@ -62,9 +62,7 @@ impl<'a, C: Context> Interp<'a, C> {
             Node::Prim(id) => {
                 let prim = self.ps.prim(id);
                 match &prim.kind {
-                    PrimKind::Feature(slot) => {
-                        Value::from_bits(self.ps.base(prim.ret), self.ctx.feature(*slot))
-                    }
+                    PrimKind::Feature(slot) => Value::from_bits(self.ps.base(prim.ret), self.ctx.feature(*slot)),
                     PrimKind::Builtin(op) if op.is_lazy() => self.eval_lazy(*op, tree, idx, params),
                     PrimKind::Builtin(op) => {
                         let mut args = [Value::B(false); 2];
@@ -81,15 +79,11 @@ impl<'a, C: Context> Interp<'a, C> {
                         }
                     }
                     PrimKind::Native(n) => {
-                        let args: Vec<Value> = (0..prim.arity())
-                            .map(|_| self.eval_node(tree, idx, params))
-                            .collect();
+                        let args: Vec<Value> = (0..prim.arity()).map(|_| self.eval_node(tree, idx, params)).collect();
                         self.ctx.native(*n, &args)
                     }
                     PrimKind::Derived(d) => {
-                        let args: Vec<Value> = (0..prim.arity())
-                            .map(|_| self.eval_node(tree, idx, params))
-                            .collect();
+                        let args: Vec<Value> = (0..prim.arity()).map(|_| self.eval_node(tree, idx, params)).collect();
                         let mut body_idx = 0;
                         self.eval_node(&d.body, &mut body_idx, &args)
                     }
@@ -113,11 +107,7 @@ impl<'a, C: Context> Interp<'a, C> {
             }
             Builtin::First | Builtin::NotFirst => {
                 self.skip(tree, idx);
-                if op == Builtin::First {
-                    first
-                } else {
-                    Value::B(!first.as_bool())
-                }
+                if op == Builtin::First { first } else { Value::B(!first.as_bool()) }
             }
             Builtin::And | Builtin::Nand => {
                 let v = if first.as_bool() {

@@ -23,43 +23,36 @@ pub struct Table {
 /// column names) is a diagnostic pointing into the file.
 pub fn read_csv(sources: &Sources, file: FileId) -> Result<Table, Vec<Diagnostic>> {
     let text = sources.get(file).text.clone();
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .trim(csv::Trim::All)
-        .from_reader(text.as_bytes());
+    let mut reader =
+        csv::ReaderBuilder::new().has_headers(true).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
     let mut diags = Vec::new();
-    let headers =
-        match reader.headers() {
-            Ok(h) => h.clone(),
-            Err(e) => {
-                return Err(vec![
-                    Diagnostic::error("stratagem::csv", format!("cannot read the CSV header: {e}"))
-                        .at(file, Span::new(0, 0), "here"),
-                ]);
-            }
-        };
+    let headers = match reader.headers() {
+        Ok(h) => h.clone(),
+        Err(e) => {
+            return Err(vec![Diagnostic::error("stratagem::csv", format!("cannot read the CSV header: {e}")).at(
+                file,
+                Span::new(0, 0),
+                "here",
+            )]);
+        }
+    };
     let header_line_end = text.find('\n').unwrap_or(text.len());
     let columns: Vec<String> = headers.iter().map(str::to_owned).collect();
     let header_spans = field_spans(&text, 0, header_line_end, columns.len());
     if columns.is_empty() || columns.iter().all(String::is_empty) {
-        return Err(vec![
-            Diagnostic::error("stratagem::csv", "the CSV has no header").at(
-                file,
-                Span::new(0, header_line_end),
-                "expected column names, e.g. `x0,x1`",
-            ),
-        ]);
+        return Err(vec![Diagnostic::error("stratagem::csv", "the CSV has no header").at(
+            file,
+            Span::new(0, header_line_end),
+            "expected column names, e.g. `x0,x1`",
+        )]);
     }
     for (i, c) in columns.iter().enumerate() {
         if columns[..i].contains(c) {
-            diags.push(
-                Diagnostic::error("stratagem::csv", format!("column `{c}` appears twice")).at(
-                    file,
-                    header_spans[i],
-                    "duplicate column",
-                ),
-            );
+            diags.push(Diagnostic::error("stratagem::csv", format!("column `{c}` appears twice")).at(
+                file,
+                header_spans[i],
+                "duplicate column",
+            ));
         }
     }
     let mut cells: Vec<Vec<(String, Span)>> = vec![Vec::new(); columns.len()];
@@ -69,20 +62,16 @@ pub fn read_csv(sources: &Sources, file: FileId) -> Result<Table, Vec<Diagnostic
             Ok(r) => r,
             Err(e) => {
                 let at = e.position().map_or(0, |p| p.byte() as usize);
-                diags.push(
-                    Diagnostic::error("stratagem::csv", format!("malformed CSV: {e}")).at(
-                        file,
-                        Span::new(at, at),
-                        "here",
-                    ),
-                );
+                diags.push(Diagnostic::error("stratagem::csv", format!("malformed CSV: {e}")).at(
+                    file,
+                    Span::new(at, at),
+                    "here",
+                ));
                 break;
             }
         };
         let start = record.position().map_or(0, |p| p.byte() as usize);
-        let line_end = text[start.min(text.len())..]
-            .find('\n')
-            .map_or(text.len(), |i| start + i);
+        let line_end = text[start.min(text.len())..].find('\n').map_or(text.len(), |i| start + i);
         if record.len() == 1 && record.get(0) == Some("") {
             continue; // blank line
         }
@@ -90,11 +79,7 @@ pub fn read_csv(sources: &Sources, file: FileId) -> Result<Table, Vec<Diagnostic
             diags.push(
                 Diagnostic::error(
                     "stratagem::csv",
-                    format!(
-                        "row has {} fields, the header has {}",
-                        record.len(),
-                        columns.len()
-                    ),
+                    format!("row has {} fields, the header has {}", record.len(), columns.len()),
                 )
                 .at(file, Span::new(start, line_end), "ragged row"),
             );
@@ -106,17 +91,7 @@ pub fn read_csv(sources: &Sources, file: FileId) -> Result<Table, Vec<Diagnostic
         }
         n_rows += 1;
     }
-    if diags.is_empty() {
-        Ok(Table {
-            file,
-            columns,
-            header_spans,
-            cells,
-            n_rows,
-        })
-    } else {
-        Err(diags)
-    }
+    if diags.is_empty() { Ok(Table { file, columns, header_spans, cells, n_rows }) } else { Err(diags) }
 }
 
 /// Byte spans of the comma-separated fields of one line (quotes are rare in
@@ -169,23 +144,13 @@ pub fn bind(
         let name = &ps.features[slot as usize];
         let Some(col) = table.columns.iter().position(|c| c == name) else {
             diags.push(
-                Diagnostic::error(
-                    "stratagem::csv::missing-column",
-                    format!("the table has no column `{name}`"),
-                )
-                .at(program_file, used_at, format!("reads terminal `{name}`"))
-                .with_help(format!(
-                    "the CSV header names the terminals; it has: {}",
-                    table.columns.join(", ")
-                )),
+                Diagnostic::error("stratagem::csv::missing-column", format!("the table has no column `{name}`"))
+                    .at(program_file, used_at, format!("reads terminal `{name}`"))
+                    .with_help(format!("the CSV header names the terminals; it has: {}", table.columns.join(", "))),
             );
             continue;
         };
-        let ty = ps
-            .prims
-            .iter()
-            .find(|p| p.name == *name)
-            .map_or(Base::F, |p| ps.base(p.ret));
+        let ty = ps.prims.iter().find(|p| p.name == *name).map_or(Base::F, |p| ps.base(p.ret));
         for (row, (text, span)) in table.cells[col].iter().enumerate() {
             match parse_cell(text, ty) {
                 Some(bits) => slots[row * n_slots + slot as usize] = bits,
@@ -207,15 +172,7 @@ pub fn bind(
             }
         }
     }
-    if diags.is_empty() {
-        Ok(BoundRows {
-            n_slots,
-            n_rows: table.n_rows,
-            slots,
-        })
-    } else {
-        Err(diags)
-    }
+    if diags.is_empty() { Ok(BoundRows { n_slots, n_rows: table.n_rows, slots }) } else { Err(diags) }
 }
 
 fn expected_text(ty: Base) -> &'static str {

@@ -105,15 +105,8 @@ impl Builtin {
             Builtin::PDiv => "(F F) F",
             Builtin::Neg | Builtin::Abs => "(T) T where T is over F or I",
             Builtin::If => "(B T T) T for any T",
-            Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge | Builtin::Eq => {
-                "(T T) B where T is over F or I"
-            }
-            Builtin::And
-            | Builtin::Or
-            | Builtin::Nand
-            | Builtin::Nor
-            | Builtin::Xor
-            | Builtin::NotFirst => "(B B) B",
+            Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge | Builtin::Eq => "(T T) B where T is over F or I",
+            Builtin::And | Builtin::Or | Builtin::Nand | Builtin::Nor | Builtin::Xor | Builtin::NotFirst => "(B B) B",
             Builtin::Not => "(B) B",
             Builtin::First => "(T U) T for any T, U",
             Builtin::Float => "(I) F",
@@ -135,15 +128,9 @@ impl Builtin {
             (Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge | Builtin::Eq, [a, b]) => {
                 numeric(*a) && a == b && ret == B
             }
-            (
-                Builtin::And
-                | Builtin::Or
-                | Builtin::Nand
-                | Builtin::Nor
-                | Builtin::Xor
-                | Builtin::NotFirst,
-                [B, B],
-            ) => ret == B,
+            (Builtin::And | Builtin::Or | Builtin::Nand | Builtin::Nor | Builtin::Xor | Builtin::NotFirst, [B, B]) => {
+                ret == B
+            }
             (Builtin::Not, [B]) => ret == B,
             (Builtin::First, [a, _]) => ret == *a,
             (Builtin::Float, [I]) => ret == F,

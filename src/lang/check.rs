@@ -21,12 +21,7 @@ pub struct TreeEnv<'a> {
 
 /// Checks `sexp` as a tree of type `expected`. Returns the tree when it is well
 /// typed; otherwise `None`, with the problems pushed to `diags`.
-pub fn check_tree(
-    env: &TreeEnv,
-    sexp: &Sexp,
-    expected: TypeId,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Tree> {
+pub fn check_tree(env: &TreeEnv, sexp: &Sexp, expected: TypeId, diags: &mut Vec<Diagnostic>) -> Option<Tree> {
     let mut tree = Tree::default();
     let before = diags.iter().filter(|d| d.is_error()).count();
     check_node(env, sexp, Some(expected), &mut tree, diags);
@@ -41,17 +36,9 @@ fn type_name(env: &TreeEnv, ty: TypeId) -> String {
 fn mismatch(env: &TreeEnv, span: Span, expected: TypeId, found: TypeId, what: &str) -> Diagnostic {
     let mut d = Diagnostic::error(
         "stratagem::check::type",
-        format!(
-            "type mismatch: expected {}, found {}",
-            type_name(env, expected),
-            type_name(env, found)
-        ),
+        format!("type mismatch: expected {}, found {}", type_name(env, expected), type_name(env, found)),
     )
-    .at(
-        env.file,
-        span,
-        format!("{what} has type {}", type_name(env, found)),
-    );
+    .at(env.file, span, format!("{what} has type {}", type_name(env, found)));
     if env.ps.base(expected) == env.ps.base(found) {
         d = d.with_help(format!(
             "{} and {} share a representation but are distinct types; there are no implicit conversions",
@@ -64,23 +51,13 @@ fn mismatch(env: &TreeEnv, span: Span, expected: TypeId, found: TypeId, what: &s
 
 /// Checks one node; `expected` is `None` where the position is already in
 /// error (extra arguments), so that only the node's own problems are reported.
-fn check_node(
-    env: &TreeEnv,
-    sexp: &Sexp,
-    expected: Option<TypeId>,
-    tree: &mut Tree,
-    diags: &mut Vec<Diagnostic>,
-) {
+fn check_node(env: &TreeEnv, sexp: &Sexp, expected: Option<TypeId>, tree: &mut Tree, diags: &mut Vec<Diagnostic>) {
     match &sexp.kind {
         SexpKind::Atom(Atom::Symbol(name)) if name == "true" || name == "false" => {
             check_literal(env, sexp, Value::B(name == "true"), expected, tree, diags)
         }
-        SexpKind::Atom(Atom::Int(i)) => {
-            check_literal(env, sexp, Value::I(*i), expected, tree, diags)
-        }
-        SexpKind::Atom(Atom::Float(x)) => {
-            check_literal(env, sexp, Value::F(*x), expected, tree, diags)
-        }
+        SexpKind::Atom(Atom::Int(i)) => check_literal(env, sexp, Value::I(*i), expected, tree, diags),
+        SexpKind::Atom(Atom::Float(x)) => check_literal(env, sexp, Value::F(*x), expected, tree, diags),
         SexpKind::Atom(Atom::Str(_)) => {
             diags.push(
                 Diagnostic::error("stratagem::check::string", "strings cannot appear in trees")
@@ -88,25 +65,17 @@ fn check_node(
                     .with_help("trees are built from primitives, numbers and `true`/`false`"),
             );
         }
-        SexpKind::Atom(Atom::Symbol(name)) => {
-            check_call(env, sexp, name, sexp.span, &[], expected, tree, diags)
-        }
+        SexpKind::Atom(Atom::Symbol(name)) => check_call(env, sexp, name, sexp.span, &[], expected, tree, diags),
         SexpKind::List(items) => match items.split_first() {
-            None => diags.push(
-                Diagnostic::error("stratagem::check::empty", "empty list in a tree").at(
-                    env.file,
-                    sexp.span,
-                    "expected `(PRIMITIVE ARG...)`",
-                ),
-            ),
+            None => diags.push(Diagnostic::error("stratagem::check::empty", "empty list in a tree").at(
+                env.file,
+                sexp.span,
+                "expected `(PRIMITIVE ARG...)`",
+            )),
             Some((head, args)) => match head.as_symbol() {
                 Some(name) => check_call(env, sexp, name, head.span, args, expected, tree, diags),
                 None => diags.push(
-                    Diagnostic::error(
-                        "stratagem::check::head",
-                        "a call must start with a primitive name",
-                    )
-                    .at(
+                    Diagnostic::error("stratagem::check::head", "a call must start with a primitive name").at(
                         env.file,
                         head.span,
                         format!("found {}", head.describe()),
@@ -132,21 +101,11 @@ fn check_literal(
     if base != v.base() {
         let mut d = Diagnostic::error(
             "stratagem::check::literal-type",
-            format!(
-                "expected a value of type {}, found {}",
-                type_name(env, expected),
-                sexp.describe()
-            ),
+            format!("expected a value of type {}, found {}", type_name(env, expected), sexp.describe()),
         )
-        .at(
-            env.file,
-            sexp.span,
-            format!("a {} literal", v.base().name()),
-        );
+        .at(env.file, sexp.span, format!("a {} literal", v.base().name()));
         if let (Base::F, Value::I(i)) = (base, v) {
-            d = d.with_help(format!(
-                "float literals have a `.` or an exponent: write `{i}.0`"
-            ));
+            d = d.with_help(format!("float literals have a `.` or an exponent: write `{i}.0`"));
         }
         diags.push(d);
         return;
@@ -154,11 +113,8 @@ fn check_literal(
     if env.any_literal || env.ps.literal_allowed(expected, v) {
         return;
     }
-    let ercs: Vec<String> = env
-        .ps
-        .ercs_of(expected)
-        .map(|e| format!("`{}` {}", e.name, e.generator.describe()))
-        .collect();
+    let ercs: Vec<String> =
+        env.ps.ercs_of(expected).map(|e| format!("`{}` {}", e.name, e.generator.describe())).collect();
     let help = if ercs.is_empty() {
         format!(
             "the primset `{}` has no ERC of type {} and no `(literals {})` declaration",
@@ -167,20 +123,12 @@ fn check_literal(
             type_name(env, expected)
         )
     } else {
-        format!(
-            "constants of type {} come from {}",
-            type_name(env, expected),
-            ercs.join(", ")
-        )
+        format!("constants of type {} come from {}", type_name(env, expected), ercs.join(", "))
     };
     diags.push(
         Diagnostic::error(
             "stratagem::check::erc-range",
-            format!(
-                "constant `{v}` is not a value of type {} in primset `{}`",
-                type_name(env, expected),
-                env.ps.name
-            ),
+            format!("constant `{v}` is not a value of type {} in primset `{}`", type_name(env, expected), env.ps.name),
         )
         .at(env.file, sexp.span, "out of range")
         .with_help(help),
@@ -204,36 +152,23 @@ fn check_call(
         tree.spans.push(sexp.span);
         if !args.is_empty() {
             diags.push(
-                Diagnostic::error(
-                    "stratagem::check::arity",
-                    format!("parameter `{name}` takes no arguments"),
-                )
-                .at(env.file, sexp.span, format!("called with {}", args.len())),
+                Diagnostic::error("stratagem::check::arity", format!("parameter `{name}` takes no arguments")).at(
+                    env.file,
+                    sexp.span,
+                    format!("called with {}", args.len()),
+                ),
             );
         }
         if let Some(e) = expected
             && e != ty
         {
-            diags.push(mismatch(
-                env,
-                sexp.span,
-                e,
-                ty,
-                &format!("parameter `{name}`"),
-            ));
+            diags.push(mismatch(env, sexp.span, e, ty, &format!("parameter `{name}`")));
         }
         return;
     }
     let Some(id) = env.ps.lookup(name) else {
-        let candidates = env
-            .ps
-            .prim_names()
-            .chain(env.params.iter().map(|(n, _)| n.as_str()));
-        let mut d = Diagnostic::error(
-            "stratagem::check::unknown",
-            format!("unknown primitive `{name}`"),
-        )
-        .at(
+        let candidates = env.ps.prim_names().chain(env.params.iter().map(|(n, _)| n.as_str()));
+        let mut d = Diagnostic::error("stratagem::check::unknown", format!("unknown primitive `{name}`")).at(
             env.file,
             name_span,
             format!("not in primset `{}`", env.ps.name),
@@ -260,27 +195,15 @@ fn check_call(
     if args.len() != prim.arity() {
         let sig = env.ps.signature(id);
         let usage = if prim.arity() == 0 {
-            format!(
-                "`{name}` is a {} of type {}: write it as `{name}`",
-                prim.kind_name(),
-                type_name(env, prim.ret)
-            )
+            format!("`{name}` is a {} of type {}: write it as `{name}`", prim.kind_name(), type_name(env, prim.ret))
         } else {
             let placeholders: Vec<&str> = prim.args.iter().map(|t| env.ps.type_name(*t)).collect();
-            format!(
-                "usage: ({name} {}) with signature {sig}",
-                placeholders.join(" ")
-            )
+            format!("usage: ({name} {}) with signature {sig}", placeholders.join(" "))
         };
         diags.push(
             Diagnostic::error(
                 "stratagem::check::arity",
-                format!(
-                    "`{name}` takes {} argument{}, found {}",
-                    prim.arity(),
-                    plural(prim.arity()),
-                    args.len()
-                ),
+                format!("`{name}` takes {} argument{}, found {}", prim.arity(), plural(prim.arity()), args.len()),
             )
             .at(env.file, sexp.span, "wrong number of arguments")
             .with_help(usage),

@@ -66,11 +66,7 @@ pub struct Weights {
 }
 
 /// The name and the `(primset P)` clause shared by all three forms.
-pub(crate) fn lower_header<'s>(
-    cx: &mut Cx,
-    form: &'s Sexp,
-    usage: &str,
-) -> Option<(&'s str, &'s Sexp, &'s [Sexp])> {
+pub(crate) fn lower_header<'s>(cx: &mut Cx, form: &'s Sexp, usage: &str) -> Option<(&'s str, &'s Sexp, &'s [Sexp])> {
     let items = form.as_list()?;
     if items.len() < 3 {
         cx.usage(form, usage);
@@ -80,28 +76,16 @@ pub(crate) fn lower_header<'s>(
     let ps_clause = &items[2];
     if ps_clause.head() != Some("primset") || ps_clause.as_list().map(<[Sexp]>::len) != Some(2) {
         cx.push(
-            Diagnostic::error(
-                "stratagem::lower::primset-clause",
-                "expected `(primset NAME)` after the name",
-            )
-            .at(
-                cx.file,
-                ps_clause.span,
-                format!("found {}", ps_clause.describe()),
-            )
-            .with_help(format!("usage: {usage}")),
+            Diagnostic::error("stratagem::lower::primset-clause", "expected `(primset NAME)` after the name")
+                .at(cx.file, ps_clause.span, format!("found {}", ps_clause.describe()))
+                .with_help(format!("usage: {usage}")),
         );
         return None;
     }
     Some((name, &ps_clause.as_list()?[1], &items[3..]))
 }
 
-pub fn lower_individual(
-    cx: &mut Cx,
-    form: &Sexp,
-    ps: &PrimSet,
-    ps_id: PrimSetId,
-) -> Option<Individual> {
+pub fn lower_individual(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -> Option<Individual> {
     const USAGE: &str = "(individual NAME (primset P) (tree NAME EXPR)...)";
     let (name, _, clauses) = lower_header(cx, form, USAGE)?;
     let errors_before = cx.diags.len();
@@ -137,34 +121,23 @@ pub fn lower_individual(
                 format!("primset `{}` has no tree `{tree_name}`", ps.name),
             )
             .at(cx.file, items[1].span, "unknown tree")
-            .with_help(format!(
-                "its individuals have the trees: {}",
-                names.join(", ")
-            ));
+            .with_help(format!("its individuals have the trees: {}", names.join(", ")));
             if let Some(s) = did_you_mean(tree_name, names) {
                 d = d.with_help(format!("did you mean `{s}`?"));
             }
             cx.push(d);
             continue;
         };
-        let env = TreeEnv {
-            ps,
-            file: cx.file,
-            params: &[],
-            any_literal: false,
-        };
+        let env = TreeEnv { ps, file: cx.file, params: &[], any_literal: false };
         if let Some(tree) = check_tree(&env, &items[2], ty, cx.diags) {
-            trees.push(NamedTree {
-                name: tree_name.to_owned(),
-                ty,
-                tree,
-            });
+            trees.push(NamedTree { name: tree_name.to_owned(), ty, tree });
         }
     }
     for slot in &ps.tree_slots {
-        if !clauses.iter().any(|c| {
-            c.as_list().and_then(|l| l.get(1)).and_then(Sexp::as_symbol) == Some(slot.name.as_str())
-        }) {
+        if !clauses
+            .iter()
+            .any(|c| c.as_list().and_then(|l| l.get(1)).and_then(Sexp::as_symbol) == Some(slot.name.as_str()))
+        {
             cx.push(
                 Diagnostic::error(
                     "stratagem::check::tree-slot",
@@ -182,34 +155,20 @@ pub fn lower_individual(
     }
     if clauses.is_empty() {
         cx.push(
-            Diagnostic::error(
-                "stratagem::lower::usage",
-                format!("individual `{name}` has no tree"),
-            )
-            .at(cx.file, form.span, "no `(tree ...)` clause")
-            .with_help(format!("usage: {USAGE}")),
+            Diagnostic::error("stratagem::lower::usage", format!("individual `{name}` has no tree"))
+                .at(cx.file, form.span, "no `(tree ...)` clause")
+                .with_help(format!("usage: {USAGE}")),
         );
     }
     let ok = cx.diags[errors_before..].iter().all(|d| !d.is_error());
-    ok.then(|| Individual {
-        name: name.to_owned(),
-        primset: ps_id,
-        trees,
-        file: cx.file,
-        span: form.span,
-    })
+    ok.then(|| Individual { name: name.to_owned(), primset: ps_id, trees, file: cx.file, span: form.span })
 }
 
 pub fn lower_policy(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -> Option<Policy> {
     const USAGE: &str = "(policy NAME (primset P) (rule CONDITION VALUE)... (default VALUE))";
     let (name, _, clauses) = lower_header(cx, form, USAGE)?;
     let errors_before = cx.diags.len();
-    let env = TreeEnv {
-        ps,
-        file: cx.file,
-        params: &[],
-        any_literal: false,
-    };
+    let env = TreeEnv { ps, file: cx.file, params: &[], any_literal: false };
     let mut rules = Vec::new();
     let mut default = None;
     for (i, clause) in clauses.iter().enumerate() {
@@ -250,24 +209,16 @@ pub fn lower_policy(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) ->
     }
     if !clauses.iter().any(|c| c.head() == Some("default")) {
         cx.push(
-            Diagnostic::error(
-                "stratagem::lower::default",
-                format!("policy `{name}` has no `(default VALUE)`"),
-            )
-            .at(cx.file, form.span.first_byte(), "no default")
-            .with_help("the default gives the value when no rule's condition holds"),
+            Diagnostic::error("stratagem::lower::default", format!("policy `{name}` has no `(default VALUE)`"))
+                .at(cx.file, form.span.first_byte(), "no default")
+                .with_help("the default gives the value when no rule's condition holds"),
         );
     }
     let ok = cx.diags[errors_before..].iter().all(|d| !d.is_error());
     match (ok, default) {
-        (true, Some(default)) => Some(Policy {
-            name: name.to_owned(),
-            primset: ps_id,
-            rules,
-            default,
-            file: cx.file,
-            span: form.span,
-        }),
+        (true, Some(default)) => {
+            Some(Policy { name: name.to_owned(), primset: ps_id, rules, default, file: cx.file, span: form.span })
+        }
         _ => None,
     }
 }
@@ -296,12 +247,7 @@ pub fn lower_weights(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
         };
         match ps.lookup(term).filter(|id| weighable.contains(id)) {
             Some(id) if terms.iter().any(|(t, _)| *t == id) => {
-                cx.error(
-                    "stratagem::lower::duplicate",
-                    &items[0],
-                    format!("`{term}` is weighted twice"),
-                    "duplicate",
-                );
+                cx.error("stratagem::lower::duplicate", &items[0], format!("`{term}` is weighted twice"), "duplicate");
             }
             Some(id) => terms.push((id, weight)),
             None => {
@@ -310,9 +256,7 @@ pub fn lower_weights(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
                     format!("`{term}` is not an F terminal of primset `{}`", ps.name),
                 )
                 .at(cx.file, items[0].span, "cannot be weighted");
-                if let Some(s) =
-                    did_you_mean(term, weighable.iter().map(|id| ps.prim(*id).name.as_str()))
-                {
+                if let Some(s) = did_you_mean(term, weighable.iter().map(|id| ps.prim(*id).name.as_str())) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 }
                 cx.push(d);
@@ -326,17 +270,16 @@ pub fn lower_weights(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
         .collect();
     if !missing.is_empty() && cx.diags[errors_before..].iter().all(|d| !d.is_error()) {
         cx.push(
-            Diagnostic::error("stratagem::check::weight-missing", format!("weights `{name}` give no weight to {}", missing.join(", ")))
-                .at(cx.file, form.span.first_byte(), "incomplete weight vector")
-                .with_help("a weight vector has one weight per F terminal of its primset; write `(NAME 0.0)` to ignore one"),
+            Diagnostic::error(
+                "stratagem::check::weight-missing",
+                format!("weights `{name}` give no weight to {}", missing.join(", ")),
+            )
+            .at(cx.file, form.span.first_byte(), "incomplete weight vector")
+            .with_help(
+                "a weight vector has one weight per F terminal of its primset; write `(NAME 0.0)` to ignore one",
+            ),
         );
     }
     let ok = cx.diags[errors_before..].iter().all(|d| !d.is_error());
-    ok.then(|| Weights {
-        name: name.to_owned(),
-        primset: ps_id,
-        terms,
-        file: cx.file,
-        span: form.span,
-    })
+    ok.then(|| Weights { name: name.to_owned(), primset: ps_id, terms, file: cx.file, span: form.span })
 }

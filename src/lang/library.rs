@@ -5,10 +5,7 @@ const PRIMSETS: &[(&str, &str)] = &[("arith", include_str!("../../programs/prims
 
 /// The source text of a shipped primset.
 pub fn primset_source(name: &str) -> Option<&'static str> {
-    PRIMSETS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, src)| *src)
+    PRIMSETS.iter().find(|(n, _)| *n == name).map(|(_, src)| *src)
 }
 
 pub fn names() -> impl Iterator<Item = &'static str> {

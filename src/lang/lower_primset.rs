@@ -22,8 +22,7 @@ use super::types::{Base, TypeDef, TypeId, Value};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::syntax::{Atom, Sexp, SexpKind};
 
-const USAGE: &str =
-    "(primset NAME (type ...) (terminal ...) (function ...) (erc ...) (define ...) ...)";
+const USAGE: &str = "(primset NAME (type ...) (terminal ...) (function ...) (erc ...) (define ...) ...)";
 
 /// Lowers a primset form. `known` holds the primsets defined before it, for `extends`.
 pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<PrimSet> {
@@ -42,10 +41,7 @@ pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<Prim
         match clause.head() {
             Some("extends") => extend(cx, &mut ps, clause, known),
             Some("domain") => {
-                if let Some(d) = cx
-                    .expect_len(clause, 2, "(domain NAME)")
-                    .and_then(|it| it[1].as_symbol())
-                {
+                if let Some(d) = cx.expect_len(clause, 2, "(domain NAME)").and_then(|it| it[1].as_symbol()) {
                     ps.domain = Some(d.to_owned());
                 }
             }
@@ -72,29 +68,16 @@ pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<Prim
                     && let Some(slot) = cx.expect_symbol(&items[1], "a tree name")
                     && let Some(ty) = resolve_type(cx, &ps, &items[2])
                 {
-                    ps.tree_slots.push(TreeSlot {
-                        name: slot.to_owned(),
-                        ty,
-                    });
+                    ps.tree_slots.push(TreeSlot { name: slot.to_owned(), ty });
                 }
             }
             _ => {
-                let found = clause
-                    .head()
-                    .map_or_else(|| clause.describe(), |h| format!("`({h} ...)`"));
-                let clauses = [
-                    "extends", "domain", "type", "terminal", "function", "erc", "literals",
-                    "define", "tree",
-                ];
-                let mut d = Diagnostic::error(
-                    "stratagem::lower::clause",
-                    format!("unknown primset clause {found}"),
-                )
-                .at(cx.file, clause.span, "not a primset clause")
-                .with_help(format!(
-                    "a primset holds {}",
-                    clauses.map(|c| format!("`({c} ...)`")).join(", ")
-                ));
+                let found = clause.head().map_or_else(|| clause.describe(), |h| format!("`({h} ...)`"));
+                let clauses =
+                    ["extends", "domain", "type", "terminal", "function", "erc", "literals", "define", "tree"];
+                let mut d = Diagnostic::error("stratagem::lower::clause", format!("unknown primset clause {found}"))
+                    .at(cx.file, clause.span, "not a primset clause")
+                    .with_help(format!("a primset holds {}", clauses.map(|c| format!("`({c} ...)`")).join(", ")));
                 if let Some(h) = clause.head()
                     && let Some(s) = did_you_mean(h, clauses)
                 {
@@ -132,9 +115,9 @@ fn extend(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp, known: &[PrimSet]) {
             .at(cx.file, items[1].span, "not defined before this point");
             d = match did_you_mean(parent_name, known.iter().map(|p| p.name.as_str())) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                None => d.with_help(format!(
-                    "define it earlier in the file or import it, e.g. `(import {parent_name})`"
-                )),
+                None => {
+                    d.with_help(format!("define it earlier in the file or import it, e.g. `(import {parent_name})`"))
+                }
             };
             cx.push(d);
         }
@@ -153,13 +136,11 @@ fn declare_type(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
         Some("I") => Base::I,
         Some("B") => Base::B,
         _ => {
-            cx.push(
-                Diagnostic::error("stratagem::lower::base", "a type's base must be F, I or B").at(
-                    cx.file,
-                    items[2].span,
-                    format!("found {}", items[2].describe()),
-                ),
-            );
+            cx.push(Diagnostic::error("stratagem::lower::base", "a type's base must be F, I or B").at(
+                cx.file,
+                items[2].span,
+                format!("found {}", items[2].describe()),
+            ));
             return;
         }
     };
@@ -172,10 +153,7 @@ fn declare_type(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
         );
         return;
     }
-    ps.types.push(TypeDef {
-        name: name.to_owned(),
-        base,
-    });
+    ps.types.push(TypeDef { name: name.to_owned(), base });
 }
 
 fn resolve_type(cx: &mut Cx, ps: &PrimSet, sexp: &Sexp) -> Option<TypeId> {
@@ -183,11 +161,11 @@ fn resolve_type(cx: &mut Cx, ps: &PrimSet, sexp: &Sexp) -> Option<TypeId> {
     match ps.type_id(name) {
         Some(t) => Some(t),
         None => {
-            let mut d = Diagnostic::error(
-                "stratagem::lower::unknown-type",
-                format!("unknown type `{name}`"),
-            )
-            .at(cx.file, sexp.span, "not declared");
+            let mut d = Diagnostic::error("stratagem::lower::unknown-type", format!("unknown type `{name}`")).at(
+                cx.file,
+                sexp.span,
+                "not declared",
+            );
             d = match did_you_mean(name, ps.types.iter().map(|t| t.name.as_str())) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None => d.with_help(format!("declare it with `(type {name} F)` (or I, B)")),
@@ -202,12 +180,7 @@ fn resolve_type(cx: &mut Cx, ps: &PrimSet, sexp: &Sexp) -> Option<TypeId> {
 fn fresh_name<'s>(cx: &mut Cx, ps: &PrimSet, sexp: &'s Sexp) -> Option<&'s str> {
     let name = cx.expect_symbol(sexp, "a primitive name")?;
     if name == "true" || name == "false" || name.starts_with('?') {
-        cx.error(
-            "stratagem::lower::reserved",
-            sexp,
-            format!("`{name}` cannot name a primitive"),
-            "reserved",
-        );
+        cx.error("stratagem::lower::reserved", sexp, format!("`{name}` cannot name a primitive"), "reserved");
         return None;
     }
     if ps.lookup(name).is_some() {
@@ -226,10 +199,7 @@ fn declare_terminal(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
     let Some(items) = cx.expect_len(clause, 3, "(terminal NAME TYPE)") else {
         return;
     };
-    let (Some(name), Some(ty)) = (
-        fresh_name(cx, ps, &items[1]),
-        resolve_type(cx, ps, &items[2]),
-    ) else {
+    let (Some(name), Some(ty)) = (fresh_name(cx, ps, &items[1]), resolve_type(cx, ps, &items[2])) else {
         return;
     };
     let slot = ps.features.len() as u32;
@@ -251,15 +221,12 @@ fn declare_function(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
         _ => return cx.usage(clause, USAGE),
     };
     let name = fresh_name(cx, ps, &items[1]);
-    let Some(arg_sexps) = cx.expect_list(&items[2], "a list of argument types, e.g. `(F F)`")
-    else {
+    let Some(arg_sexps) = cx.expect_list(&items[2], "a list of argument types, e.g. `(F F)`") else {
         return;
     };
     let args: Vec<Option<TypeId>> = arg_sexps.iter().map(|a| resolve_type(cx, ps, a)).collect();
     let ret = resolve_type(cx, ps, &items[3]);
-    let (Some(name), Some(args), Some(ret)) =
-        (name, args.into_iter().collect::<Option<Vec<_>>>(), ret)
-    else {
+    let (Some(name), Some(args), Some(ret)) = (name, args.into_iter().collect::<Option<Vec<_>>>(), ret) else {
         return;
     };
     let kind = match items.get(4) {
@@ -278,17 +245,11 @@ fn declare_function(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
             };
             let op_name = op_sexp.as_symbol().unwrap_or("");
             let Some(op) = Builtin::from_name(op_name) else {
-                let mut d = Diagnostic::error(
-                    "stratagem::lower::builtin",
-                    format!("unknown builtin `{}`", op_sexp),
-                )
-                .at(cx.file, op_sexp.span, "not a builtin operation");
+                let mut d = Diagnostic::error("stratagem::lower::builtin", format!("unknown builtin `{}`", op_sexp))
+                    .at(cx.file, op_sexp.span, "not a builtin operation");
                 d = match did_you_mean(op_name, Builtin::ALL.iter().map(|b| b.name())) {
                     Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                    None => d.with_help(format!(
-                        "builtins: {}",
-                        Builtin::ALL.map(|b| b.name()).join(" ")
-                    )),
+                    None => d.with_help(format!("builtins: {}", Builtin::ALL.map(|b| b.name()).join(" "))),
                 };
                 return cx.push(d);
             };
@@ -300,24 +261,13 @@ fn declare_function(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
                         format!("builtin `{}` cannot have this signature", op.name()),
                     )
                     .at(cx.file, clause.span, "signature does not fit the builtin")
-                    .with_help(format!(
-                        "`{}` has signature {}",
-                        op.name(),
-                        op.shape()
-                    )),
+                    .with_help(format!("`{}` has signature {}", op.name(), op.shape())),
                 );
             }
             PrimKind::Builtin(op)
         }
     };
-    ps.add_prim(Primitive {
-        name: name.to_owned(),
-        args,
-        ret,
-        kind,
-        file: cx.file,
-        span: clause.span,
-    });
+    ps.add_prim(Primitive { name: name.to_owned(), args, ret, kind, file: cx.file, span: clause.span });
 }
 
 fn declare_erc(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
@@ -344,37 +294,23 @@ fn declare_erc(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
     let generator = match (spec.head(), spec.as_list().map(<[Sexp]>::len), base) {
         (Some("uniform"), Some(3), Base::F) => {
             let list = spec.as_list().unwrap_or_default();
-            let (Some(lo), Some(hi)) = (
-                cx.expect_number(&list[1], "a number"),
-                cx.expect_number(&list[2], "a number"),
-            ) else {
+            let (Some(lo), Some(hi)) = (cx.expect_number(&list[1], "a number"), cx.expect_number(&list[2], "a number"))
+            else {
                 return;
             };
             if lo > hi {
-                return cx.error(
-                    "stratagem::lower::erc-range",
-                    spec,
-                    "empty range: LO is above HI",
-                    "LO > HI",
-                );
+                return cx.error("stratagem::lower::erc-range", spec, "empty range: LO is above HI", "LO > HI");
             }
             ErcGen::Uniform(lo, hi)
         }
         (Some("int"), Some(3), Base::I) => {
             let list = spec.as_list().unwrap_or_default();
-            let (Some(lo), Some(hi)) = (
-                cx.expect_int(&list[1], "an integer"),
-                cx.expect_int(&list[2], "an integer"),
-            ) else {
+            let (Some(lo), Some(hi)) = (cx.expect_int(&list[1], "an integer"), cx.expect_int(&list[2], "an integer"))
+            else {
                 return;
             };
             if lo > hi {
-                return cx.error(
-                    "stratagem::lower::erc-range",
-                    spec,
-                    "empty range: LO is above HI",
-                    "LO > HI",
-                );
+                return cx.error("stratagem::lower::erc-range", spec, "empty range: LO is above HI", "LO > HI");
             }
             ErcGen::Int(lo, hi)
         }
@@ -387,11 +323,7 @@ fn declare_erc(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
                         return cx.error(
                             "stratagem::lower::erc-choice",
                             v,
-                            format!(
-                                "a choice of type {} must list {} literals",
-                                ps.type_name(ty),
-                                base.name()
-                            ),
+                            format!("a choice of type {} must list {} literals", ps.type_name(ty), base.name()),
                             format!("found {}", v.describe()),
                         );
                     }
@@ -400,25 +332,24 @@ fn declare_erc(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
             ErcGen::Choice(values)
         }
         (Some("uniform" | "int"), Some(3), _) => {
-            let want = if spec.head() == Some("uniform") {
-                "F"
-            } else {
-                "I"
-            };
+            let want = if spec.head() == Some("uniform") { "F" } else { "I" };
             return cx.push(
-                Diagnostic::error("stratagem::lower::erc-type", format!("`{}` generates {want} values, but `{}` is over {}", spec.head().unwrap_or(""), ps.type_name(ty), base.name()))
-                    .at(cx.file, spec.span, "generator does not fit the type")
-                    .with_help("use (uniform LO HI) for F types, (int LO HI) for I types, (choice ...) for any"),
+                Diagnostic::error(
+                    "stratagem::lower::erc-type",
+                    format!(
+                        "`{}` generates {want} values, but `{}` is over {}",
+                        spec.head().unwrap_or(""),
+                        ps.type_name(ty),
+                        base.name()
+                    ),
+                )
+                .at(cx.file, spec.span, "generator does not fit the type")
+                .with_help("use (uniform LO HI) for F types, (int LO HI) for I types, (choice ...) for any"),
             );
         }
         _ => return cx.usage(clause, USAGE),
     };
-    ps.ercs.push(Erc {
-        name: name.to_owned(),
-        ty,
-        generator,
-        span: clause.span,
-    });
+    ps.ercs.push(Erc { name: name.to_owned(), ty, generator, span: clause.span });
 }
 
 /// The value of a literal atom: a number or `true`/`false`.
@@ -443,18 +374,16 @@ fn declare_define(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
     };
     let mut params: Vec<(String, TypeId)> = Vec::new();
     let (ret_sexp, body) = if items.len() == 5 {
-        let Some(param_list) = cx.expect_list(&items[2], "a parameter list, e.g. `((a F) (b F))`")
-        else {
+        let Some(param_list) = cx.expect_list(&items[2], "a parameter list, e.g. `((a F) (b F))`") else {
             return;
         };
         for p in param_list {
             let Some(pair) = cx.expect_len(p, 2, "(PARAM TYPE)") else {
                 return;
             };
-            let (Some(pname), Some(pty)) = (
-                cx.expect_symbol(&pair[0], "a parameter name"),
-                resolve_type(cx, ps, &pair[1]),
-            ) else {
+            let (Some(pname), Some(pty)) =
+                (cx.expect_symbol(&pair[0], "a parameter name"), resolve_type(cx, ps, &pair[1]))
+            else {
                 return;
             };
             if params.iter().any(|(n, _)| n == pname) {
@@ -474,19 +403,11 @@ fn declare_define(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
     let Some(ret) = resolve_type(cx, ps, ret_sexp) else {
         return;
     };
-    let env = TreeEnv {
-        ps,
-        file: cx.file,
-        params: &params,
-        any_literal: true,
-    };
+    let env = TreeEnv { ps, file: cx.file, params: &params, any_literal: true };
     let Some(body) = check_tree(&env, body, ret, cx.diags) else {
         return;
     };
-    let derived = Derived {
-        params: params.iter().map(|(n, _)| n.clone()).collect(),
-        body,
-    };
+    let derived = Derived { params: params.iter().map(|(n, _)| n.clone()).collect(), body };
     let prim = Primitive {
         name: name.to_owned(),
         args: params.iter().map(|(_, t)| *t).collect(),

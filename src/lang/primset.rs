@@ -136,18 +136,9 @@ impl PrimSet {
             span,
             domain: None,
             types: vec![
-                TypeDef {
-                    name: "F".into(),
-                    base: Base::F,
-                },
-                TypeDef {
-                    name: "I".into(),
-                    base: Base::I,
-                },
-                TypeDef {
-                    name: "B".into(),
-                    base: Base::B,
-                },
+                TypeDef { name: "F".into(), base: Base::F },
+                TypeDef { name: "I".into(), base: Base::I },
+                TypeDef { name: "B".into(), base: Base::B },
             ],
             prims: Vec::new(),
             ercs: Vec::new(),
@@ -160,10 +151,7 @@ impl PrimSet {
     }
 
     pub fn type_id(&self, name: &str) -> Option<TypeId> {
-        self.types
-            .iter()
-            .position(|t| t.name == name)
-            .map(|i| TypeId(i as u16))
+        self.types.iter().position(|t| t.name == name).map(|i| TypeId(i as u16))
     }
 
     pub fn type_name(&self, ty: TypeId) -> &str {
@@ -204,11 +192,7 @@ impl PrimSet {
     /// evolved tree: the type admits any literal, or an ERC of the type can
     /// produce `v`.
     pub fn literal_allowed(&self, ty: TypeId, v: Value) -> bool {
-        self.literal_types.contains(&ty)
-            || self
-                .ercs
-                .iter()
-                .any(|e| e.ty == ty && e.generator.contains(v))
+        self.literal_types.contains(&ty) || self.ercs.iter().any(|e| e.ty == ty && e.generator.contains(v))
     }
 
     pub fn ercs_of(&self, ty: TypeId) -> impl Iterator<Item = &Erc> {

@@ -8,9 +8,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::forms::{
-    Individual, Policy, PrimSetId, Weights, lower_individual, lower_policy, lower_weights,
-};
+use super::forms::{Individual, Policy, PrimSetId, Weights, lower_individual, lower_policy, lower_weights};
 use super::library;
 use super::lower_primset::lower_primset;
 use super::primset::PrimSet;
@@ -44,10 +42,7 @@ impl Module {
     }
 
     pub fn find_primset(&self, name: &str) -> Option<PrimSetId> {
-        self.primsets
-            .iter()
-            .rposition(|p| p.name == name)
-            .map(PrimSetId)
+        self.primsets.iter().rposition(|p| p.name == name).map(PrimSetId)
     }
 
     pub fn find_individual(&self, name: &str) -> Option<&Individual> {
@@ -95,11 +90,8 @@ impl Loader {
             }
             Err(e) => {
                 self.diags.push(
-                    Diagnostic::error(
-                        "stratagem::io",
-                        format!("cannot read `{}`: {e}", path.display()),
-                    )
-                    .with_help("check the path; programs are text files of S-expressions (.sg)"),
+                    Diagnostic::error("stratagem::io", format!("cannot read `{}`: {e}", path.display()))
+                        .with_help("check the path; programs are text files of S-expressions (.sg)"),
                 );
                 None
             }
@@ -126,34 +118,22 @@ impl Loader {
             match form.head() {
                 Some("import") => self.lower_import(file, form),
                 Some("primset") => {
-                    let mut cx = Cx {
-                        file,
-                        diags: &mut self.diags,
-                    };
+                    let mut cx = Cx { file, diags: &mut self.diags };
                     if let Some(ps) = lower_primset(&mut cx, form, &self.module.primsets) {
                         if let Some(old) = self.module.primsets.iter().find(|p| p.name == ps.name) {
                             let d = Diagnostic::error(
                                 "stratagem::lower::duplicate",
                                 format!("primset `{}` is defined twice", ps.name),
                             )
-                            .at(
-                                file,
-                                form.span.first_byte(),
-                                "second definition",
-                            );
+                            .at(file, form.span.first_byte(), "second definition");
                             let d = if old.file == file {
                                 d.also(old.span.first_byte(), "first definition")
                             } else {
-                                d.with_help(format!(
-                                    "the first is in {}",
-                                    self.sources.get(old.file).name
-                                ))
+                                d.with_help(format!("the first is in {}", self.sources.get(old.file).name))
                             };
                             self.diags.push(d);
                         } else {
-                            self.module
-                                .forms
-                                .push((file, FormRef::PrimSet(self.module.primsets.len())));
+                            self.module.forms.push((file, FormRef::PrimSet(self.module.primsets.len())));
                             self.module.primsets.push(ps);
                         }
                     }
@@ -164,9 +144,7 @@ impl Loader {
         for form in &forms {
             match form.head() {
                 Some("import" | "primset") => {}
-                Some(kind @ ("individual" | "policy" | "weights")) => {
-                    self.lower_program_form(file, form, kind)
-                }
+                Some(kind @ ("individual" | "policy" | "weights")) => self.lower_program_form(file, form, kind),
                 _ => self.diags.push(unknown_form(file, form)),
             }
         }
@@ -174,32 +152,21 @@ impl Loader {
     }
 
     fn lower_import(&mut self, file: FileId, form: &Sexp) {
-        let mut cx = Cx {
-            file,
-            diags: &mut self.diags,
-        };
-        let Some(items) = cx.expect_len(
-            form,
-            2,
-            "(import NAME) for a shipped primset, or (import \"PATH\") relative to this file",
-        ) else {
+        let mut cx = Cx { file, diags: &mut self.diags };
+        let Some(items) =
+            cx.expect_len(form, 2, "(import NAME) for a shipped primset, or (import \"PATH\") relative to this file")
+        else {
             return;
         };
         let target = &items[1];
         let (key, name, text, path) = match &target.kind {
             SexpKind::Atom(Atom::Symbol(name)) => match library::primset_source(name) {
-                Some(text) => (
-                    format!("lib:{name}"),
-                    format!("programs/primsets/{name}.sg"),
-                    Some(text.to_owned()),
-                    None,
-                ),
+                Some(text) => {
+                    (format!("lib:{name}"), format!("programs/primsets/{name}.sg"), Some(text.to_owned()), None)
+                }
                 None => {
-                    let mut d = Diagnostic::error(
-                        "stratagem::import",
-                        format!("no shipped primset named `{name}`"),
-                    )
-                    .at(file, target.span, "unknown library primset");
+                    let mut d = Diagnostic::error("stratagem::import", format!("no shipped primset named `{name}`"))
+                        .at(file, target.span, "unknown library primset");
                     d = match did_you_mean(name, library::names()) {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
                         None => d.with_help(format!(
@@ -220,12 +187,7 @@ impl Loader {
                     .and_then(|p| p.parent().map(Path::to_path_buf))
                     .unwrap_or_default();
                 let path: PathBuf = base.join(rel);
-                (
-                    canonical_key(&path),
-                    path.display().to_string(),
-                    None,
-                    Some(path),
-                )
+                (canonical_key(&path), path.display().to_string(), None, Some(path))
             }
             _ => {
                 cx.usage(form, "(import NAME) or (import \"PATH\")");
@@ -234,12 +196,9 @@ impl Loader {
         };
         if self.loading.contains(&key) {
             self.diags.push(
-                Diagnostic::error(
-                    "stratagem::import-cycle",
-                    format!("import cycle: `{name}` is already being loaded"),
-                )
-                .at(file, target.span, "imports a file that imports this one")
-                .with_help("move the shared definitions into a file both can import"),
+                Diagnostic::error("stratagem::import-cycle", format!("import cycle: `{name}` is already being loaded"))
+                    .at(file, target.span, "imports a file that imports this one")
+                    .with_help("move the shared definitions into a file both can import"),
             );
             return;
         }
@@ -266,42 +225,26 @@ impl Loader {
 
     fn lower_program_form(&mut self, file: FileId, form: &Sexp, kind: &str) {
         let Some(items) = form.as_list() else { return };
-        let ps_name = items
-            .get(2)
-            .filter(|c| c.head() == Some("primset"))
-            .and_then(|c| c.as_list())
-            .and_then(|l| l.get(1));
+        let ps_name =
+            items.get(2).filter(|c| c.head() == Some("primset")).and_then(|c| c.as_list()).and_then(|l| l.get(1));
         let Some(ps_sexp) = ps_name else {
             // Let the form's own lowering report the malformed header.
-            let mut cx = Cx {
-                file,
-                diags: &mut self.diags,
-            };
+            let mut cx = Cx { file, diags: &mut self.diags };
             super::forms::lower_header(&mut cx, form, &format!("({kind} NAME (primset P) ...)"));
             return;
         };
-        let Some(ps_id) = ps_sexp
-            .as_symbol()
-            .and_then(|n| self.module.find_primset(n))
-        else {
+        let Some(ps_id) = ps_sexp.as_symbol().and_then(|n| self.module.find_primset(n)) else {
             let name = ps_sexp.to_string();
-            let mut d = Diagnostic::error(
-                "stratagem::lower::unknown-primset",
-                format!("unknown primset `{name}`"),
-            )
-            .at(file, ps_sexp.span, "not defined or imported");
-            let known: Vec<&str> = self
-                .module
-                .primsets
-                .iter()
-                .map(|p| p.name.as_str())
-                .collect();
+            let mut d = Diagnostic::error("stratagem::lower::unknown-primset", format!("unknown primset `{name}`")).at(
+                file,
+                ps_sexp.span,
+                "not defined or imported",
+            );
+            let known: Vec<&str> = self.module.primsets.iter().map(|p| p.name.as_str()).collect();
             d = if let Some(s) = did_you_mean(&name, known) {
                 d.with_help(format!("did you mean `{s}`?"))
             } else if library::primset_source(&name).is_some() {
-                d.with_help(format!(
-                    "it is shipped with Stratagem: add `(import {name})` to this file"
-                ))
+                d.with_help(format!("it is shipped with Stratagem: add `(import {name})` to this file"))
             } else {
                 d.with_help("define it in this file, or import the file that defines it with (import \"PATH\")")
             };
@@ -311,20 +254,14 @@ impl Loader {
         let name = items.get(1).and_then(Sexp::as_symbol).unwrap_or("");
         if !name.is_empty() && self.module.program_names().contains(&name) {
             self.diags.push(
-                Diagnostic::error(
-                    "stratagem::lower::duplicate",
-                    format!("`{name}` is defined twice"),
-                )
-                .at(file, items[1].span, "second definition")
-                .with_help("individuals, policies and weight vectors share one namespace"),
+                Diagnostic::error("stratagem::lower::duplicate", format!("`{name}` is defined twice"))
+                    .at(file, items[1].span, "second definition")
+                    .with_help("individuals, policies and weight vectors share one namespace"),
             );
             return;
         }
         let ps = &self.module.primsets[ps_id.0];
-        let mut cx = Cx {
-            file,
-            diags: &mut self.diags,
-        };
+        let mut cx = Cx { file, diags: &mut self.diags };
         let lowered = match kind {
             "individual" => lower_individual(&mut cx, form, ps, ps_id).map(Lowered::Individual),
             "policy" => lower_policy(&mut cx, form, ps, ps_id).map(Lowered::Policy),
@@ -333,8 +270,7 @@ impl Loader {
         let m = &mut self.module;
         match lowered {
             Some(Lowered::Individual(ind)) => {
-                m.forms
-                    .push((file, FormRef::Individual(m.individuals.len())));
+                m.forms.push((file, FormRef::Individual(m.individuals.len())));
                 m.individuals.push(ind);
             }
             Some(Lowered::Policy(p)) => {
@@ -357,10 +293,7 @@ enum Lowered {
 }
 
 fn canonical_key(path: &Path) -> String {
-    path.canonicalize()
-        .unwrap_or_else(|_| path.to_path_buf())
-        .display()
-        .to_string()
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf()).display().to_string()
 }
 
 const FORMS: [&str; 5] = ["import", "primset", "individual", "policy", "weights"];
@@ -370,18 +303,11 @@ fn unknown_form(file: FileId, form: &Sexp) -> Diagnostic {
         Some(h) => format!("unknown form `({h} ...)`"),
         None => format!("expected a form, found {}", form.describe()),
     };
-    let mut d = Diagnostic::error("stratagem::lower::form", found).at(
-        file,
-        form.span,
-        "not a top-level form",
-    );
+    let mut d = Diagnostic::error("stratagem::lower::form", found).at(file, form.span, "not a top-level form");
     if let Some(s) = form.head().and_then(|h| did_you_mean(h, FORMS)) {
         d = d.with_help(format!("did you mean `({s} ...)`?"));
     } else {
-        d = d.with_help(format!(
-            "top-level forms: {}",
-            FORMS.map(|f| format!("({f} ...)")).join(", ")
-        ));
+        d = d.with_help(format!("top-level forms: {}", FORMS.map(|f| format!("({f} ...)")).join(", ")));
     }
     d
 }

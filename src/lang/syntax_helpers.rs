@@ -11,15 +11,8 @@ pub struct Cx<'d> {
 }
 
 impl Cx<'_> {
-    pub fn error(
-        &mut self,
-        code: &'static str,
-        sexp: &Sexp,
-        message: impl Into<String>,
-        label: impl Into<String>,
-    ) {
-        self.diags
-            .push(Diagnostic::error(code, message).at(self.file, sexp.span, label));
+    pub fn error(&mut self, code: &'static str, sexp: &Sexp, message: impl Into<String>, label: impl Into<String>) {
+        self.diags.push(Diagnostic::error(code, message).at(self.file, sexp.span, label));
     }
 
     /// Reports a malformed form with its usage line.

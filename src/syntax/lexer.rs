@@ -22,11 +22,7 @@ pub enum Token {
     #[regex(r"[+-]?[0-9]+", parse_int, priority = 5)]
     Int(i64),
     /// A float: digits with a `.` and/or an exponent, e.g. `-1.5`, `.5`, `2e-3`.
-    #[regex(
-        r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?",
-        parse_float,
-        priority = 5
-    )]
+    #[regex(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", parse_float, priority = 5)]
     #[regex(r"[+-]?[0-9]+[eE][+-]?[0-9]+", parse_float, priority = 5)]
     Float(f64),
     /// A double-quoted string with `\"` and `\\` escapes.
@@ -45,18 +41,13 @@ pub enum Token {
 pub struct LexError(pub String);
 
 fn parse_int(lex: &mut logos::Lexer<Token>) -> Result<i64, LexError> {
-    lex.slice()
-        .parse::<i64>()
-        .map_err(|_| LexError(format!("integer `{}` does not fit in 64 bits", lex.slice())))
+    lex.slice().parse::<i64>().map_err(|_| LexError(format!("integer `{}` does not fit in 64 bits", lex.slice())))
 }
 
 fn parse_float(lex: &mut logos::Lexer<Token>) -> Result<f64, LexError> {
     match lex.slice().parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
-        Ok(_) => Err(LexError(format!(
-            "float `{}` is out of the range of f64",
-            lex.slice()
-        ))),
+        Ok(_) => Err(LexError(format!("float `{}` is out of the range of f64", lex.slice()))),
         Err(_) => Err(LexError(format!("malformed number `{}`", lex.slice()))),
     }
 }
@@ -100,11 +91,7 @@ pub fn tokenize(src: &str) -> Vec<Spanned> {
                 let end = atom_end(src, span.end);
                 if end > span.end && !matches!(tok, Token::LParen | Token::RParen) {
                     let text = &src[span.start..end];
-                    out.push((
-                        span.start,
-                        Token::Error(format!("malformed atom `{text}`")),
-                        end,
-                    ));
+                    out.push((span.start, Token::Error(format!("malformed atom `{text}`")), end));
                     lex.bump(end - span.end);
                 } else {
                     out.push((span.start, tok, span.end));
@@ -117,19 +104,12 @@ pub fn tokenize(src: &str) -> Vec<Spanned> {
                     if text.starts_with('"') {
                         "unterminated string".to_owned()
                     } else {
-                        format!(
-                            "unexpected character `{}`",
-                            text.chars().next().unwrap_or(' ')
-                        )
+                        format!("unexpected character `{}`", text.chars().next().unwrap_or(' '))
                     }
                 } else {
                     msg
                 };
-                let end = if text.starts_with('"') {
-                    src.len()
-                } else {
-                    end
-                };
+                let end = if text.starts_with('"') { src.len() } else { end };
                 out.push((span.start, Token::Error(msg), end));
                 if end > span.end {
                     lex.bump(end - span.end);
@@ -181,11 +161,7 @@ pub fn comments(src: &str) -> Vec<Comment> {
                     i += 1;
                 }
                 let text = src[start..i].trim_end().to_owned();
-                out.push(Comment {
-                    start,
-                    end: i,
-                    text,
-                });
+                out.push(Comment { start, end: i, text });
             }
             _ => i += 1,
         }
@@ -221,10 +197,7 @@ mod tests {
                 RParen
             ]
         );
-        assert_eq!(
-            kinds("- + -x"),
-            vec![Symbol("-".into()), Symbol("+".into()), Symbol("-x".into())]
-        );
+        assert_eq!(kinds("- + -x"), vec![Symbol("-".into()), Symbol("+".into()), Symbol("-x".into())]);
     }
 
     #[test]

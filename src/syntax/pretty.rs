@@ -32,26 +32,14 @@ pub fn print_forms(forms: &[Sexp]) -> String {
 
 /// Prints one expression in canonical layout, starting at column 0.
 pub fn print_sexp(sexp: &Sexp) -> String {
-    let mut p = Printer {
-        src: "",
-        comments: &[],
-        next_comment: 0,
-        last_end: 0,
-        out: String::new(),
-    };
+    let mut p = Printer { src: "", comments: &[], next_comment: 0, last_end: 0, out: String::new() };
     p.node(sexp, 0);
     p.out
 }
 
 /// Re-lays out a whole source file, keeping its comments and paragraph breaks.
 pub fn format_source(src: &str, forms: &[Sexp], comments: &[Comment]) -> String {
-    let mut p = Printer {
-        src,
-        comments,
-        next_comment: 0,
-        last_end: 0,
-        out: String::new(),
-    };
+    let mut p = Printer { src, comments, next_comment: 0, last_end: 0, out: String::new() };
     for form in forms {
         let at_start = p.out.is_empty();
         p.comments_before(form.span.start, 0, at_start);
@@ -78,10 +66,7 @@ struct Printer<'a> {
 
 impl Printer<'_> {
     fn column(&self) -> usize {
-        self.out
-            .rsplit('\n')
-            .next()
-            .map_or(0, |l| l.chars().count())
+        self.out.rsplit('\n').next().map_or(0, |l| l.chars().count())
     }
 
     /// Starts a new line at `indent`, first adding a blank line when the
@@ -107,9 +92,7 @@ impl Printer<'_> {
     }
 
     fn has_comment_within(&self, sexp: &Sexp) -> bool {
-        self.comments[self.next_comment..]
-            .iter()
-            .any(|c| c.start > sexp.span.start && c.start < sexp.span.end)
+        self.comments[self.next_comment..].iter().any(|c| c.start > sexp.span.start && c.start < sexp.span.end)
     }
 
     /// Prints the comments that start before `pos`. A comment on the same source
@@ -121,9 +104,8 @@ impl Printer<'_> {
             if c.start >= pos {
                 break;
             }
-            let same_line = !at_line_start
-                && c.start >= self.last_end
-                && !self.src[self.last_end..c.start].contains('\n');
+            let same_line =
+                !at_line_start && c.start >= self.last_end && !self.src[self.last_end..c.start].contains('\n');
             if same_line {
                 self.out.push(' ');
             } else if !self.out.is_empty() {
@@ -184,9 +166,7 @@ impl Printer<'_> {
     }
 
     fn comments_pending_before(&self, pos: usize) -> bool {
-        self.comments
-            .get(self.next_comment)
-            .is_some_and(|c| c.start < pos)
+        self.comments.get(self.next_comment).is_some_and(|c| c.start < pos)
     }
 }
 
@@ -209,7 +189,8 @@ mod tests {
 
     #[test]
     fn long_forms_break_after_head_and_name() {
-        let src = "(individual long-name (primset arith) (tree eval (+ (* x0 x1) (pdiv (- x2 x3) (+ x4 (* x5 (- x6 x7)))))))";
+        let src =
+            "(individual long-name (primset arith) (tree eval (+ (* x0 x1) (pdiv (- x2 x3) (+ x4 (* x5 (- x6 x7)))))))";
         let out = fmt(src);
         assert_eq!(
             out,
@@ -222,10 +203,7 @@ mod tests {
     fn comments_survive_and_layout_is_a_fixed_point() {
         let src = "; header\n\n(a ; after a\n  b\n\n\n  ; before c\n  c ; after c\n  ) ; tail\n(d)\n; end\n";
         let out = fmt(src);
-        assert_eq!(
-            out,
-            "; header\n\n(a ; after a\n  b\n\n  ; before c\n  c ; after c\n) ; tail\n(d)\n; end\n"
-        );
+        assert_eq!(out, "; header\n\n(a ; after a\n  b\n\n  ; before c\n  c ; after c\n) ; tail\n(d)\n; end\n");
         assert_eq!(fmt(&out), out);
     }
 }

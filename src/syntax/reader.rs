@@ -28,7 +28,9 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             Token::Error(msg) => diags.push(
                 Diagnostic::error("stratagem::read::token", msg.clone())
                     .at(file, Span::new(start, end), "here")
-                    .with_help("atoms are numbers (`-1`, `0.5`, `2e-3`), strings (`\"...\"`) and symbols (`x0`, `<=`, `?x`)"),
+                    .with_help(
+                        "atoms are numbers (`-1`, `0.5`, `2e-3`), strings (`\"...\"`) and symbols (`x0`, `<=`, `?x`)",
+                    ),
             ),
             Token::LParen => {
                 open.push(start);
@@ -55,10 +57,7 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             "this list is never closed",
         );
         if inner != outer {
-            d = d.also(
-                Span::new(inner, inner + 1),
-                "the innermost unclosed list starts here",
-            );
+            d = d.also(Span::new(inner, inner + 1), "the innermost unclosed list starts here");
         }
         diags.push(d.with_help(format!("add {} `)` where the list should end", open.len())));
         for _ in 0..open.len() {
@@ -69,24 +68,16 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
         Ok(forms) => (forms, diags),
         Err(e) => {
             let (span, msg) = match e {
-                ParseError::UnrecognizedToken {
-                    token: (s, t, e), ..
+                ParseError::UnrecognizedToken { token: (s, t, e), .. }
+                | ParseError::ExtraToken { token: (s, t, e) } => (Span::new(s, e), format!("unexpected {t:?}")),
+                ParseError::InvalidToken { location } => (Span::new(location, location), "invalid token".into()),
+                ParseError::UnrecognizedEof { location, .. } => {
+                    (Span::new(location, location), "unexpected end of file".into())
                 }
-                | ParseError::ExtraToken { token: (s, t, e) } => {
-                    (Span::new(s, e), format!("unexpected {t:?}"))
-                }
-                ParseError::InvalidToken { location } => {
-                    (Span::new(location, location), "invalid token".into())
-                }
-                ParseError::UnrecognizedEof { location, .. } => (
-                    Span::new(location, location),
-                    "unexpected end of file".into(),
-                ),
                 ParseError::User { error } => (Span::default(), error),
             };
             if diags.is_empty() {
-                diags
-                    .push(Diagnostic::error("stratagem::read::syntax", msg).at(file, span, "here"));
+                diags.push(Diagnostic::error("stratagem::read::syntax", msg).at(file, span, "here"));
             }
             (Vec::new(), diags)
         }

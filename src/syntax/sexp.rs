@@ -17,10 +17,7 @@ impl Span {
 
     /// The span of the first byte, used to point at a list's opening paren.
     pub fn first_byte(self) -> Span {
-        Span::new(
-            self.start,
-            (self.start + 1).min(self.end.max(self.start + 1)),
-        )
+        Span::new(self.start, (self.start + 1).min(self.end.max(self.start + 1)))
     }
 
     pub fn len(self) -> usize {
@@ -72,9 +69,7 @@ pub struct Sexp {
 impl PartialEq for Sexp {
     fn eq(&self, other: &Sexp) -> bool {
         match (&self.kind, &other.kind) {
-            (SexpKind::Atom(Atom::Float(a)), SexpKind::Atom(Atom::Float(b))) => {
-                a.to_bits() == b.to_bits()
-            }
+            (SexpKind::Atom(Atom::Float(a)), SexpKind::Atom(Atom::Float(b))) => a.to_bits() == b.to_bits(),
             (SexpKind::Atom(a), SexpKind::Atom(b)) => a == b,
             (SexpKind::List(a), SexpKind::List(b)) => a == b,
             _ => false,
@@ -84,17 +79,11 @@ impl PartialEq for Sexp {
 
 impl Sexp {
     pub fn list(items: Vec<Sexp>, span: impl Into<Span>) -> Sexp {
-        Sexp {
-            kind: SexpKind::List(items),
-            span: span.into(),
-        }
+        Sexp { kind: SexpKind::List(items), span: span.into() }
     }
 
     pub fn atom(atom: Atom, span: impl Into<Span>) -> Sexp {
-        Sexp {
-            kind: SexpKind::Atom(atom),
-            span: span.into(),
-        }
+        Sexp { kind: SexpKind::Atom(atom), span: span.into() }
     }
 
     pub fn symbol(name: &str) -> Sexp {
