@@ -100,7 +100,9 @@ impl Sources {
 
     fn render_with(&self, handler: &GraphicalReportHandler, diags: &[Diagnostic]) -> String {
         let mut out = String::new();
-        for d in diags {
+        let mut sorted: Vec<&Diagnostic> = diags.iter().collect();
+        sorted.sort_by_key(|d| (d.file.map(|f| f.0), d.labels.first().map(|(s, _)| s.start)));
+        for d in sorted {
             let report = Report {
                 diag: d,
                 source: d.file.map(|f| NamedSource::new(&self.get(f).name, self.get(f).text.clone())),
@@ -246,7 +248,10 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     let mut best: Option<(usize, &str)> = None;
     for cand in candidates {
         let d = edit_distance(&lower, &cand.to_lowercase());
-        let limit = (name.chars().count().max(cand.chars().count()) / 3).max(1);
+        // Short names are too easily one edit from anything: suggest only on a
+        // difference of case for them.
+        let shortest = name.chars().count().min(cand.chars().count());
+        let limit = if shortest < 3 { 0 } else { (name.chars().count().max(cand.chars().count()) / 3).max(1) };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, cand));
         }

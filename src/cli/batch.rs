@@ -110,7 +110,10 @@ pub fn run(args: &BatchArgs) -> Outcome {
     let rows_file = sources
         .load(&args.rows)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())))?;
-    let table = read_csv(&sources, rows_file).map_err(|d| Failure::new(sources.clone(), d))?;
+    let (table, csv_diags) = read_csv(&sources, rows_file).map_err(|d| Failure::new(sources.clone(), d))?;
+    if !csv_diags.is_empty() {
+        return Err(Failure::new(sources, csv_diags));
+    }
     let mut used: Vec<u32> = trees.iter().flat_map(|t| t.tree.features_used(&ps)).collect();
     used.sort_unstable();
     used.dedup();

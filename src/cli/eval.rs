@@ -109,8 +109,16 @@ pub fn run(args: &EvalArgs) -> Outcome {
             return Err(Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())));
         }
     };
-    let table = read_csv(&loader.sources, csv).map_err(|d| Failure::new(loader.sources.clone(), d))?;
-    let rows = bind(&table, ps, &used, span.first_byte(), file).map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    let (table, mut diags) = read_csv(&loader.sources, csv).map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    let bound = bind(&table, ps, &used, span.first_byte(), file);
+    let rows = match bound {
+        Ok(rows) if diags.is_empty() => rows,
+        Ok(_) => return Err(Failure::new(loader.sources.clone(), diags)),
+        Err(more) => {
+            diags.extend(more);
+            return Err(Failure::new(loader.sources.clone(), diags));
+        }
+    };
     let _ = args.engine;
     let mut text = String::new();
     let mut columns: Vec<(String, Vec<Value>)> = match &program {

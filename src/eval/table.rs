@@ -20,8 +20,9 @@ pub struct Table {
 }
 
 /// Reads a CSV table. Every problem (ragged rows, an empty header, duplicate
-/// column names) is a diagnostic pointing into the file.
-pub fn read_csv(sources: &Sources, file: FileId) -> Result<Table, Vec<Diagnostic>> {
+/// column names) is a diagnostic pointing into the file. Ragged rows are left
+/// out of the table and reported, so that binding can report bad values too.
+pub fn read_csv(sources: &Sources, file: FileId) -> Result<(Table, Vec<Diagnostic>), Vec<Diagnostic>> {
     let text = sources.get(file).text.clone();
     let mut reader =
         csv::ReaderBuilder::new().has_headers(true).flexible(true).trim(csv::Trim::All).from_reader(text.as_bytes());
@@ -91,7 +92,7 @@ pub fn read_csv(sources: &Sources, file: FileId) -> Result<Table, Vec<Diagnostic
         }
         n_rows += 1;
     }
-    if diags.is_empty() { Ok(Table { file, columns, header_spans, cells, n_rows }) } else { Err(diags) }
+    Ok((Table { file, columns, header_spans, cells, n_rows }, diags))
 }
 
 /// Byte spans of the comma-separated fields of one line (quotes are rare in

@@ -103,7 +103,15 @@ fn check_literal(
             "stratagem::check::literal-type",
             format!("expected a value of type {}, found {}", type_name(env, expected), sexp.describe()),
         )
-        .at(env.file, sexp.span, format!("a {} literal", v.base().name()));
+        .at(
+            env.file,
+            sexp.span,
+            match v.base() {
+                Base::F => "a float literal",
+                Base::I => "an integer literal",
+                Base::B => "a boolean literal",
+            },
+        );
         if let (Base::F, Value::I(i)) = (base, v) {
             d = d.with_help(format!("float literals have a `.` or an exponent: write `{i}.0`"));
         }

@@ -49,6 +49,53 @@ impl Module {
         self.individuals.iter().find(|i| i.name == name)
     }
 
+    /// One line: kind, name, trees, nodes, depth (and a few kind-specific counts).
+    pub fn summarize(&self, form: FormRef) -> String {
+        let m = self;
+        match form {
+            FormRef::PrimSet(i) => {
+                let ps = &m.primsets[i];
+                let defs: Vec<_> = ps
+                    .prims
+                    .iter()
+                    .filter_map(|p| match &p.kind {
+                        super::primset::PrimKind::Derived(d) => Some(&d.body),
+                        _ => None,
+                    })
+                    .collect();
+                let nodes: usize = defs.iter().map(|t| t.len()).sum();
+                let depth = defs.iter().map(|t| t.depth(ps)).max().unwrap_or(0);
+                format!(
+                    "primset {} trees={} nodes={nodes} depth={depth} types={} primitives={} ercs={}",
+                    ps.name,
+                    defs.len(),
+                    ps.types.len(),
+                    ps.prims.len(),
+                    ps.ercs.len()
+                )
+            }
+            FormRef::Individual(i) => {
+                let ind = &m.individuals[i];
+                let ps = m.primset(ind.primset);
+                let nodes: usize = ind.trees.iter().map(|t| t.tree.len()).sum();
+                let depth = ind.trees.iter().map(|t| t.tree.depth(ps)).max().unwrap_or(0);
+                format!("individual {} trees={} nodes={nodes} depth={depth}", ind.name, ind.trees.len())
+            }
+            FormRef::Policy(i) => {
+                let p = &m.policies[i];
+                let ps = m.primset(p.primset);
+                let trees = p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]);
+                let (n, nodes, depth) =
+                    trees.fold((0, 0, 0), |(n, nodes, depth), t| (n + 1, nodes + t.len(), depth.max(t.depth(ps))));
+                format!("policy {} trees={n} nodes={nodes} depth={depth} rules={}", p.name, p.rules.len())
+            }
+            FormRef::Weights(i) => {
+                let w = &m.weights[i];
+                format!("weights {} trees=1 nodes={} depth=1 terms={}", w.name, w.terms.len(), w.terms.len())
+            }
+        }
+    }
+
     /// Names of the individuals, policies and weight vectors, for suggestions.
     pub fn program_names(&self) -> Vec<&str> {
         let inds = self.individuals.iter().map(|i| i.name.as_str());
@@ -68,6 +115,9 @@ pub struct Loader {
     loaded: HashMap<String, FileId>,
     /// Files being loaded, to report import cycles.
     loading: Vec<String>,
+    /// Primsets whose definition had errors: forms that use them are not
+    /// checked, so one mistake is not reported again for every individual.
+    broken_primsets: Vec<String>,
 }
 
 impl Loader {
@@ -119,7 +169,13 @@ impl Loader {
                 Some("import") => self.lower_import(file, form),
                 Some("primset") => {
                     let mut cx = Cx { file, diags: &mut self.diags };
-                    if let Some(ps) = lower_primset(&mut cx, form, &self.module.primsets) {
+                    let lowered = lower_primset(&mut cx, form, &self.module.primsets);
+                    if lowered.is_none()
+                        && let Some(name) = form.as_list().and_then(|l| l.get(1)).and_then(Sexp::as_symbol)
+                    {
+                        self.broken_primsets.push(name.to_owned());
+                    }
+                    if let Some(ps) = lowered {
                         if let Some(old) = self.module.primsets.iter().find(|p| p.name == ps.name) {
                             let d = Diagnostic::error(
                                 "stratagem::lower::duplicate",
@@ -234,6 +290,9 @@ impl Loader {
             return;
         };
         let Some(ps_id) = ps_sexp.as_symbol().and_then(|n| self.module.find_primset(n)) else {
+            if ps_sexp.as_symbol().is_some_and(|n| self.broken_primsets.iter().any(|b| b == n)) {
+                return;
+            }
             let name = ps_sexp.to_string();
             let mut d = Diagnostic::error("stratagem::lower::unknown-primset", format!("unknown primset `{name}`")).at(
                 file,

@@ -98,19 +98,19 @@ pub fn tokenize(src: &str) -> Vec<Spanned> {
                 }
             }
             Err(LexError(msg)) => {
+                if !msg.is_empty() {
+                    // A complete token whose value is bad (`\q` escape, huge integer).
+                    out.push((span.start, Token::Error(msg), span.end));
+                    continue;
+                }
+                if src[span.start..].starts_with('"') {
+                    // An unterminated string runs to the end of the file.
+                    out.push((span.start, Token::Error("unterminated string".into()), src.len()));
+                    break;
+                }
                 let end = atom_end(src, span.end.max(span.start + 1)).min(src.len());
-                let text = &src[span.start..end];
-                let msg = if msg.is_empty() {
-                    if text.starts_with('"') {
-                        "unterminated string".to_owned()
-                    } else {
-                        format!("unexpected character `{}`", text.chars().next().unwrap_or(' '))
-                    }
-                } else {
-                    msg
-                };
-                let end = if text.starts_with('"') { src.len() } else { end };
-                out.push((span.start, Token::Error(msg), end));
+                let c = src[span.start..].chars().next().unwrap_or(' ');
+                out.push((span.start, Token::Error(format!("unexpected character `{c}`")), end));
                 if end > span.end {
                     lex.bump(end - span.end);
                 }

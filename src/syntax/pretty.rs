@@ -140,18 +140,28 @@ impl Printer<'_> {
     fn broken_list(&mut self, items: &[Sexp], end: usize, indent: usize) {
         self.out.push('(');
         let inner = indent + 2;
-        let mut rest = items;
-        if let Some((head, tail)) = rest.split_first() {
-            self.node(head, indent + 1);
-            rest = tail;
-            if let Some((first, tail)) = rest.split_first()
-                && matches!(first.kind, SexpKind::Atom(_))
-                && !self.comments_pending_before(first.span.start)
-            {
-                self.out.push(' ');
-                self.node(first, inner);
-                rest = tail;
+        let Some((head, mut rest)) = items.split_first() else { return self.out.push(')') };
+        self.node(head, indent + 1);
+        let end_of_rest = rest.last().map_or(0, |i| i.span.end);
+        if !rest.is_empty() && rest.iter().all(is_atom) && !self.comments_pending_before(end_of_rest.max(1)) {
+            // A run of atoms (weights, GDL facts) fills lines instead of taking one line each.
+            for item in rest {
+                if self.column() + 1 + item.to_string().chars().count() > WIDTH {
+                    self.newline(inner, item.span.start);
+                } else {
+                    self.out.push(' ');
+                }
+                self.node(item, inner);
             }
+            rest = &[];
+        } else if let Some((first, tail)) = rest.split_first()
+            && is_atom(first)
+            && !self.comments_pending_before(first.span.start)
+        {
+            // `(tree eval`, `(primset arith`: the name stays with its head.
+            self.out.push(' ');
+            self.node(first, inner);
+            rest = tail;
         }
         for item in rest {
             self.comments_before(item.span.start, inner, false);
@@ -168,6 +178,10 @@ impl Printer<'_> {
     fn comments_pending_before(&self, pos: usize) -> bool {
         self.comments.get(self.next_comment).is_some_and(|c| c.start < pos)
     }
+}
+
+fn is_atom(sexp: &Sexp) -> bool {
+    matches!(sexp.kind, SexpKind::Atom(_))
 }
 
 #[cfg(test)]

@@ -50,7 +50,10 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             _ => tokens.push((start, tok, end)),
         }
     }
-    if let (Some(&outer), Some(&inner)) = (open.first(), open.last()) {
+    // An unterminated string swallows the rest of the file; the lists it
+    // leaves open are its consequence, not another mistake.
+    let string_ran_off = diags.iter().any(|d| d.message == "unterminated string");
+    if let (Some(&outer), Some(&inner), false) = (open.first(), open.last(), string_ran_off) {
         let mut d = Diagnostic::error("stratagem::read::unclosed", "unclosed list").at(
             file,
             Span::new(outer, outer + 1),
@@ -60,9 +63,9 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             d = d.also(Span::new(inner, inner + 1), "the innermost unclosed list starts here");
         }
         diags.push(d.with_help(format!("add {} `)` where the list should end", open.len())));
-        for _ in 0..open.len() {
-            tokens.push((src.len(), Token::RParen, src.len()));
-        }
+    }
+    for _ in 0..open.len() {
+        tokens.push((src.len(), Token::RParen, src.len()));
     }
     match grammar::FileParser::new().parse(tokens) {
         Ok(forms) => (forms, diags),
