@@ -19,6 +19,9 @@ pub const WIDTH: usize = 80;
 /// Prints synthesised forms (no comments, no source) in canonical layout,
 /// one blank line between top-level forms.
 pub fn print_forms(forms: &[Sexp]) -> String {
+    if forms.is_empty() {
+        return String::new();
+    }
     let mut out = String::new();
     for (i, form) in forms.iter().enumerate() {
         if i > 0 {

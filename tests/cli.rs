@@ -1,0 +1,189 @@
+//! The command line as a user runs it: exit codes, outputs, and diagnostics
+//! instead of panics for bad arguments and bad files.
+
+use std::path::Path;
+use std::process::Command;
+
+fn stratagem(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+fn shipped_programs() -> Vec<String> {
+    let mut files = Vec::new();
+    let mut dirs = vec![Path::new("programs").to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("programs/ exists") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "sg") {
+                files.push(path.display().to_string());
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn check_accepts_every_shipped_program() {
+    let files = shipped_programs();
+    let args: Vec<&str> = std::iter::once("check").chain(files.iter().map(String::as_str)).collect();
+    let (code, stdout, stderr) = stratagem(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().any(|l| l.contains("primset arith ")), "{stdout}");
+}
+
+#[test]
+fn shipped_programs_are_in_canonical_layout() {
+    let files = shipped_programs();
+    let args: Vec<&str> = ["fmt", "--check"].into_iter().chain(files.iter().map(String::as_str)).collect();
+    let (code, stdout, stderr) = stratagem(&args);
+    assert_eq!(code, 0, "not formatted:\n{stdout}{stderr}");
+}
+
+#[test]
+fn check_summarises_each_form() {
+    let (code, stdout, _) = stratagem(&["check", "tests/data/check/ok/002_policy_weights.sg"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout,
+        "tests/data/check/ok/002_policy_weights.sg: policy p1 trees=5 nodes=22 depth=4 rules=2\n\
+         tests/data/check/ok/002_policy_weights.sg: weights w1 trees=1 nodes=10 depth=1 terms=10\n"
+    );
+}
+
+#[test]
+fn check_reports_errors_with_file_and_line() {
+    let (code, stdout, stderr) = stratagem(&["check", "tests/data/check/err/002_arity.sg"]);
+    assert_eq!(code, 1);
+    assert!(stdout.is_empty());
+    assert!(stderr.contains("tests/data/check/err/002_arity.sg:3:14"), "{stderr}");
+    assert_eq!(stderr.matches("stratagem::check::arity").count(), 3, "{stderr}");
+}
+
+#[test]
+fn fmt_rewrites_and_check_lists_changed_files() {
+    let dir = std::env::temp_dir().join(format!("stratagem-fmt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("messy.sg");
+    std::fs::write(&file, "; keep me\n(individual   x (primset arith)\n (tree eval (+ x0   x1)))  ; and me\n")
+        .expect("write");
+    let path = file.to_str().expect("utf-8");
+
+    let (code, stdout, _) = stratagem(&["fmt", "--check", path]);
+    assert_eq!((code, stdout.trim()), (1, path));
+    assert!(std::fs::read_to_string(&file).expect("read").contains("x0   x1"), "--check must not write");
+
+    let (code, _, stderr) = stratagem(&["fmt", path]);
+    assert_eq!(code, 0, "{stderr}");
+    let formatted = std::fs::read_to_string(&file).expect("read");
+    assert_eq!(formatted, "; keep me\n(individual x (primset arith) (tree eval (+ x0 x1))) ; and me\n");
+    assert_eq!(stratagem(&["fmt", "--check", path]).0, 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn fmt_refuses_unreadable_programs_without_touching_them() {
+    let (code, _, stderr) = stratagem(&["fmt", "--check", "tests/data/parse/err/001_unclosed.sg"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("this list is never closed"), "{stderr}");
+}
+
+#[test]
+fn eval_prints_json() {
+    let (code, stdout, stderr) = stratagem(&[
+        "eval",
+        "tests/data/eval/ok/002_policy_weights.sg",
+        "--individual",
+        "p",
+        "--rows",
+        "tests/data/eval/ok/002_policy_weights.csv",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("valid JSON");
+    assert_eq!(json["rows"], 5);
+    assert_eq!(json["outputs"]["value"][0], 1.5);
+    assert_eq!(json["outputs"]["value"][2], "nan");
+    assert_eq!(json["rule"][0], 1);
+    assert_eq!(json["rule"][3], "default");
+}
+
+#[test]
+fn batch_reproduces_gpbench_sums() {
+    let (code, stdout, stderr) =
+        stratagem(&["batch", "--trees", "../shared/gpbench/trees.sexp", "--rows", "../shared/gpbench/rows.csv"]);
+    assert_eq!(code, 0, "{stderr}");
+    // Python wrote it: NaN and Infinity appear in fields this test does not read.
+    let text = std::fs::read_to_string("../shared/gpbench/expected.json").expect("expected.json");
+    let text = text.replace("-Infinity", "null").replace("Infinity", "null").replace("NaN", "null");
+    let expected: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let trees = expected["trees"].as_array().expect("trees");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), trees.len() + 1);
+    for (line, tree) in lines.iter().zip(trees) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f[0], tree["set"].as_str().expect("set"));
+        assert_eq!(f[1..4], [tree["size"].to_string(), tree["index"].to_string(), tree["nodes"].to_string()]);
+        let (got, want): (f64, f64) = (f[4].parse().expect("sum"), tree["sum"].as_f64().expect("sum"));
+        assert!((got - want).abs() <= 1e-12 * want.abs(), "{line}: expected sum {want}");
+    }
+    assert!(lines[trees.len()].starts_with("node-evals/s: "), "{}", lines[trees.len()]);
+}
+
+#[test]
+fn batch_reports_malformed_lines() {
+    let dir = std::env::temp_dir().join(format!("stratagem-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let trees = dir.join("trees.sexp");
+    std::fs::write(&trees, "arith 3 0 (+ x0 x1)\narith 3 (+ x0 x1)\narith 3 2 (+ x0 y1)\n").expect("write");
+    let (code, _, stderr) =
+        stratagem(&["batch", "--trees", trees.to_str().expect("utf-8"), "--rows", "../shared/gpbench/rows.csv"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("expected `<set> <size> <index> <sexp>`"), "{stderr}");
+    assert!(stderr.contains("unknown primitive `y1`"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_arguments_and_missing_files_exit_1() {
+    for args in [
+        vec!["frobnicate"],
+        vec!["check"],
+        vec!["eval", "x.sg"],
+        vec!["batch", "--trees", "t", "--rows", "r", "--repeat", "0"],
+        vec!["eval", "tests/data/eval/ok/001_arith.sg", "--individual", "sum", "--rows", "x.csv", "--format", "xml"],
+        vec!["check", "no/such/file.sg"],
+        vec!["eval", "no/such/file.sg", "--individual", "x", "--rows", "r.csv"],
+        vec!["eval", "tests/data/eval/ok/001_arith.sg", "--individual", "sum", "--rows", "no/such.csv"],
+        vec!["batch", "--trees", "no/such/trees", "--rows", "no/such.csv"],
+        vec!["fmt", "no/such/file.sg"],
+    ] {
+        let (code, _, stderr) = stratagem(&args);
+        assert_eq!(code, 1, "stratagem {args:?}:\n{stderr}");
+        assert!(!stderr.trim().is_empty(), "stratagem {args:?} must say what is wrong");
+    }
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    assert_eq!(stratagem(&["--help"]).0, 0);
+    assert_eq!(stratagem(&["--version"]).0, 0);
+}
+
+#[test]
+fn binary_files_are_diagnosed() {
+    let dir = std::env::temp_dir().join(format!("stratagem-bin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bin.sg");
+    std::fs::write(&file, [0xff, 0xfe, 0x00, 0x28]).expect("write");
+    let (code, _, stderr) = stratagem(&["check", file.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not UTF-8"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
