@@ -114,3 +114,41 @@ fn the_valid_program_is_valid() {
     assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
     assert_eq!(loader.module.individuals.len(), 1);
 }
+
+#[test]
+fn deep_nesting_is_a_diagnostic() {
+    let mut loader = Loader::new();
+    loader.load_text("deep.sg", &"(".repeat(100_000));
+    assert!(loader.diags.iter().any(|d| d.code == "stratagem::read::too-deep"));
+}
+
+#[test]
+fn deep_nesting_rendered() {
+    let mut loader = Loader::new();
+    loader.load_text("deep.sg", &"(".repeat(100_000));
+    let _ = loader.sources.render_plain(&loader.diags);
+}
+
+/// Trees nested almost as deep as the reader allows go through every phase
+/// on a test thread's small stack.
+#[test]
+fn deep_trees_check() {
+    let text = format!(
+        "(import arith) (individual d (primset arith) (tree eval {}x0{}))",
+        "(+ x0 ".repeat(MAX),
+        ")".repeat(MAX)
+    );
+    let mut loader = Loader::new();
+    loader.load_text("deep.sg", &text);
+    assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
+    let m = &loader.module;
+    let printed = m.individuals[0].trees[0].tree.to_sexp(m.primset(m.individuals[0].primset), &[]);
+    let _ = stratagem::syntax::pretty::print_sexp(&printed);
+    let slots = [0u64; 10];
+    let mut ctx = stratagem::eval::interp::Slots(&slots);
+    let ps = m.primset(m.individuals[0].primset);
+    let v = stratagem::eval::interp::Interp::new(ps, &mut ctx).eval_tree(&m.individuals[0].trees[0].tree);
+    assert_eq!(v, stratagem::lang::Value::F(0.0));
+}
+
+const MAX: usize = 250;

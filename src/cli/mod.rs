@@ -106,7 +106,17 @@ impl Failure {
 /// Exit code 1 for a failed command.
 pub type Outcome = Result<(), Failure>;
 
+/// Runs the command on a thread with a generous stack: checking and
+/// evaluation recurse over trees as deep as the reader allows.
 pub fn main() -> ExitCode {
+    let worker = std::thread::Builder::new().stack_size(64 << 20).spawn(run);
+    match worker.map(std::thread::JoinHandle::join) {
+        Ok(Ok(code)) => code,
+        _ => ExitCode::from(2),
+    }
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -17,6 +17,10 @@ lalrpop_util::lalrpop_mod!(
     "/sexpr.rs"
 );
 
+/// The deepest nesting of lists the reader accepts. Every later phase walks
+/// trees recursively; this bound keeps hostile input from exhausting the stack.
+pub const MAX_NESTING: usize = 256;
+
 /// Reads all top-level S-expressions of `src`. On any error the returned list
 /// holds what could be read; callers should not lower a file with read errors.
 pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
@@ -35,6 +39,17 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             Token::LParen => {
                 open.push(start);
                 tokens.push((start, tok, end));
+                if open.len() > MAX_NESTING {
+                    diags.push(
+                        Diagnostic::error(
+                            "stratagem::read::too-deep",
+                            format!("lists nested more than {MAX_NESTING} deep"),
+                        )
+                        .at(file, Span::new(start, end), "too deep")
+                        .with_help("no program needs this depth; is a `)` missing earlier?"),
+                    );
+                    return (Vec::new(), diags);
+                }
             }
             Token::RParen => {
                 if open.pop().is_some() {
