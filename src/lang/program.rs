@@ -113,6 +113,8 @@ pub struct Loader {
     pub diags: Vec<Diagnostic>,
     /// Files already loaded (canonical path or `lib:NAME`), to load each once.
     loaded: HashMap<String, FileId>,
+    /// Texts already lowered, to recognise one file reached two ways.
+    texts: HashMap<std::sync::Arc<str>, FileId>,
     /// Files being loaded, to report import cycles.
     loading: Vec<String>,
     /// Primsets whose definition had errors: forms that use them are not
@@ -134,8 +136,8 @@ impl Loader {
         }
         match self.sources.load(path) {
             Ok(file) => {
-                self.loaded.insert(key.clone(), file);
-                self.lower_file(file, key);
+                let file = self.lower_file(file, key.clone());
+                self.loaded.insert(key, file);
                 Some(file)
             }
             Err(e) => {
@@ -151,17 +153,24 @@ impl Loader {
     /// Loads text that did not come from a file (tests, the REPL).
     pub fn load_text(&mut self, name: &str, text: &str) -> FileId {
         let file = self.sources.add(name, None, text);
-        self.lower_file(file, format!("text:{}", file.0));
-        file
+        self.lower_file(file, format!("text:{}", file.0))
     }
 
-    fn lower_file(&mut self, file: FileId, key: String) {
+    /// Lowers a newly read file and returns its id. A file whose text is
+    /// identical to one already loaded is that file reached another way
+    /// (`programs/primsets/arith.sg` on the command line and `(import arith)`):
+    /// it is not lowered twice, and the earlier id is returned.
+    fn lower_file(&mut self, file: FileId, key: String) -> FileId {
         let text = self.sources.get(file).text.clone();
+        if let Some(&same) = self.texts.get(&text) {
+            return same;
+        }
+        self.texts.insert(text.clone(), file);
         let (forms, read_diags) = read(file, &text);
         let had_read_errors = !read_diags.is_empty();
         self.diags.extend(read_diags);
         if had_read_errors {
-            return;
+            return file;
         }
         self.loading.push(key);
         for form in &forms {
@@ -205,6 +214,7 @@ impl Loader {
             }
         }
         self.loading.pop();
+        file
     }
 
     fn lower_import(&mut self, file: FileId, form: &Sexp) {
@@ -268,8 +278,8 @@ impl Loader {
         };
         match loaded {
             Ok(id) => {
-                self.loaded.insert(key.clone(), id);
-                self.lower_file(id, key);
+                let id = self.lower_file(id, key.clone());
+                self.loaded.insert(key, id);
             }
             Err(e) => self.diags.push(
                 Diagnostic::error("stratagem::import", format!("cannot read `{name}`: {e}"))

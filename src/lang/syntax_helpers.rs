@@ -40,34 +40,19 @@ impl Cx<'_> {
         }
     }
 
+    /// Reports that `sexp` is not the `what` the form needs there.
+    fn expected<T>(&mut self, sexp: &Sexp, what: &str) -> Option<T> {
+        let found = format!("found {}", sexp.describe());
+        self.error("stratagem::lower::expected", sexp, format!("expected {what}"), found);
+        None
+    }
+
     pub fn expect_symbol<'s>(&mut self, sexp: &'s Sexp, what: &str) -> Option<&'s str> {
-        match sexp.as_symbol() {
-            Some(s) => Some(s),
-            None => {
-                self.error(
-                    "stratagem::lower::expected",
-                    sexp,
-                    format!("expected {what}"),
-                    format!("found {}", sexp.describe()),
-                );
-                None
-            }
-        }
+        sexp.as_symbol().or_else(|| self.expected(sexp, what))
     }
 
     pub fn expect_list<'s>(&mut self, sexp: &'s Sexp, what: &str) -> Option<&'s [Sexp]> {
-        match sexp.as_list() {
-            Some(items) => Some(items),
-            None => {
-                self.error(
-                    "stratagem::lower::expected",
-                    sexp,
-                    format!("expected {what}"),
-                    format!("found {}", sexp.describe()),
-                );
-                None
-            }
-        }
+        sexp.as_list().or_else(|| self.expected(sexp, what))
     }
 
     /// A number as f64; integers are accepted where a float is expected in
@@ -76,30 +61,14 @@ impl Cx<'_> {
         match sexp.kind {
             SexpKind::Atom(Atom::Float(x)) => Some(x),
             SexpKind::Atom(Atom::Int(i)) => Some(i as f64),
-            _ => {
-                self.error(
-                    "stratagem::lower::expected",
-                    sexp,
-                    format!("expected {what}"),
-                    format!("found {}", sexp.describe()),
-                );
-                None
-            }
+            _ => self.expected(sexp, what),
         }
     }
 
     pub fn expect_int(&mut self, sexp: &Sexp, what: &str) -> Option<i64> {
         match sexp.kind {
             SexpKind::Atom(Atom::Int(i)) => Some(i),
-            _ => {
-                self.error(
-                    "stratagem::lower::expected",
-                    sexp,
-                    format!("expected {what}"),
-                    format!("found {}", sexp.describe()),
-                );
-                None
-            }
+            _ => self.expected(sexp, what),
         }
     }
 }
