@@ -25,5 +25,6 @@
 pub mod cli;
 pub mod diagnostic;
 pub mod eval;
+pub mod evolve;
 pub mod lang;
 pub mod syntax;

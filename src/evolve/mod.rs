@@ -1,0 +1,7 @@
+//! Evolution: typed GP initialisation and variation operators over any
+//! primitive set (selection, fitness and the generational loop build on these).
+
+pub mod init;
+pub mod ops;
+pub mod rng;
+pub mod shape;

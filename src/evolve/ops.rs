@@ -1,0 +1,230 @@
+//! Typed variation operators on trees: subtree crossover, one-way crossover,
+//! subtree mutation, point mutation and ERC mutation.
+//!
+//! Every operator keeps trees well typed (a subtree is only replaced by one of
+//! the same type) and within the depth limit; when no legal choice exists the
+//! parent is returned unchanged, as ECJ does after its retries.
+
+use rand::RngExt;
+
+use super::init::{Builder, Method, draw};
+use super::rng::GpRng;
+use super::shape::{heights, node_shapes};
+use crate::lang::{Node, PrimId, Tree, TypeId, Value};
+
+/// Limits every operator respects.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// The deepest a tree may be (root = depth 1).
+    pub max_depth: usize,
+    /// Depth limit of the subtrees subtree mutation grows.
+    pub mutation_depth: usize,
+    /// Probability that a crossover or mutation point is an internal node
+    /// rather than a leaf (Koza's 90/10 rule).
+    pub internal_bias: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_depth: 17, mutation_depth: 4, internal_bias: 0.9 }
+    }
+}
+
+/// How many times an operator looks for a legal point before giving up.
+const TRIES: usize = 8;
+
+/// Replaces nodes `start..end` of `tree` by `with`. Spans are dropped: the
+/// result is no longer text that was read.
+pub fn splice(tree: &Tree, start: usize, end: usize, with: &[Node]) -> Tree {
+    let mut nodes = Vec::with_capacity(tree.len() - (end - start) + with.len());
+    nodes.extend_from_slice(&tree.nodes[..start]);
+    nodes.extend_from_slice(with);
+    nodes.extend_from_slice(&tree.nodes[end..]);
+    Tree { nodes, spans: Vec::new() }
+}
+
+/// Picks a node index, internal with probability `bias` when the tree has both kinds.
+fn pick_point(b: &Builder, rng: &mut GpRng, tree: &Tree, bias: f64) -> usize {
+    let ps = b.primset();
+    let internal: Vec<usize> = (0..tree.len()).filter(|&i| Tree::arity(ps, tree.nodes[i]) > 0).collect();
+    if !internal.is_empty() && internal.len() < tree.len() && rng.random_bool(bias) {
+        return internal[rng.random_range(0..internal.len())];
+    }
+    let leaves: Vec<usize> = (0..tree.len()).filter(|&i| Tree::arity(ps, tree.nodes[i]) == 0).collect();
+    if leaves.is_empty() { 0 } else { leaves[rng.random_range(0..leaves.len())] }
+}
+
+/// Subtree crossover: swaps a subtree of `a` with a subtree of the same type of
+/// `b`, keeping both children within the depth limit.
+pub fn crossover(b: &Builder, rng: &mut GpRng, x: &Tree, y: &Tree, root: TypeId, limits: &Limits) -> (Tree, Tree) {
+    let ps = b.primset();
+    let (sx, sy) = (node_shapes(ps, x, root), node_shapes(ps, y, root));
+    let (hx, hy) = (heights(ps, x), heights(ps, y));
+    for _ in 0..TRIES {
+        let i = pick_point(b, rng, x, limits.internal_bias);
+        let (ty, di) = sx[i];
+        let fits = |j: usize| {
+            let (tj, dj) = sy[j];
+            tj == ty && di + hy[j] - 1 <= limits.max_depth && dj + hx[i] - 1 <= limits.max_depth
+        };
+        let candidates: Vec<usize> = (0..y.len()).filter(|&j| fits(j)).collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        let j = candidates[rng.random_range(0..candidates.len())];
+        let (ei, ej) = (x.subtree_end(ps, i), y.subtree_end(ps, j));
+        return (splice(x, i, ei, &y.nodes[j..ej]), splice(y, j, ej, &x.nodes[i..ei]));
+    }
+    (x.clone(), y.clone())
+}
+
+/// One-way crossover: a copy of a subtree of the (fitter) `donor` replaces a
+/// subtree of the same type in `receiver`; the donor is unchanged.
+pub fn one_way_crossover(
+    b: &Builder,
+    rng: &mut GpRng,
+    receiver: &Tree,
+    donor: &Tree,
+    root: TypeId,
+    limits: &Limits,
+) -> Tree {
+    crossover(b, rng, receiver, donor, root, limits).0
+}
+
+/// Subtree mutation: a random subtree is replaced by a newly grown one of the
+/// same type.
+pub fn subtree_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId, limits: &Limits) -> Tree {
+    let ps = b.primset();
+    let shapes = node_shapes(ps, tree, root);
+    let i = pick_point(b, rng, tree, limits.internal_bias);
+    let (ty, depth) = shapes[i];
+    let room = (limits.max_depth + 1).saturating_sub(depth).min(limits.mutation_depth);
+    if b.min_depth(ty).is_none_or(|d| d > room) {
+        return tree.clone();
+    }
+    let mut grown = Vec::new();
+    b.build(rng, ty, room, Method::Grow, &mut grown);
+    splice(tree, i, tree.subtree_end(ps, i), &grown)
+}
+
+/// Point mutation, the least disruptive change: one primitive is replaced by
+/// another with the same signature, or one constant by a fresh ERC value.
+pub fn point_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId) -> Tree {
+    let ps = b.primset();
+    let shapes = node_shapes(ps, tree, root);
+    for _ in 0..TRIES {
+        let i = rng.random_range(0..tree.len());
+        let replacement = match tree.nodes[i] {
+            Node::Prim(id) => {
+                let p = ps.prim(id);
+                let same: Vec<PrimId> = (0..ps.prims.len() as u32)
+                    .map(PrimId)
+                    .filter(|o| *o != id && ps.prim(*o).ret == p.ret && ps.prim(*o).args == p.args)
+                    .collect();
+                (!same.is_empty()).then(|| Node::Prim(same[rng.random_range(0..same.len())]))
+            }
+            Node::Const(_) => b.erc_value(rng, shapes[i].0).map(Node::Const),
+            Node::Param(_) => None,
+        };
+        if let Some(node) = replacement {
+            return splice(tree, i, i + 1, &[node]);
+        }
+    }
+    tree.clone()
+}
+
+/// ERC mutation: every constant is perturbed with probability `rate`, in the
+/// way its ERC kind allows (a Gaussian step clamped to a uniform range, ±1 in
+/// an integer range, a new draw from a choice set).
+pub fn erc_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId, rate: f64) -> Tree {
+    let ps = b.primset();
+    let shapes = node_shapes(ps, tree, root);
+    let mut out = tree.clone();
+    out.spans.clear();
+    for (i, node) in tree.nodes.iter().enumerate() {
+        let Node::Const(v) = *node else { continue };
+        if !rng.random_bool(rate) {
+            continue;
+        }
+        let Some(erc) = ps.ercs_of(shapes[i].0).find(|e| e.generator.contains(v)) else { continue };
+        let new = match (&erc.generator, v) {
+            (crate::lang::primset::ErcGen::Uniform(lo, hi), Value::F(x)) => {
+                let sd = (hi - lo) / 10.0;
+                // Box-Muller from two uniforms keeps the draw on our own stream.
+                let (u1, u2): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
+                let step = sd * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                Value::F((x + step).clamp(*lo, *hi))
+            }
+            (crate::lang::primset::ErcGen::Int(lo, hi), Value::I(x)) => {
+                let step = if rng.random_bool(0.5) { 1 } else { -1 };
+                Value::I(x.saturating_add(step).clamp(*lo, *hi))
+            }
+            (generator, _) => draw(rng, generator),
+        };
+        out.nodes[i] = Node::Const(new);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::rng::stream;
+    use crate::lang::{Loader, PrimSet};
+
+    const TYPED: &str = "(primset t (type Row I)
+        (terminal a F) (terminal flag B)
+        (function at (Row) F) (function + (F F) F (builtin add)) (function - (F F) F (builtin sub))
+        (function if (B F F) F (builtin if)) (function <= (F F) B (builtin le)) (function not (B) B (builtin not))
+        (erc row Row (int 0 7)) (erc k F (uniform -1.0 1.0)) (erc pick F (choice 2.0 3.0)))";
+
+    fn primset() -> PrimSet {
+        let mut loader = Loader::new();
+        loader.load_text("t.sg", TYPED);
+        assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
+        loader.module.primsets[0].clone()
+    }
+
+    fn assert_well_typed(ps: &PrimSet, tree: &Tree, max_depth: usize) {
+        assert!(tree.depth(ps) <= max_depth, "depth {} > {max_depth}", tree.depth(ps));
+        let text = format!("{TYPED}\n(individual x (primset t) (tree eval {}))", tree.to_sexp(ps, &[]));
+        let mut loader = Loader::new();
+        loader.load_text("t.sg", &text);
+        assert!(loader.diags.is_empty(), "{text}\n{}", loader.sources.render_plain(&loader.diags));
+    }
+
+    #[test]
+    fn operators_keep_trees_typed_and_within_limits() {
+        let ps = primset();
+        let b = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let limits = Limits { max_depth: 7, ..Limits::default() };
+        for seed in 0..60 {
+            let mut rng = stream(seed, &[]);
+            let x = b.tree(&mut rng, TypeId::F, Method::Grow, 6);
+            let y = b.tree(&mut rng, TypeId::F, Method::Full, 5);
+            let (c, d) = crossover(&b, &mut rng, &x, &y, TypeId::F, &limits);
+            assert_eq!(c.len() + d.len(), x.len() + y.len());
+            for t in [
+                c,
+                d,
+                one_way_crossover(&b, &mut rng, &x, &y, TypeId::F, &limits),
+                subtree_mutation(&b, &mut rng, &x, TypeId::F, &limits),
+                point_mutation(&b, &mut rng, &x, TypeId::F),
+                erc_mutation(&b, &mut rng, &x, TypeId::F, 1.0),
+            ] {
+                assert_well_typed(&ps, &t, limits.max_depth);
+            }
+        }
+    }
+
+    #[test]
+    fn point_mutation_changes_one_node() {
+        let ps = primset();
+        let b = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let mut rng = stream(3, &[]);
+        let x = b.tree(&mut rng, TypeId::F, Method::Full, 5);
+        let y = point_mutation(&b, &mut rng, &x, TypeId::F);
+        assert_eq!(x.len(), y.len());
+        assert!(x.nodes.iter().zip(&y.nodes).filter(|(a, b)| a != b).count() <= 1);
+    }
+}
