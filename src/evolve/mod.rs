@@ -1,7 +1,10 @@
 //! Evolution: typed GP initialisation and variation operators over any
 //! primitive set (selection, fitness and the generational loop build on these).
 
+pub mod ga;
 pub mod init;
 pub mod ops;
+pub mod policy_ops;
 pub mod rng;
+pub mod select;
 pub mod shape;

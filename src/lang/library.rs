@@ -11,3 +11,13 @@ pub fn primset_source(name: &str) -> Option<&'static str> {
 pub fn names() -> impl Iterator<Item = &'static str> {
     PRIMSETS.iter().map(|(n, _)| *n)
 }
+
+/// Loads a shipped primset by name, e.g. `arith`; `None` if there is no such
+/// primset (shipped primsets always check cleanly, as the tests assert).
+pub fn load_primset(name: &str) -> Option<super::PrimSet> {
+    primset_source(name)?;
+    let mut loader = super::Loader::new();
+    loader.load_text("(library)", &format!("(import {name})"));
+    let id = loader.module.find_primset(name)?;
+    loader.diags.is_empty().then(|| loader.module.primset(id).clone())
+}

@@ -1,0 +1,114 @@
+//! Operators on ordered IF-THEN policies (Rush Hour's representation): random
+//! policies, rule-level crossover, rule mutation and rule reordering.
+//! Conditions are B trees, values and the default are F trees.
+
+use rand::RngExt;
+
+use super::init::{Builder, Method};
+use super::ops::{Limits, subtree_mutation};
+use super::rng::GpRng;
+use crate::lang::forms::{Policy, Rule};
+use crate::lang::{Tree, TypeId};
+
+/// The rules and default of a policy, without its name and source position.
+#[derive(Debug, Clone)]
+pub struct RuleList {
+    pub rules: Vec<Rule>,
+    pub default: Tree,
+}
+
+impl RuleList {
+    pub fn of(policy: &Policy) -> RuleList {
+        RuleList { rules: policy.rules.clone(), default: policy.default.clone() }
+    }
+}
+
+/// A random policy of `n_rules` rules, each tree grown to at most `depth`.
+pub fn random_policy(b: &Builder, rng: &mut GpRng, n_rules: usize, depth: usize) -> RuleList {
+    let rules = (0..n_rules)
+        .map(|_| Rule {
+            condition: b.tree(rng, TypeId::B, Method::Grow, depth),
+            value: b.tree(rng, TypeId::F, Method::Grow, depth),
+        })
+        .collect();
+    RuleList { rules, default: b.tree(rng, TypeId::F, Method::Grow, depth) }
+}
+
+/// Rule-level crossover: the children exchange the rules after a cut point in
+/// each parent, so rules move whole (with their position in the order).
+pub fn rule_crossover(rng: &mut GpRng, a: &RuleList, b: &RuleList, max_rules: usize) -> (RuleList, RuleList) {
+    let cut_a = rng.random_range(0..=a.rules.len());
+    let cut_b = rng.random_range(0..=b.rules.len());
+    let join = |head: &[Rule], tail: &[Rule], default: &Tree| {
+        let mut rules: Vec<Rule> = head.iter().chain(tail).cloned().collect();
+        rules.truncate(max_rules);
+        RuleList { rules, default: default.clone() }
+    };
+    (join(&a.rules[..cut_a], &b.rules[cut_b..], &a.default), join(&b.rules[..cut_b], &a.rules[cut_a..], &b.default))
+}
+
+/// Rule mutation: subtree mutation of one condition, one value or the default.
+pub fn rule_mutation(b: &Builder, rng: &mut GpRng, p: &RuleList, limits: &Limits) -> RuleList {
+    let mut out = p.clone();
+    let pick = rng.random_range(0..=2 * p.rules.len());
+    if pick == 2 * p.rules.len() {
+        out.default = subtree_mutation(b, rng, &p.default, TypeId::F, limits);
+    } else if pick % 2 == 0 {
+        let r = &mut out.rules[pick / 2];
+        r.condition = subtree_mutation(b, rng, &r.condition, TypeId::B, limits);
+    } else {
+        let r = &mut out.rules[pick / 2];
+        r.value = subtree_mutation(b, rng, &r.value, TypeId::F, limits);
+    }
+    out
+}
+
+/// Rule reordering: two rules swap places (the order decides which fires).
+pub fn rule_reorder(rng: &mut GpRng, p: &RuleList) -> RuleList {
+    let mut out = p.clone();
+    if out.rules.len() >= 2 {
+        let i = rng.random_range(0..out.rules.len());
+        let j = rng.random_range(0..out.rules.len());
+        out.rules.swap(i, j);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::rng::stream;
+    use crate::lang::library::load_primset;
+
+    #[test]
+    fn policy_operators_keep_rule_counts_and_types() {
+        let ps = load_primset("arith").expect("arith");
+        let b = Builder::new(&ps, &[TypeId::F, TypeId::B]).expect("buildable");
+        let mut rng = stream(4, &[]);
+        let p = random_policy(&b, &mut rng, 5, 4);
+        let q = random_policy(&b, &mut rng, 3, 4);
+        let (c, d) = rule_crossover(&mut rng, &p, &q, 100);
+        assert_eq!(c.rules.len() + d.rules.len(), 8, "rules move whole");
+        let (c, d) = (0..20).map(|_| rule_crossover(&mut rng, &p, &q, 5)).last().expect("crossed");
+        assert!(c.rules.len() <= 5 && d.rules.len() <= 5);
+        let m = rule_mutation(&b, &mut rng, &p, &Limits::default());
+        assert_eq!(m.rules.len(), 5);
+        let r = rule_reorder(&mut rng, &p);
+        assert_eq!(r.rules.len(), 5);
+        for rl in [c, d, m, r] {
+            let text: Vec<String> = rl
+                .rules
+                .iter()
+                .map(|r| format!("(rule {} {})", r.condition.to_sexp(&ps, &[]), r.value.to_sexp(&ps, &[])))
+                .collect();
+            let src = format!(
+                "(import arith) (policy p (primset arith) {} (default {}))",
+                text.join(" "),
+                rl.default.to_sexp(&ps, &[])
+            );
+            let mut loader = crate::lang::Loader::new();
+            loader.load_text("p.sg", &src);
+            assert!(loader.diags.is_empty(), "{src}\n{}", loader.sources.render_plain(&loader.diags));
+        }
+    }
+}
