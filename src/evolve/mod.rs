@@ -8,3 +8,4 @@ pub mod policy_ops;
 pub mod rng;
 pub mod select;
 pub mod shape;
+pub mod simplify;
