@@ -1,7 +1,9 @@
 //! Evolution: typed GP initialisation and variation operators over any
 //! primitive set (selection, fitness and the generational loop build on these).
 
+pub mod engine;
 pub mod ga;
+pub mod genome;
 pub mod init;
 pub mod ops;
 pub mod policy_ops;

@@ -1,0 +1,201 @@
+//! What evolves: multi-tree individuals, policies or weight vectors, and the
+//! shape every member of a population shares ([`Representation`]).
+
+use rand::RngExt;
+
+use super::ga::{self, GaParams};
+use super::init::Builder;
+use super::ops::{self, Limits};
+use super::policy_ops::{self, RuleList};
+use super::rng::GpRng;
+use crate::lang::{PrimId, PrimSet, Tree, TypeId};
+use crate::syntax::{Atom, Sexp, Span};
+
+#[derive(Debug, Clone)]
+pub enum Genome {
+    /// One tree per slot of the representation, in slot order.
+    Trees(Vec<Tree>),
+    Policy(RuleList),
+    Weights(Vec<f64>),
+}
+
+/// The shape of the genomes of a run.
+#[derive(Debug, Clone)]
+pub enum Representation {
+    /// Named trees with their types, e.g. `eval: F` and `order: F`.
+    Trees(Vec<(String, TypeId)>),
+    /// Policies of at most `max_rules` rules.
+    Policy { max_rules: usize },
+    /// One weight per listed terminal.
+    Weights { terms: Vec<PrimId>, ga: GaParams },
+}
+
+/// How variation is done, beyond the per-representation operators.
+#[derive(Debug, Clone, Copy)]
+pub struct Variation {
+    pub limits: Limits,
+    /// Initial depth ramp for trees.
+    pub init_min_depth: usize,
+    pub init_max_depth: usize,
+    /// Crossover copies from the fitter parent into the other only (one-way).
+    pub one_way: bool,
+    /// Probability that a mutation is an ERC mutation or a point mutation
+    /// (the least disruptive kinds) rather than a subtree mutation.
+    pub local_mutation: f64,
+}
+
+impl Default for Variation {
+    fn default() -> Variation {
+        Variation {
+            limits: Limits::default(),
+            init_min_depth: 2,
+            init_max_depth: 6,
+            one_way: false,
+            local_mutation: 0.5,
+        }
+    }
+}
+
+impl Representation {
+    /// The types generation must be able to build.
+    pub fn needed_types(&self) -> Vec<TypeId> {
+        match self {
+            Representation::Trees(slots) => slots.iter().map(|(_, t)| *t).collect(),
+            Representation::Policy { .. } => vec![TypeId::B, TypeId::F],
+            Representation::Weights { .. } => Vec::new(),
+        }
+    }
+
+    /// A random population of `n` genomes (ramped half-and-half for trees).
+    pub fn random_population(&self, b: &Builder, rng: &mut GpRng, n: usize, v: &Variation) -> Vec<Genome> {
+        match self {
+            Representation::Trees(slots) => {
+                let per_slot: Vec<Vec<Tree>> =
+                    slots.iter().map(|(_, ty)| b.ramped(rng, *ty, n, v.init_min_depth, v.init_max_depth)).collect();
+                (0..n).map(|i| Genome::Trees(per_slot.iter().map(|trees| trees[i].clone()).collect())).collect()
+            }
+            Representation::Policy { max_rules } => (0..n)
+                .map(|_| {
+                    let rules = rng.random_range(1..=(*max_rules).max(1));
+                    let depth = rng.random_range(v.init_min_depth..=v.init_max_depth.max(v.init_min_depth));
+                    Genome::Policy(policy_ops::random_policy(b, rng, rules, depth))
+                })
+                .collect(),
+            Representation::Weights { terms, ga } => {
+                (0..n).map(|_| Genome::Weights(ga::random_genome(rng, terms.len(), ga))).collect()
+            }
+        }
+    }
+
+    /// Crossover of two parents; `a` is the fitter one (it donates in one-way crossover).
+    pub fn crossover(&self, b: &Builder, rng: &mut GpRng, a: &Genome, c: &Genome, v: &Variation) -> (Genome, Genome) {
+        match (self, a, c) {
+            (Representation::Trees(slots), Genome::Trees(x), Genome::Trees(y)) => {
+                // Operators act per tree: one slot is crossed, the others are inherited.
+                let s = rng.random_range(0..slots.len());
+                let (mut x2, mut y2) = (x.clone(), y.clone());
+                if v.one_way {
+                    y2[s] = ops::one_way_crossover(b, rng, &y[s], &x[s], slots[s].1, &v.limits);
+                } else {
+                    let (p, q) = ops::crossover(b, rng, &x[s], &y[s], slots[s].1, &v.limits);
+                    x2[s] = p;
+                    y2[s] = q;
+                }
+                (Genome::Trees(x2), Genome::Trees(y2))
+            }
+            (Representation::Policy { max_rules }, Genome::Policy(x), Genome::Policy(y)) => {
+                let (p, q) = policy_ops::rule_crossover(rng, x, y, *max_rules);
+                (Genome::Policy(p), Genome::Policy(q))
+            }
+            (Representation::Weights { .. }, Genome::Weights(x), Genome::Weights(y)) => {
+                let (p, q) = ga::single_point(rng, x, y);
+                (Genome::Weights(p), Genome::Weights(q))
+            }
+            _ => (a.clone(), c.clone()),
+        }
+    }
+
+    pub fn mutate(&self, b: &Builder, rng: &mut GpRng, g: &Genome, v: &Variation) -> Genome {
+        match (self, g) {
+            (Representation::Trees(slots), Genome::Trees(x)) => {
+                let s = rng.random_range(0..slots.len());
+                let ty = slots[s].1;
+                let mut out = x.clone();
+                out[s] = if rng.random_bool(v.local_mutation.clamp(0.0, 1.0)) {
+                    if rng.random_bool(0.5) {
+                        ops::point_mutation(b, rng, &x[s], ty)
+                    } else {
+                        ops::erc_mutation(b, rng, &x[s], ty, 0.5)
+                    }
+                } else {
+                    ops::subtree_mutation(b, rng, &x[s], ty, &v.limits)
+                };
+                Genome::Trees(out)
+            }
+            (Representation::Policy { .. }, Genome::Policy(p)) => Genome::Policy(if rng.random_bool(0.2) {
+                policy_ops::rule_reorder(rng, p)
+            } else {
+                policy_ops::rule_mutation(b, rng, p, &v.limits)
+            }),
+            (Representation::Weights { ga, .. }, Genome::Weights(w)) => Genome::Weights(ga::mutate(rng, w, ga)),
+            _ => g.clone(),
+        }
+    }
+}
+
+impl Genome {
+    /// Total number of nodes (weights count one each).
+    pub fn size(&self) -> usize {
+        match self {
+            Genome::Trees(ts) => ts.iter().map(Tree::len).sum(),
+            Genome::Policy(p) => {
+                p.rules.iter().map(|r| r.condition.len() + r.value.len()).sum::<usize>() + p.default.len()
+            }
+            Genome::Weights(w) => w.len(),
+        }
+    }
+
+    /// The greatest depth of its trees.
+    pub fn depth(&self, ps: &PrimSet) -> usize {
+        match self {
+            Genome::Trees(ts) => ts.iter().map(|t| t.depth(ps)).max().unwrap_or(0),
+            Genome::Policy(p) => p
+                .rules
+                .iter()
+                .flat_map(|r| [&r.condition, &r.value])
+                .chain([&p.default])
+                .map(|t| t.depth(ps))
+                .max()
+                .unwrap_or(0),
+            Genome::Weights(_) => 1,
+        }
+    }
+
+    /// The genome as a program form: `(individual NAME (primset P) (tree ...)...)`,
+    /// `(policy ...)` or `(weights ...)`.
+    pub fn to_form(&self, name: &str, ps: &PrimSet, rep: &Representation) -> Sexp {
+        let sym = |s: &str| Sexp::atom(Atom::Symbol(s.to_owned()), Span::default());
+        let list = |items: Vec<Sexp>| Sexp::list(items, Span::default());
+        let header = vec![sym(name), list(vec![sym("primset"), sym(&ps.name)])];
+        match (self, rep) {
+            (Genome::Trees(ts), Representation::Trees(slots)) => {
+                let trees =
+                    slots.iter().zip(ts).map(|((slot, _), t)| list(vec![sym("tree"), sym(slot), t.to_sexp(ps, &[])]));
+                list([sym("individual")].into_iter().chain(header).chain(trees).collect())
+            }
+            (Genome::Policy(p), _) => {
+                let rules = p
+                    .rules
+                    .iter()
+                    .map(|r| list(vec![sym("rule"), r.condition.to_sexp(ps, &[]), r.value.to_sexp(ps, &[])]));
+                let default = list(vec![sym("default"), p.default.to_sexp(ps, &[])]);
+                list([sym("policy")].into_iter().chain(header).chain(rules).chain([default]).collect())
+            }
+            (Genome::Weights(w), Representation::Weights { terms, .. }) => {
+                let pairs = terms.iter().zip(w).map(|(t, x)| list(vec![sym(&ps.prim(*t).name), Sexp::float(*x)]));
+                list([sym("weights")].into_iter().chain(header).chain(pairs).collect())
+            }
+            _ => list(vec![sym("individual"), sym(name)]),
+        }
+    }
+}
