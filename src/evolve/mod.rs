@@ -6,6 +6,7 @@ pub mod ga;
 pub mod genome;
 pub mod init;
 pub mod ops;
+pub mod output;
 pub mod policy_ops;
 pub mod rng;
 pub mod select;
