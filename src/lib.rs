@@ -6,5 +6,6 @@
 pub mod cli;
 pub mod diagnostic;
 pub mod eval;
+pub mod games;
 pub mod lang;
 pub mod syntax;
