@@ -26,5 +26,6 @@ pub mod cli;
 pub mod diagnostic;
 pub mod eval;
 pub mod evolve;
+pub mod games;
 pub mod lang;
 pub mod syntax;

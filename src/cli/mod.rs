@@ -6,6 +6,8 @@ mod batch;
 mod check;
 mod eval;
 mod fmt;
+mod perft;
+mod play;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -71,6 +73,32 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Count the leaves of a game's tree at depths 1..=D and print them as JSON.
+    Perft {
+        #[arg(long, value_enum)]
+        game: perft::GameName,
+        /// The start position in the game's text format (default: the initial position).
+        #[arg(long, value_name = "TEXT")]
+        position: Option<String>,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
+        depth: u32,
+    },
+    /// Play games between two players and print the score as JSON.
+    Play {
+        #[arg(long, value_enum)]
+        game: perft::GameName,
+        #[arg(long, value_enum, default_value_t = play::PlayerKind::Random)]
+        a: play::PlayerKind,
+        #[arg(long, value_enum, default_value_t = play::PlayerKind::Random)]
+        b: play::PlayerKind,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The start position of every game (default: the initial position).
+        #[arg(long, value_name = "TEXT")]
+        position: Option<String>,
+    },
 }
 
 /// Which evaluation engine to use.
@@ -132,6 +160,10 @@ fn run() -> ExitCode {
         }
         Command::Batch { trees, rows, engine, repeat, format } => {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
+        }
+        Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
+        Command::Play { game, a, b, games, seed, position } => {
+            play::run(&play::PlayArgs { game, a, b, games, seed, position })
         }
     };
     match outcome {

@@ -1,0 +1,80 @@
+//! `stratagem perft --game G [--position TEXT] --depth D`: counts the leaves of
+//! the game tree at each depth 1..=D (a multi-jump, or a mill with its
+//! removal, is one move) and prints them as JSON, to check a move generator
+//! against reference counts and to time it.
+
+use std::time::Instant;
+
+use clap::ValueEnum;
+
+use super::{Failure, Outcome, out};
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::games::checkers::Checkers;
+use crate::games::morris::Morris;
+use crate::games::{Game, ParseError, perft};
+
+/// The native games the CLI knows.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameName {
+    /// Lose (giveaway) checkers: American checkers moves, the side without a move wins.
+    LoseCheckers,
+    /// Nine Men's Morris.
+    Morris,
+}
+
+pub struct PerftArgs {
+    pub game: GameName,
+    pub position: Option<String>,
+    pub depth: u32,
+}
+
+pub fn run(args: &PerftArgs) -> Outcome {
+    match args.game {
+        GameName::LoseCheckers => run_game(&Checkers::lose(), args),
+        GameName::Morris => run_game(&Morris, args),
+    }
+}
+
+fn run_game<G: Game>(game: &G, args: &PerftArgs) -> Outcome {
+    let state = parse_position(game, args.position.as_deref())?;
+    let mut depths = Vec::new();
+    for depth in 1..=args.depth {
+        let start = Instant::now();
+        let nodes = perft(game, &state, depth);
+        let seconds = start.elapsed().as_secs_f64();
+        depths.push(serde_json::json!({ "depth": depth, "nodes": nodes, "seconds": round3(seconds) }));
+    }
+    let report = serde_json::json!({
+        "game": game.name(),
+        "position": game.format_state(&state),
+        "depths": depths,
+    });
+    out(&format!("{report}\n"));
+    Ok(())
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// The position given with `--position`, or the initial one; bad text
+/// becomes a diagnostic pointing into it.
+pub(crate) fn parse_position<G: Game>(game: &G, text: Option<&str>) -> Result<G::State, Failure> {
+    let Some(text) = text else {
+        return Ok(game.initial_state());
+    };
+    game.parse_state(text).map_err(|e| text_failure("stratagem::game::position", "--position", text, e))
+}
+
+/// Turns a [`ParseError`] in text given on the command line (`flag`) into a
+/// failure whose diagnostic shows that text.
+pub(crate) fn text_failure(code: &'static str, flag: &str, text: &str, e: ParseError) -> Failure {
+    let mut sources = Sources::new();
+    let file = sources.add(format!("<{flag}>"), None, text.to_string());
+    let span = e.span.start.min(text.len())..e.span.end.min(text.len());
+    let mut diag = Diagnostic::error(code, e.message).at(file, span.into(), "here");
+    if let Some(help) = e.help {
+        diag = diag.with_help(help);
+    }
+    Failure::new(sources, vec![diag])
+}

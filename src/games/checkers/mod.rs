@@ -1,0 +1,209 @@
+//! Lose checkers (and American checkers, which differs only in who wins):
+//! 8×8 board, men move one square diagonally forward, kings one square in any
+//! diagonal direction, captures are mandatory (any capture may be chosen, not
+//! necessarily the longest), a multi-jump is one move and must be continued
+//! to the end, and a man that reaches the last row is crowned and ends the
+//! move there, even in the middle of a multi-jump. Captured pieces leave the
+//! board as they are jumped, as in OpenSpiel.
+//!
+//! End of the game (the same as OpenSpiel's `checkers`, with the objective
+//! reversed for lose checkers, Sipper 2011 §3):
+//! - a player who has no legal move on its turn (no pieces, or all blocked)
+//!   WINS lose checkers (and loses American checkers);
+//! - after [`DRAW_PLIES`] = 40 consecutive plies without a capture (man moves
+//!   do not reset the count; a multi-jump is one ply and resets it) the game is
+//!   a draw. This check comes first: a position at 40 is drawn even if the
+//!   side to move is blocked. There is no repetition rule.
+//!
+//! Text formats are in [`text`]; the paper's terminals in [`features`].
+
+mod board;
+pub mod features;
+mod movegen;
+mod text;
+
+pub use board::{row_col, square_at};
+
+use super::{Game, GameResult, ParseError, Player};
+
+/// Plies without a capture after which the game is drawn (OpenSpiel's
+/// `kMaxMovesWithoutCapture`).
+pub const DRAW_PLIES: u8 = 40;
+
+/// The most pieces a side can have; positions with more are refused, which
+/// also bounds a multi-jump to 12 jumps.
+pub const MAX_PIECES: u32 = 12;
+
+/// Which player wins when the side to move has no legal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Lose (giveaway) checkers: the blocked or piece-less side wins.
+    Lose,
+    /// American checkers: the blocked or piece-less side loses.
+    American,
+}
+
+/// The checkers engine.
+#[derive(Clone, Copy, Debug)]
+pub struct Checkers {
+    pub variant: Variant,
+}
+
+impl Checkers {
+    pub fn lose() -> Checkers {
+        Checkers { variant: Variant::Lose }
+    }
+
+    pub fn american() -> Checkers {
+        Checkers { variant: Variant::American }
+    }
+}
+
+/// Player 0: Black, starts on squares 1–12 and moves first.
+pub const BLACK: Player = 0;
+/// Player 1: White, starts on squares 21–32.
+pub const WHITE: Player = 1;
+
+/// A checkers position (see [`board`](self) for the square numbering).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// `pieces[p]`: the squares of player `p`'s men and kings.
+    pub pieces: [u32; 2],
+    /// The squares holding kings, of either colour.
+    pub kings: u32,
+    /// The player to move.
+    pub side: Player,
+    /// Plies since the last capture; drawn at [`DRAW_PLIES`].
+    pub quiet: u8,
+}
+
+impl Position {
+    /// The starting position: Black on 1–12, White on 21–32, Black to move.
+    pub fn initial() -> Position {
+        Position { pieces: [0x0000_0FFF, 0xFFF0_0000], kings: 0, side: BLACK, quiet: 0 }
+    }
+
+    pub fn empty_squares(&self) -> u32 {
+        !(self.pieces[0] | self.pieces[1])
+    }
+
+    pub fn men(&self, p: Player) -> u32 {
+        self.pieces[p as usize] & !self.kings
+    }
+
+    pub fn kings_of(&self, p: Player) -> u32 {
+        self.pieces[p as usize] & self.kings
+    }
+}
+
+/// One turn: a step, or a whole multi-jump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Square index (0..32) the piece leaves.
+    pub from: u8,
+    /// Square index where it ends.
+    pub to: u8,
+    /// Number of jumps; 0 for a step.
+    pub n_jumps: u8,
+    /// The captured pieces.
+    pub captured: u32,
+    /// The landing square of jump `k` in bits `5k..5k+5` (the last is `to`).
+    /// Two multi-jumps with the same ends and captures can differ in path.
+    pub path: u64,
+}
+
+impl Move {
+    pub fn is_capture(&self) -> bool {
+        self.n_jumps > 0
+    }
+
+    /// The landing squares of the jumps, in order (empty for a step).
+    pub fn landings(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.n_jumps as u32).map(move |k| ((self.path >> (5 * k)) & 31) as u32)
+    }
+}
+
+impl Game for Checkers {
+    type State = Position;
+    type Move = Move;
+
+    fn name(&self) -> &'static str {
+        match self.variant {
+            Variant::Lose => "lose-checkers",
+            Variant::American => "checkers",
+        }
+    }
+
+    fn initial_state(&self) -> Position {
+        Position::initial()
+    }
+
+    fn to_move(&self, state: &Position) -> Player {
+        state.side
+    }
+
+    fn legal_moves(&self, state: &Position, moves: &mut Vec<Move>) {
+        state.generate(moves);
+    }
+
+    fn apply(&self, state: &Position, mv: &Move) -> Position {
+        state.apply(mv)
+    }
+
+    fn result(&self, state: &Position) -> Option<GameResult> {
+        if state.quiet >= DRAW_PLIES {
+            return Some(GameResult::Draw);
+        }
+        if state.has_moves() {
+            return None;
+        }
+        Some(match self.variant {
+            Variant::Lose => GameResult::Winner(state.side),
+            Variant::American => GameResult::Winner(state.side ^ 1),
+        })
+    }
+
+    fn parse_state(&self, text: &str) -> Result<Position, ParseError> {
+        text::parse_position(text)
+    }
+
+    fn format_state(&self, state: &Position) -> String {
+        text::format_position(state)
+    }
+
+    fn parse_move(&self, state: &Position, text: &str) -> Result<Move, ParseError> {
+        text::parse_move(state, text)
+    }
+
+    fn format_move(&self, _state: &Position, mv: &Move) -> String {
+        text::format_move(mv)
+    }
+}
+
+/// A diagram of the position, White at the bottom: `b`/`w` men, `B`/`W` kings,
+/// `.` empty dark squares, followed by the side to move.
+pub fn render(pos: &Position) -> String {
+    let mut out = String::new();
+    for row in 0..8 {
+        for col in 0..8 {
+            let c = match square_at(row, col) {
+                None => ' ',
+                Some(sq) => {
+                    let bit = 1u32 << sq;
+                    let king = pos.kings & bit != 0;
+                    match (pos.pieces[0] & bit != 0, pos.pieces[1] & bit != 0) {
+                        (true, _) if king => 'B',
+                        (true, _) => 'b',
+                        (_, true) if king => 'W',
+                        (_, true) => 'w',
+                        _ => '.',
+                    }
+                }
+            };
+            out.push(c);
+        }
+        out.push('\n');
+    }
+    out.push_str(if pos.side == BLACK { "Black to move\n" } else { "White to move\n" });
+    out
+}

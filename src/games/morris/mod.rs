@@ -1,0 +1,266 @@
+//! Nine Men's Morris (Benbassat & Sipper 2012, seeds/002), with the rules of
+//! OpenSpiel's `nine_mens_morris` (../shared/domains/openspiel/RULES_NOTES.md):
+//!
+//! - White (player 0) moves first. While a player has men in hand it places
+//!   one on any empty point (9 men each); then it slides a man along a line to
+//!   an adjacent empty point; a player with exactly 3 men (and none in hand)
+//!   flies: it may move a man to any empty point.
+//! - A placement or move that closes a mill of the mover's (through the point
+//!   moved to) removes one opposing man, which must not stand in a mill unless
+//!   all of them do; one removal even when two mills close at once. The move
+//!   and its removal are one [`Move`].
+//! - The game ends, in this order of precedence: the player to move has no
+//!   legal move and loses; a player with 2 men or fewer (on the board plus in
+//!   hand) loses; after [`MAX_TURNS`] = 200 turns (a turn = one `Move`) it is
+//!   a draw.
+//! - One deliberate difference: when a mill closes while the opponent has no
+//!   man on the board (possible only in the placing phase), the move stands
+//!   without a removal; OpenSpiel scores that position as a loss for the mover.
+//!
+//! Text formats are in [`text`]; the paper's terminals (table 2) in [`features`].
+
+mod board;
+pub mod features;
+mod text;
+
+pub use board::{parse_point, point_name};
+
+use board::{ADJACENT, ALL, in_mill, men_in_mills};
+
+use super::{Bits, Game, GameResult, ParseError, Player};
+
+/// Turns after which the game is drawn (OpenSpiel's `kMaxNumTurns`).
+pub const MAX_TURNS: u16 = 200;
+/// Men each player starts with, all in hand.
+pub const MEN: u8 = 9;
+
+/// Player 0, moves first.
+pub const WHITE: Player = 0;
+/// Player 1.
+pub const BLACK: Player = 1;
+
+/// The Nine Men's Morris engine.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Morris;
+
+/// A position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// `men[p]`: the points of player `p`'s men on the board.
+    pub men: [u32; 2],
+    /// Men each player still has to place.
+    pub in_hand: [u8; 2],
+    /// The player to move.
+    pub side: Player,
+    /// Turns played so far; drawn at [`MAX_TURNS`].
+    pub turns: u16,
+}
+
+impl Position {
+    pub fn initial() -> Position {
+        Position { men: [0, 0], in_hand: [MEN, MEN], side: WHITE, turns: 0 }
+    }
+
+    /// Men on the board plus in hand (OpenSpiel's `num_men`).
+    #[inline(always)]
+    pub fn n_men(&self, p: Player) -> u32 {
+        self.men[p as usize].count_ones() + u32::from(self.in_hand[p as usize])
+    }
+
+    pub fn empty_points(&self) -> u32 {
+        ALL & !(self.men[0] | self.men[1])
+    }
+
+    /// Whether `p` is in the placing phase.
+    pub fn is_placing(&self, p: Player) -> bool {
+        self.in_hand[p as usize] > 0
+    }
+
+    /// Whether `p` may fly: exactly three men, none in hand.
+    pub fn is_flying(&self, p: Player) -> bool {
+        self.in_hand[p as usize] == 0 && self.n_men(p) == 3
+    }
+
+    /// Whether the rules end the game whatever the moves (men or turns).
+    #[inline]
+    fn over_by_count(&self) -> bool {
+        self.turns >= MAX_TURNS || self.n_men(0) <= 2 || self.n_men(1) <= 2
+    }
+
+    /// Whether `p` could place or move somewhere, ignoring the end rules.
+    pub fn can_move(&self, p: Player) -> bool {
+        let empty = self.empty_points();
+        if self.is_placing(p) || self.is_flying(p) {
+            return empty != 0 && self.n_men(p) > 0;
+        }
+        Bits(self.men[p as usize]).any(|from| ADJACENT[from as usize] & empty != 0)
+    }
+
+    /// Clears `moves` and writes the legal moves of the side to move; none
+    /// if the game is over.
+    pub fn generate(&self, moves: &mut Vec<Move>) {
+        moves.clear();
+        if self.over_by_count() {
+            return;
+        }
+        self.generate_for(self.side, moves);
+    }
+
+    /// Writes the moves `p` would have on its turn, without clearing `moves`
+    /// and ignoring the end rules.
+    pub(crate) fn generate_for(&self, p: Player, moves: &mut Vec<Move>) {
+        let own = self.men[p as usize];
+        let opp = self.men[(p ^ 1) as usize];
+        let empty = self.empty_points();
+        // Men that may be removed if a mill closes: those outside mills, or
+        // any if all stand in mills.
+        let free = opp & !men_in_mills(opp);
+        let removable = if free != 0 { free } else { opp };
+        let mut push = |from: Option<u8>, to: u32, after: u32| {
+            if in_mill(after, to) && removable != 0 {
+                for r in Bits(removable) {
+                    moves.push(Move { from, to: to as u8, remove: Some(r as u8) });
+                }
+            } else {
+                moves.push(Move { from, to: to as u8, remove: None });
+            }
+        };
+        if self.is_placing(p) {
+            for to in Bits(empty) {
+                push(None, to, own | (1 << to));
+            }
+            return;
+        }
+        let flying = self.n_men(p) == 3;
+        for from in Bits(own) {
+            let targets = if flying { empty } else { ADJACENT[from as usize] & empty };
+            let rest = own & !(1 << from);
+            for to in Bits(targets) {
+                push(Some(from as u8), to, rest | (1 << to));
+            }
+        }
+    }
+
+    /// The position after `mv`, a legal move of the side to move.
+    #[inline]
+    pub fn apply(&self, mv: &Move) -> Position {
+        let side = self.side as usize;
+        let mut next = *self;
+        match mv.from {
+            Some(from) => next.men[side] &= !(1 << from),
+            None => next.in_hand[side] -= 1,
+        }
+        next.men[side] |= 1 << mv.to;
+        if let Some(r) = mv.remove {
+            next.men[side ^ 1] &= !(1 << r);
+        }
+        next.side ^= 1;
+        next.turns += 1;
+        next
+    }
+
+    /// The result, if the game is over (see the module docs for the order).
+    pub fn result(&self) -> Option<GameResult> {
+        if !self.can_move(self.side) {
+            return Some(GameResult::Winner(self.side ^ 1));
+        }
+        if self.n_men(WHITE) <= 2 {
+            return Some(GameResult::Winner(BLACK));
+        }
+        if self.n_men(BLACK) <= 2 {
+            return Some(GameResult::Winner(WHITE));
+        }
+        if self.turns >= MAX_TURNS {
+            return Some(GameResult::Draw);
+        }
+        None
+    }
+}
+
+/// One turn: a placement or a move, with the man it removes if it closes a mill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The point the man leaves; `None` for a placement.
+    pub from: Option<u8>,
+    /// The point it goes to.
+    pub to: u8,
+    /// The opposing man removed.
+    pub remove: Option<u8>,
+}
+
+impl Game for Morris {
+    type State = Position;
+    type Move = Move;
+
+    fn name(&self) -> &'static str {
+        "morris"
+    }
+
+    fn initial_state(&self) -> Position {
+        Position::initial()
+    }
+
+    fn to_move(&self, state: &Position) -> Player {
+        state.side
+    }
+
+    fn legal_moves(&self, state: &Position, moves: &mut Vec<Move>) {
+        state.generate(moves);
+    }
+
+    fn apply(&self, state: &Position, mv: &Move) -> Position {
+        state.apply(mv)
+    }
+
+    fn result(&self, state: &Position) -> Option<GameResult> {
+        state.result()
+    }
+
+    fn parse_state(&self, text: &str) -> Result<Position, ParseError> {
+        text::parse_position(text)
+    }
+
+    fn format_state(&self, state: &Position) -> String {
+        text::format_position(state)
+    }
+
+    fn parse_move(&self, state: &Position, text: &str) -> Result<Move, ParseError> {
+        text::parse_move(state, text)
+    }
+
+    fn format_move(&self, _state: &Position, mv: &Move) -> String {
+        text::format_move(mv)
+    }
+}
+
+/// A diagram of the board: `W`/`B` men, `.` empty points, then the side to
+/// move, men in hand and the turn count.
+pub fn render(pos: &Position) -> String {
+    let mut grid = [[' '; 7]; 7];
+    for pt in 0..24 {
+        let (c, r) = board::grid(pt);
+        let bit = 1 << pt;
+        grid[6 - r as usize][c as usize] = if pos.men[0] & bit != 0 {
+            'W'
+        } else if pos.men[1] & bit != 0 {
+            'B'
+        } else {
+            '.'
+        };
+    }
+    let mut out = String::new();
+    for (i, row) in grid.iter().enumerate() {
+        out.push_str(&format!("{} ", 7 - i));
+        out.extend(row.iter().flat_map(|&c| [c, ' ']));
+        out.push('\n');
+    }
+    out.push_str("  a b c d e f g\n");
+    out.push_str(&format!(
+        "{} to move; in hand W {} B {}; turn {}\n",
+        if pos.side == WHITE { "White" } else { "Black" },
+        pos.in_hand[0],
+        pos.in_hand[1],
+        pos.turns
+    ));
+    out
+}
