@@ -14,6 +14,7 @@
 //! the CLI turns into a miette diagnostic.
 
 pub mod checkers;
+pub mod domain;
 pub mod morris;
 pub mod playout;
 

@@ -133,7 +133,7 @@ pub fn lower_individual(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId
             trees.push(NamedTree { name: tree_name.to_owned(), ty, tree });
         }
     }
-    for slot in ps.tree_slots.iter().filter(|_| !clauses.is_empty()) {
+    for slot in ps.tree_slots.iter().filter(|s| !s.optional && !clauses.is_empty()) {
         if !clauses
             .iter()
             .any(|c| c.as_list().and_then(|l| l.get(1)).and_then(Sexp::as_symbol) == Some(slot.name.as_str()))

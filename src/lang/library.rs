@@ -1,7 +1,11 @@
 //! The primsets shipped with Stratagem, embedded in the binary so that
 //! `(import arith)` works from any directory.
 
-const PRIMSETS: &[(&str, &str)] = &[("arith", include_str!("../../programs/primsets/arith.sg"))];
+const PRIMSETS: &[(&str, &str)] = &[
+    ("arith", include_str!("../../programs/primsets/arith.sg")),
+    ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),
+    ("morris", include_str!("../../programs/primsets/morris.sg")),
+];
 
 /// The source text of a shipped primset.
 pub fn primset_source(name: &str) -> Option<&'static str> {

@@ -11,7 +11,7 @@
 //!   (literals TYPE)                      ; any literal of TYPE may appear in trees
 //!   (define NAME TYPE BODY)              ; a derived terminal
 //!   (define NAME ((P TYPE)...) TYPE BODY); a derived function
-//!   (tree NAME TYPE))                    ; a tree every individual must have
+//!   (tree NAME TYPE [optional]))         ; a tree individuals have (or may have)
 //! ```
 
 use super::builtin::Builtin;
@@ -64,11 +64,21 @@ pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<Prim
             }
             Some("define") => declare_define(cx, &mut ps, clause),
             Some("tree") => {
-                if let Some(items) = cx.expect_len(clause, 3, "(tree NAME TYPE)")
-                    && let Some(slot) = cx.expect_symbol(&items[1], "a tree name")
+                let items = match clause.as_list() {
+                    Some(items)
+                        if items.len() == 3 || (items.len() == 4 && items[3].as_symbol() == Some("optional")) =>
+                    {
+                        items
+                    }
+                    _ => {
+                        cx.usage(clause, "(tree NAME TYPE [optional])");
+                        continue;
+                    }
+                };
+                if let Some(slot) = cx.expect_symbol(&items[1], "a tree name")
                     && let Some(ty) = resolve_type(cx, &ps, &items[2])
                 {
-                    ps.tree_slots.push(TreeSlot { name: slot.to_owned(), ty });
+                    ps.tree_slots.push(TreeSlot { name: slot.to_owned(), ty, optional: items.len() == 4 });
                 }
             }
             _ => {

@@ -106,6 +106,8 @@ pub struct Erc {
 pub struct TreeSlot {
     pub name: String,
     pub ty: TypeId,
+    /// An optional tree may be left out (e.g. `order`, used only by selective search).
+    pub optional: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -1,0 +1,291 @@
+//! The binding between games and primitive sets: a game declares, in Rust,
+//! the terminals it computes and the native functions it offers; a primset
+//! names them (`(domain lose-checkers) (terminal Mobility F) (function
+//! IsEmptySquare (X Y) B)`), and [`Binding`] ties each primset slot to its
+//! Rust function once, with a diagnostic for every name or type that does not
+//! fit.
+//!
+//! During evaluation a [`PositionContext`] fills only the feature slots an
+//! individual reads and answers native calls for the position at hand.
+
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::eval::interp::Context;
+use crate::lang::{Base, PrimKind, PrimSet, Value};
+
+use super::checkers::{self, Checkers};
+use super::morris::{self, Morris};
+use super::{Game, Player};
+
+/// How a terminal is computed for a player.
+pub enum Compute<S> {
+    F(fn(&S, Player) -> f64),
+    B(fn(&S, Player) -> bool),
+}
+
+impl<S> Clone for Compute<S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Compute<S> {}
+
+impl<S> Compute<S> {
+    pub fn base(self) -> Base {
+        match self {
+            Compute::F(_) => Base::F,
+            Compute::B(_) => Base::B,
+        }
+    }
+
+    /// The slot bit pattern of the terminal's value.
+    #[inline]
+    pub fn slot(self, state: &S, me: Player) -> u64 {
+        match self {
+            Compute::F(f) => f(state, me).to_bits(),
+            Compute::B(f) => u64::from(f(state, me)),
+        }
+    }
+}
+
+/// A terminal the game computes.
+pub struct FeatureDef<S> {
+    pub name: &'static str,
+    pub compute: Compute<S>,
+}
+
+/// A native function the game offers: name, argument and result bases.
+pub struct NativeDef<S> {
+    pub name: &'static str,
+    pub args: &'static [Base],
+    pub ret: Base,
+    pub call: fn(&S, Player, &[Value]) -> Value,
+}
+
+/// A game whose positions GP programs can evaluate.
+pub trait GpDomain: Game + Sync {
+    /// The terminals primsets of this domain may declare.
+    fn features(&self) -> Vec<FeatureDef<Self::State>>;
+    /// The native functions primsets of this domain may declare.
+    fn natives(&self) -> Vec<NativeDef<Self::State>>;
+    /// The benchmark evaluation: material from `me`'s point of view, in the
+    /// direction the game rewards (fewer pieces is better in lose checkers).
+    fn material(&self, state: &Self::State, me: Player) -> f64;
+}
+
+/// Primset slots bound to a game's functions.
+pub struct Binding<S> {
+    /// Per feature slot of the primset; `None` for slots the domain does not
+    /// compute (only possible when the primset was bound leniently).
+    pub features: Vec<Option<Compute<S>>>,
+    /// Per native index of the primset.
+    pub natives: Vec<fn(&S, Player, &[Value]) -> Value>,
+}
+
+impl<S> Binding<S> {
+    /// Binds `ps` to `game`, reporting every terminal or function the game
+    /// does not provide (with suggestions) and every type that does not match.
+    pub fn new<G: GpDomain<State = S>>(game: &G, ps: &PrimSet) -> Result<Binding<S>, Vec<Diagnostic>> {
+        let mut diags = Vec::new();
+        if ps.domain.as_deref() != Some(game.name()) {
+            let found = ps.domain.as_deref().map_or("no domain".to_owned(), |d| format!("domain `{d}`"));
+            diags.push(
+                Diagnostic::error(
+                    "stratagem::domain::mismatch",
+                    format!("primset `{}` is not for {}", ps.name, game.name()),
+                )
+                .at(ps.file, ps.span.first_byte(), format!("declares {found}"))
+                .with_help(format!("a primset for this game declares `(domain {})`", game.name())),
+            );
+            return Err(diags);
+        }
+        let feature_defs = game.features();
+        let native_defs = game.natives();
+        let mut features = vec![None; ps.features.len()];
+        let mut natives = Vec::with_capacity(ps.natives.len());
+        for prim in &ps.prims {
+            match prim.kind {
+                PrimKind::Feature(slot) => match feature_defs.iter().find(|f| f.name == prim.name) {
+                    Some(def) if def.compute.base() == ps.base(prim.ret) => features[slot as usize] = Some(def.compute),
+                    Some(def) => diags.push(type_mismatch(ps, prim, def.compute.base().name())),
+                    None => diags.push(unknown(ps, prim, game.name(), feature_defs.iter().map(|f| f.name), "terminal")),
+                },
+                PrimKind::Native(_) => match native_defs.iter().find(|n| n.name == prim.name) {
+                    Some(def) => {
+                        let bases: Vec<Base> = prim.args.iter().map(|a| ps.base(*a)).collect();
+                        if bases == def.args && ps.base(prim.ret) == def.ret {
+                            natives.push(def.call);
+                        } else {
+                            let args: Vec<&str> = def.args.iter().map(|b| b.name()).collect();
+                            diags.push(type_mismatch(ps, prim, &format!("({}) {}", args.join(" "), def.ret.name())));
+                        }
+                    }
+                    None => diags.push(unknown(ps, prim, game.name(), native_defs.iter().map(|n| n.name), "function")),
+                },
+                _ => {}
+            }
+        }
+        if diags.is_empty() { Ok(Binding { features, natives }) } else { Err(diags) }
+    }
+}
+
+fn type_mismatch(ps: &PrimSet, prim: &crate::lang::Primitive, domain_sig: &str) -> Diagnostic {
+    Diagnostic::error("stratagem::domain::type", format!("`{}` does not have the type the domain gives it", prim.name))
+        .at(prim.file, prim.span, format!("declared here in primset `{}`", ps.name))
+        .with_help(format!("the domain computes `{}` as {domain_sig} (over bases F, I, B)", prim.name))
+}
+
+fn unknown<'a>(
+    ps: &PrimSet,
+    prim: &crate::lang::Primitive,
+    game: &str,
+    names: impl Iterator<Item = &'a str> + Clone,
+    what: &str,
+) -> Diagnostic {
+    let mut d = Diagnostic::error("stratagem::domain::unknown", format!("{game} has no {what} `{}`", prim.name)).at(
+        prim.file,
+        prim.span,
+        format!("declared in primset `{}`", ps.name),
+    );
+    d = match did_you_mean(&prim.name, names.clone()) {
+        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+        None => d.with_help(format!("{game} offers: {}", names.collect::<Vec<_>>().join(", "))),
+    };
+    d
+}
+
+/// Evaluation context for one position, seen by player `me`.
+pub struct PositionContext<'a, S> {
+    pub binding: &'a Binding<S>,
+    pub state: &'a S,
+    pub me: Player,
+    pub slots: Vec<u64>,
+}
+
+impl<'a, S> PositionContext<'a, S> {
+    /// A context whose slots `used` are filled for `state` as seen by `me`.
+    pub fn new(binding: &'a Binding<S>, state: &'a S, me: Player, used: &[u32]) -> PositionContext<'a, S> {
+        let mut slots = vec![0u64; binding.features.len()];
+        for &slot in used {
+            if let Some(compute) = binding.features[slot as usize] {
+                slots[slot as usize] = compute.slot(state, me);
+            }
+        }
+        PositionContext { binding, state, me, slots }
+    }
+}
+
+impl<S> Context for PositionContext<'_, S> {
+    fn feature(&self, slot: u32) -> u64 {
+        self.slots[slot as usize]
+    }
+
+    fn native(&mut self, native: u32, args: &[Value]) -> Value {
+        (self.binding.natives[native as usize])(self.state, self.me, args)
+    }
+}
+
+impl GpDomain for Checkers {
+    fn features(&self) -> Vec<FeatureDef<checkers::Position>> {
+        checkers::features::BOARD_TERMINALS
+            .iter()
+            .map(|&(name, f)| FeatureDef { name, compute: Compute::F(f) })
+            .collect()
+    }
+
+    fn natives(&self) -> Vec<NativeDef<checkers::Position>> {
+        fn square<const K: usize>(pos: &checkers::Position, me: Player, args: &[Value]) -> Value {
+            let (x, y) = (args.first().map_or(-1, |v| v.as_i64()), args.get(1).map_or(-1, |v| v.as_i64()));
+            Value::B((checkers::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
+        }
+        let calls: [fn(&checkers::Position, Player, &[Value]) -> Value; 4] =
+            [square::<0>, square::<1>, square::<2>, square::<3>];
+        checkers::features::SQUARE_TERMINALS
+            .iter()
+            .zip(calls)
+            .map(|(&(name, _), call)| NativeDef { name, args: &[Base::I, Base::I], ret: Base::B, call })
+            .collect()
+    }
+
+    /// Piece difference with kings weighted by `KING_FACTOR`; in lose checkers
+    /// the side with less material is ahead, so the sign is reversed there.
+    fn material(&self, pos: &checkers::Position, me: Player) -> f64 {
+        let k = checkers::features::KING_FACTOR;
+        let score = |p: Player| f64::from(pos.men(p).count_ones()) + k * f64::from(pos.kings_of(p).count_ones());
+        let diff = score(me) - score(me ^ 1);
+        match self.variant {
+            checkers::Variant::Lose => -diff,
+            checkers::Variant::American => diff,
+        }
+    }
+}
+
+impl GpDomain for Morris {
+    fn features(&self) -> Vec<FeatureDef<morris::Position>> {
+        let numbers =
+            morris::features::NUMBER_TERMINALS.iter().map(|&(name, f)| FeatureDef { name, compute: Compute::F(f) });
+        let bools =
+            morris::features::BOOL_TERMINALS.iter().map(|&(name, f)| FeatureDef { name, compute: Compute::B(f) });
+        numbers.chain(bools).collect()
+    }
+
+    fn natives(&self) -> Vec<NativeDef<morris::Position>> {
+        Vec::new()
+    }
+
+    /// Men difference, counting men still in hand.
+    fn material(&self, pos: &morris::Position, me: Player) -> f64 {
+        f64::from(pos.n_men(me)) - f64::from(pos.n_men(me ^ 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::interp::Interp;
+    use crate::lang::Loader;
+    use crate::lang::library::load_primset;
+
+    #[test]
+    fn shipped_primsets_bind_to_their_games() {
+        let lc = load_primset("lose-checkers").expect("lose-checkers primset");
+        assert!(Binding::new(&Checkers::lose(), &lc).is_ok());
+        let mm = load_primset("morris").expect("morris primset");
+        assert!(Binding::new(&Morris, &mm).is_ok());
+        assert!(Binding::new(&Morris, &lc).is_err(), "a lose-checkers primset is not for morris");
+    }
+
+    #[test]
+    fn unknown_terminals_and_wrong_types_are_reported() {
+        let mut loader = Loader::new();
+        loader.load_text(
+            "p.sg",
+            "(primset p (domain morris) (terminal FriendlyMilCount F) (terminal FirstPhaseCheck F) (function Probe (F) F))",
+        );
+        let ps = &loader.module.primsets[0];
+        let Err(diags) = Binding::new(&Morris, ps) else { panic!("binding must fail") };
+        let text = loader.sources.render_plain(&diags);
+        assert!(text.contains("did you mean `FriendlyMillCount`?"), "{text}");
+        assert!(text.contains("computes `FirstPhaseCheck` as B"), "{text}");
+        assert!(text.contains("morris has no function `Probe`"), "{text}");
+    }
+
+    #[test]
+    fn natives_and_features_evaluate_on_positions() {
+        let mut loader = Loader::new();
+        loader.load_text(
+            "t.sg",
+            "(import lose-checkers) (individual t (primset lose-checkers)
+               (tree eval (IFT (IsFriendlyPiece 0 0) (Plus FriendlyPieceCount Mobility) Zero)))",
+        );
+        assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
+        let ind = &loader.module.individuals[0];
+        let ps = loader.module.primset(ind.primset);
+        let game = Checkers::lose();
+        let binding = Binding::new(&game, ps).expect("binds");
+        let state = game.initial_state();
+        let tree = &ind.trees[0].tree;
+        let mut ctx = PositionContext::new(&binding, &state, 0, &tree.features_used(ps));
+        assert_eq!(Interp::new(ps, &mut ctx).eval_tree(tree), Value::F(12.0 + 7.0));
+    }
+}
