@@ -54,12 +54,15 @@ pub struct FeatureDef<S> {
     pub compute: Compute<S>,
 }
 
+/// The Rust side of a native function: the position, the evaluated player, the arguments.
+pub type NativeFn<S> = fn(&S, Player, &[Value]) -> Value;
+
 /// A native function the game offers: name, argument and result bases.
 pub struct NativeDef<S> {
     pub name: &'static str,
     pub args: &'static [Base],
     pub ret: Base,
-    pub call: fn(&S, Player, &[Value]) -> Value,
+    pub call: NativeFn<S>,
 }
 
 /// A game whose positions GP programs can evaluate.
@@ -79,7 +82,7 @@ pub struct Binding<S> {
     /// compute (only possible when the primset was bound leniently).
     pub features: Vec<Option<Compute<S>>>,
     /// Per native index of the primset.
-    pub natives: Vec<fn(&S, Player, &[Value]) -> Value>,
+    pub natives: Vec<NativeFn<S>>,
 }
 
 impl<S> Binding<S> {
@@ -198,8 +201,7 @@ impl GpDomain for Checkers {
             let (x, y) = (args.first().map_or(-1, |v| v.as_i64()), args.get(1).map_or(-1, |v| v.as_i64()));
             Value::B((checkers::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
         }
-        let calls: [fn(&checkers::Position, Player, &[Value]) -> Value; 4] =
-            [square::<0>, square::<1>, square::<2>, square::<3>];
+        let calls: [NativeFn<checkers::Position>; 4] = [square::<0>, square::<1>, square::<2>, square::<3>];
         checkers::features::SQUARE_TERMINALS
             .iter()
             .zip(calls)
