@@ -28,4 +28,5 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod lang;
+pub mod search;
 pub mod syntax;

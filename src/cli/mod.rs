@@ -83,14 +83,17 @@ pub enum Command {
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
         depth: u32,
     },
-    /// Play games between two players and print the score as JSON.
+    /// Play a match between two players: wins, draws, losses, score, states
+    /// expanded per turn, games/s. Players: random | alphabeta:D:material |
+    /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
+    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F].
     Play {
         #[arg(long, value_enum)]
         game: perft::GameName,
-        #[arg(long, value_enum, default_value_t = play::PlayerKind::Random)]
-        a: play::PlayerKind,
-        #[arg(long, value_enum, default_value_t = play::PlayerKind::Random)]
-        b: play::PlayerKind,
+        #[arg(long, value_name = "SPEC", default_value = "random")]
+        a: String,
+        #[arg(long, value_name = "SPEC", default_value = "random")]
+        b: String,
         #[arg(long, default_value_t = 100)]
         games: u64,
         #[arg(long, default_value_t = 0)]
@@ -98,6 +101,8 @@ pub enum Command {
         /// The start position of every game (default: the initial position).
         #[arg(long, value_name = "TEXT")]
         position: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
 }
 
@@ -162,8 +167,8 @@ fn run() -> ExitCode {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
-        Command::Play { game, a, b, games, seed, position } => {
-            play::run(&play::PlayArgs { game, a, b, games, seed, position })
+        Command::Play { game, a, b, games, seed, position, format } => {
+            play::run(&play::PlayArgs { game, a, b, games, seed, position, format })
         }
     };
     match outcome {

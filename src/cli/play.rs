@@ -1,35 +1,34 @@
-//! `stratagem play --game G --a PLAYER --b PLAYER --games N --seed S`: plays
-//! N games between two players, alternating who moves first (A moves first in
-//! even-numbered games), and prints the score as JSON. Only the uniformly
-//! random player exists so far; evolved players come with the GP binding.
+//! `stratagem play --game G --a SPEC --b SPEC --games N [--seed S]`: a match
+//! between two players (see `search::players` for the specs). Colours
+//! alternate: A moves first in even-numbered games. Games run in parallel,
+//! each with random streams named by (seed, game, side), so the result is the
+//! same at any thread count.
 
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
-use clap::ValueEnum;
-use rand::SeedableRng;
-use rand::rngs::SmallRng;
+use rayon::prelude::*;
 
 use super::perft::{GameName, parse_position};
-use super::{Outcome, out};
+use super::{Failure, Format, Outcome, out};
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::games::GameResult;
 use crate::games::checkers::Checkers;
+use crate::games::domain::{Binding, GpDomain};
 use crate::games::morris::Morris;
-use crate::games::playout::random_playout;
-use crate::games::{Game, GameResult};
-
-/// Who plays.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PlayerKind {
-    /// A uniformly random legal move each turn.
-    Random,
-}
+use crate::lang::Loader;
+use crate::search::evaluators::TreeProgram;
+use crate::search::players::{EvalSpec, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
 
 pub struct PlayArgs {
     pub game: GameName,
-    pub a: PlayerKind,
-    pub b: PlayerKind,
+    pub a: String,
+    pub b: String,
     pub games: u64,
     pub seed: u64,
     pub position: Option<String>,
+    pub format: Format,
 }
 
 pub fn run(args: &PlayArgs) -> Outcome {
@@ -39,37 +38,198 @@ pub fn run(args: &PlayArgs) -> Outcome {
     }
 }
 
-fn run_game<G: Game>(game: &G, args: &PlayArgs) -> Outcome {
-    let start_state = parse_position(game, args.position.as_deref())?;
-    let mut rng = SmallRng::seed_from_u64(args.seed);
-    let mut moves = Vec::with_capacity(64);
-    let (mut a_wins, mut b_wins, mut draws, mut plies) = (0u64, 0u64, 0u64, 0u64);
-    let start = Instant::now();
-    for i in 0..args.games {
-        let playout = match (args.a, args.b) {
-            // Both players random: one random playout is the whole game.
-            (PlayerKind::Random, PlayerKind::Random) => random_playout(game, &start_state, &mut rng, &mut moves),
+/// Builds the factory for a player spec, loading and binding GP programs.
+pub fn factory<G: GpDomain>(game: &G, flag: &str, text: &str) -> Result<PlayerFactory<G::State>, Failure> {
+    let spec = PlayerSpec::parse(text)
+        .map_err(|e| Failure::message("stratagem::play::spec", format!("{flag} {text}: {e}")))?;
+    Ok(match spec {
+        PlayerSpec::Random => PlayerFactory::Random,
+        PlayerSpec::Search { eval: EvalSpec::Material, params } => PlayerFactory::Material(params),
+        PlayerSpec::Search { eval: EvalSpec::Random, params } => PlayerFactory::RandomGuide(params),
+        PlayerSpec::Search { eval: EvalSpec::Gp { file, name }, params } => {
+            PlayerFactory::Gp(load_programs(game, Path::new(&file), &name, params.is_selective())?, params)
+        }
+    })
+}
+
+/// Loads individual `name` from `file` and binds its primset to `game`: the
+/// `eval` tree evaluates, and the `order` tree (if `selective` and present)
+/// ranks siblings.
+pub fn load_programs<G: GpDomain>(
+    game: &G,
+    file: &Path,
+    name: &str,
+    selective: bool,
+) -> Result<GpPrograms<G::State>, Failure> {
+    let mut loader = Loader::new();
+    loader.load_path(file);
+    if loader.diags.iter().any(|d| d.is_error()) {
+        return Err(Failure::new(loader.sources, loader.diags));
+    }
+    let Some(ind) = loader.module.find_individual(name).cloned() else {
+        let names: Vec<&str> = loader.module.individuals.iter().map(|i| i.name.as_str()).collect();
+        let mut d = Diagnostic::error(
+            "stratagem::play::unknown",
+            format!("`{}` defines no individual `{name}`", file.display()),
+        );
+        d = match did_you_mean(name, names.iter().copied()) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help(format!(
+                "it defines: {}",
+                if names.is_empty() { "no individuals".into() } else { names.join(", ") }
+            )),
         };
-        let a_player = (i % 2) as u8;
-        plies += u64::from(playout.plies);
-        match playout.result {
-            GameResult::Draw => draws += 1,
-            GameResult::Winner(w) if w == a_player => a_wins += 1,
-            GameResult::Winner(_) => b_wins += 1,
+        return Err(Failure::new(loader.sources, vec![d]));
+    };
+    let ps = Arc::new(loader.module.primset(ind.primset).clone());
+    let binding = Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
+    let tree = |slot: &str| ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone());
+    let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
+        return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
+    };
+    let order = if selective { tree("order") } else { None };
+    Ok(GpPrograms {
+        eval: Arc::new(TreeProgram::new(ps.clone(), binding.clone(), eval)),
+        order: order.map(|t| Arc::new(TreeProgram::new(ps.clone(), binding.clone(), t))),
+    })
+}
+
+/// Totals of one side of a match.
+#[derive(Debug, Default, Clone)]
+pub struct SideStats {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub turns: u64,
+    expanded_sum: f64,
+    expanded_sq: f64,
+}
+
+impl SideStats {
+    pub fn score(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    pub fn states_mean(&self) -> f64 {
+        if self.turns == 0 { 0.0 } else { self.expanded_sum / self.turns as f64 }
+    }
+
+    pub fn states_sd(&self) -> f64 {
+        if self.turns < 2 {
+            return 0.0;
+        }
+        let n = self.turns as f64;
+        let mean = self.expanded_sum / n;
+        ((self.expanded_sq - n * mean * mean) / (n - 1.0)).max(0.0).sqrt()
+    }
+
+    fn add_turns(&mut self, expanded: &[u64]) {
+        for &e in expanded {
+            self.turns += 1;
+            self.expanded_sum += e as f64;
+            self.expanded_sq += (e as f64) * (e as f64);
         }
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let report = serde_json::json!({
-        "game": game.name(),
-        "games": args.games,
-        "seed": args.seed,
-        "a": { "player": "random", "wins": a_wins },
-        "b": { "player": "random", "wins": b_wins },
-        "draws": draws,
-        "mean_plies": if args.games > 0 { plies as f64 / args.games as f64 } else { 0.0 },
-        "seconds": seconds,
-        "games_per_second": if seconds > 0.0 { args.games as f64 / seconds } else { 0.0 },
-    });
-    out(&format!("{report}\n"));
+}
+
+/// Plays `n` games between A and B, in parallel; returns A's and B's totals.
+pub fn play_match<G: GpDomain + 'static>(
+    game: &G,
+    start: &G::State,
+    a: &PlayerFactory<G::State>,
+    b: &PlayerFactory<G::State>,
+    n: u64,
+    seed: u64,
+) -> (SideStats, SideStats)
+where
+    G::State: Send + Sync + 'static,
+    G::Move: Send,
+{
+    let records: Vec<_> = (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let mut pa = a.make::<G>(seed, &[i, 0]);
+            let mut pb = b.make::<G>(seed, &[i, 1]);
+            let colour = a_colour(i);
+            let record = if colour == 0 {
+                play_game(game, start, [pa.as_mut(), pb.as_mut()])
+            } else {
+                play_game(game, start, [pb.as_mut(), pa.as_mut()])
+            };
+            (colour, record)
+        })
+        .collect();
+    let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
+    for (colour, record) in records {
+        let (ca, cb) = (colour as usize, 1 - colour as usize);
+        match record.result {
+            GameResult::Draw => {
+                sa.draws += 1;
+                sb.draws += 1;
+            }
+            GameResult::Winner(w) if w == colour => {
+                sa.wins += 1;
+                sb.losses += 1;
+            }
+            GameResult::Winner(_) => {
+                sa.losses += 1;
+                sb.wins += 1;
+            }
+        }
+        sa.add_turns(&record.expanded[ca]);
+        sb.add_turns(&record.expanded[cb]);
+    }
+    (sa, sb)
+}
+
+fn run_game<G: GpDomain + 'static>(game: &G, args: &PlayArgs) -> Outcome
+where
+    G::State: Send + Sync + 'static,
+    G::Move: Send,
+{
+    let start = parse_position(game, args.position.as_deref())?;
+    let a = factory(game, "--a", &args.a)?;
+    let b = factory(game, "--b", &args.b)?;
+    let clock = Instant::now();
+    let (sa, sb) = play_match(game, &start, &a, &b, args.games, args.seed);
+    let seconds = clock.elapsed().as_secs_f64();
+    let games_per_s = if seconds > 0.0 { args.games as f64 / seconds } else { 0.0 };
+    let side = |s: &SideStats, spec: &str| {
+        serde_json::json!({
+            "player": spec, "wins": s.wins, "draws": s.draws, "losses": s.losses, "score": s.score(),
+            "states_per_turn_mean": s.states_mean(), "states_per_turn_sd": s.states_sd(),
+        })
+    };
+    let text = match args.format {
+        Format::Json => format!(
+            "{}\n",
+            serde_json::json!({
+                "game": game.name(), "games": args.games, "seed": args.seed,
+                "a": side(&sa, &args.a), "b": side(&sb, &args.b), "games_per_s": games_per_s,
+            })
+        ),
+        Format::Text => {
+            let line = |who: &str, s: &SideStats, spec: &str| {
+                format!(
+                    "{who}: {spec}\n   wins {} draws {} losses {} score {} states/turn {:.2} ± {:.2}\n",
+                    s.wins,
+                    s.draws,
+                    s.losses,
+                    s.score(),
+                    s.states_mean(),
+                    s.states_sd()
+                )
+            };
+            format!(
+                "{} games of {} (seed {})\n{}{}games/s: {games_per_s:.1}\n",
+                args.games,
+                game.name(),
+                args.seed,
+                line("a", &sa, &args.a),
+                line("b", &sb, &args.b)
+            )
+        }
+    };
+    out(&text);
     Ok(())
 }

@@ -1,0 +1,6 @@
+//! Game-tree search over any [`Game`](crate::games::Game): α-β (negamax) with
+//! the forward pruning of Benbassat and Sipper, and the players built on it.
+
+pub mod alphabeta;
+pub mod evaluators;
+pub mod players;

@@ -1,0 +1,269 @@
+//! Players, the specs that name them on the command line, and games between them.
+//!
+//! ```text
+//! random                                   a uniformly random legal move
+//! alphabeta:D:material                     α-β of depth D, material evaluation (the benchmark)
+//! alphabeta:D:random                       α-β of depth D, random evaluation (the papers' guide)
+//! gp:FILE:NAME:alphabeta:D                 α-β of depth D with individual NAME's eval tree
+//! gp:FILE:NAME:select:D:ratio=R            ... with SelectiveSearchRatio R
+//! gp:FILE:NAME:select:D:maxbranch=M:full=F ... with MaxBranchingFactor M, FullSearchDepth F
+//! ```
+//! Selective players rank siblings with the individual's `order` tree when it
+//! has one, else with its `eval` tree.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::alphabeta::{AlphaBeta, Evals, Evaluator, SearchParams};
+use super::evaluators::{Material, RandomEval, TreeEval, TreeProgram};
+use crate::evolve::rng::{GpRng, stream};
+use crate::games::{Game, GameResult, Player};
+
+/// Something that picks moves.
+pub trait GamePlayer<G: Game>: Send {
+    /// The index of the chosen move in `moves`, the legal moves of `state` (never empty).
+    fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize;
+    /// States expanded for the last choice.
+    fn expanded(&self) -> u64;
+}
+
+pub struct RandomPlayer(pub GpRng);
+
+impl<G: Game> GamePlayer<G> for RandomPlayer {
+    fn choose(&mut self, _game: &G, _state: &G::State, moves: &[G::Move]) -> usize {
+        self.0.random_range(0..moves.len())
+    }
+
+    fn expanded(&self) -> u64 {
+        1
+    }
+}
+
+/// α-β with an evaluator, and optionally a separate evaluator ranking siblings.
+pub struct SearchPlayer<G: Game> {
+    pub search: AlphaBeta<G>,
+    pub eval: Box<dyn Evaluator<G> + Send>,
+    pub order: Option<Box<dyn Evaluator<G> + Send>>,
+}
+
+impl<G: Game> GamePlayer<G> for SearchPlayer<G>
+where
+    G::Move: Send,
+{
+    fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize {
+        let order: Option<&mut dyn Evaluator<G>> = match self.order.as_mut() {
+            Some(o) => Some(o.as_mut()),
+            None => None,
+        };
+        let mut evals = Evals { eval: self.eval.as_mut(), order };
+        self.search.choose(game, state, moves, &mut evals)
+    }
+
+    fn expanded(&self) -> u64 {
+        self.search.expanded
+    }
+}
+
+/// How a searching player evaluates positions.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EvalSpec {
+    Material,
+    Random,
+    /// Individual `name` of program file `file`.
+    Gp {
+        file: String,
+        name: String,
+    },
+}
+
+/// A player as named on the command line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayerSpec {
+    Random,
+    Search { eval: EvalSpec, params: SearchParams },
+}
+
+const SPEC_HELP: &str = "players: random | alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D | \
+                         gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F]";
+
+impl PlayerSpec {
+    /// Parses a player spec; the error says what is wrong and lists the forms.
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        let parts: Vec<&str> = text.split(':').collect();
+        let depth = |s: &str| -> Result<u32, String> {
+            match s.parse::<u32>() {
+                Ok(d) if (1..=64).contains(&d) => Ok(d),
+                _ => Err(format!("`{s}` is not a search depth (1 to 64)")),
+            }
+        };
+        match parts.as_slice() {
+            ["random"] => Ok(PlayerSpec::Random),
+            ["alphabeta", d, "material"] => {
+                Ok(PlayerSpec::Search { eval: EvalSpec::Material, params: SearchParams::full(depth(d)?) })
+            }
+            ["alphabeta", d, "random"] => {
+                Ok(PlayerSpec::Search { eval: EvalSpec::Random, params: SearchParams::full(depth(d)?) })
+            }
+            ["alphabeta", _, other] => Err(format!("unknown evaluation `{other}` (material or random)")),
+            ["gp", file, name, rest @ ..] if !file.is_empty() && !name.is_empty() => {
+                let eval = EvalSpec::Gp { file: (*file).to_owned(), name: (*name).to_owned() };
+                let params = match rest {
+                    [] => SearchParams::full(1),
+                    ["alphabeta", d] => SearchParams::full(depth(d)?),
+                    ["select", d, options @ ..] if !options.is_empty() => {
+                        let mut params = SearchParams::full(depth(d)?);
+                        for opt in options.iter() {
+                            match opt.split_once('=') {
+                                Some(("ratio", r)) => match r.parse::<f64>() {
+                                    Ok(r) if r > 0.0 && r <= 1.0 => params.selective_ratio = Some(r),
+                                    _ => return Err(format!("ratio `{r}` must be in (0, 1]")),
+                                },
+                                Some(("maxbranch", m)) => match m.parse::<usize>() {
+                                    Ok(m) if m >= 1 => params.max_branching = Some(m),
+                                    _ => return Err(format!("maxbranch `{m}` must be a positive integer")),
+                                },
+                                Some(("full", f)) => match f.parse::<u32>() {
+                                    Ok(f) => params.full_search_depth = f,
+                                    _ => return Err(format!("full `{f}` must be a non-negative integer")),
+                                },
+                                _ => return Err(format!("unknown option `{opt}` (ratio=R, maxbranch=M, full=F)")),
+                            }
+                        }
+                        if !params.is_selective() {
+                            return Err("select needs ratio=R or maxbranch=M".into());
+                        }
+                        params
+                    }
+                    _ => return Err(format!("`{}` is not a search (alphabeta:D or select:D:...)", rest.join(":"))),
+                };
+                Ok(PlayerSpec::Search { eval, params })
+            }
+            _ => Err(format!("unknown player `{text}`")),
+        }
+        .map_err(|e| format!("{e}\n{SPEC_HELP}"))
+    }
+}
+
+/// The programs a GP player needs, loaded and bound once, shared by every
+/// game it plays.
+pub struct GpPrograms<S> {
+    pub eval: Arc<TreeProgram<S>>,
+    pub order: Option<Arc<TreeProgram<S>>>,
+}
+
+impl<S> Clone for GpPrograms<S> {
+    fn clone(&self) -> Self {
+        GpPrograms { eval: self.eval.clone(), order: self.order.clone() }
+    }
+}
+
+/// Makes fresh players for each game (players hold RNGs and buffers).
+pub enum PlayerFactory<S> {
+    Random,
+    Material(SearchParams),
+    RandomGuide(SearchParams),
+    Gp(GpPrograms<S>, SearchParams),
+}
+
+impl<S: Send + Sync + 'static> PlayerFactory<S> {
+    /// A player for one game; `seed` and `tags` name its random stream.
+    pub fn make<G: Game<State = S> + crate::games::domain::GpDomain + 'static>(
+        &self,
+        seed: u64,
+        tags: &[u64],
+    ) -> Box<dyn GamePlayer<G>>
+    where
+        G::Move: Send,
+    {
+        match self {
+            PlayerFactory::Random => Box::new(RandomPlayer(stream(seed, tags))),
+            PlayerFactory::Material(p) => {
+                Box::new(SearchPlayer { search: AlphaBeta::new(*p), eval: Box::new(Material), order: None })
+            }
+            PlayerFactory::RandomGuide(p) => Box::new(SearchPlayer {
+                search: AlphaBeta::new(*p),
+                eval: Box::new(RandomEval(stream(seed, tags))),
+                order: None,
+            }),
+            PlayerFactory::Gp(programs, p) => Box::new(SearchPlayer {
+                search: AlphaBeta::new(*p),
+                eval: Box::new(TreeEval(programs.eval.clone())),
+                order: programs.order.clone().map(|o| Box::new(TreeEval(o)) as Box<dyn Evaluator<G> + Send>),
+            }),
+        }
+    }
+}
+
+/// What one game produced.
+#[derive(Debug, Clone)]
+pub struct GameRecord {
+    pub result: GameResult,
+    /// States expanded on each turn, per player (by player index).
+    pub expanded: [Vec<u64>; 2],
+}
+
+/// Plays one game from `start`; `players[p]` moves for player `p`.
+pub fn play_game<G: Game>(game: &G, start: &G::State, players: [&mut dyn GamePlayer<G>; 2]) -> GameRecord {
+    let mut state = start.clone();
+    let mut moves = Vec::with_capacity(64);
+    let mut expanded: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+    loop {
+        game.legal_moves(&state, &mut moves);
+        if moves.is_empty() {
+            let result = game.result(&state).unwrap_or(GameResult::Draw);
+            return GameRecord { result, expanded };
+        }
+        let p = game.to_move(&state) as usize & 1;
+        let i = players[p].choose(game, &state, &moves).min(moves.len() - 1);
+        expanded[p].push(players[p].expanded());
+        state = game.apply(&state, &moves[i]);
+    }
+}
+
+/// Whose colour player A has in game `i` of a match: colours alternate.
+pub fn a_colour(i: u64) -> Player {
+    (i % 2) as Player
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        assert_eq!(PlayerSpec::parse("random"), Ok(PlayerSpec::Random));
+        assert_eq!(
+            PlayerSpec::parse("alphabeta:4:material"),
+            Ok(PlayerSpec::Search { eval: EvalSpec::Material, params: SearchParams::full(4) })
+        );
+        let Ok(PlayerSpec::Search { params, .. }) = PlayerSpec::parse("gp:f.sg:r1:select:4:maxbranch=5:full=2") else {
+            panic!("select spec")
+        };
+        assert_eq!((params.depth, params.max_branching, params.full_search_depth), (4, Some(5), 2));
+        let Ok(PlayerSpec::Search { params, .. }) = PlayerSpec::parse("gp:f.sg:r1:select:3:ratio=0.75") else {
+            panic!("ratio spec")
+        };
+        assert_eq!(params.selective_ratio, Some(0.75));
+        for bad in [
+            "",
+            "alphabeta:0:material",
+            "alphabeta:3:clever",
+            "gp:f.sg",
+            "gp:f.sg:x:select:3",
+            "gp:f:x:select:3:ratio=2",
+            "minimax",
+        ] {
+            assert!(PlayerSpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn selective_keep_counts() {
+        let p = SearchParams { depth: 3, selective_ratio: Some(0.25), max_branching: None, full_search_depth: 0 };
+        assert_eq!(p.keep(4), 1);
+        assert_eq!(p.keep(5), 2);
+        let p = SearchParams { max_branching: Some(5), selective_ratio: None, ..p };
+        assert_eq!((p.keep(20), p.keep(3)), (5, 3));
+    }
+}
