@@ -5,6 +5,7 @@
 mod batch;
 mod check;
 mod eval;
+mod evolve;
 mod fmt;
 mod perft;
 mod play;
@@ -57,6 +58,31 @@ pub enum Command {
         engine: Engine,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Run an experiment: evolve players, with a progress bar, a JSON-lines log,
+    /// an SVG plot, checkpoints, and champions as readable programs. Without a
+    /// file, runs the shipped quickstart experiment.
+    Evolve {
+        /// The program file holding the (experiment ...) form.
+        file: Option<PathBuf>,
+        /// Which experiment of the file, when it holds several.
+        #[arg(long)]
+        experiment: Option<String>,
+        /// Overrides the experiment's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Output directory (default: runs/NAME).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Worker threads (default: one per core); results do not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: Option<u64>,
+        /// Continue the run saved in DIR.
+        #[arg(long, value_name = "DIR")]
+        resume: Option<PathBuf>,
+        /// Stop after N generations (continue later with --resume).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        stop_after: Option<u64>,
     },
     /// Evaluate every tree of a gpbench file (`<set> <size> <index> <sexp>` lines,
     /// over the `arith` primset) on a CSV table; print sums and throughput.
@@ -163,6 +189,15 @@ fn run() -> ExitCode {
         Command::Eval { file, name, rows, tree, engine, format } => {
             eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
         }
+        Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => evolve::run(&evolve::EvolveArgs {
+            file,
+            experiment,
+            seed,
+            out,
+            threads: threads.map(|t| t as usize),
+            resume,
+            stop_after: stop_after.map(|n| n as usize),
+        }),
         Command::Batch { trees, rows, engine, repeat, format } => {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }

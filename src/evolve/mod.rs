@@ -2,6 +2,8 @@
 //! primitive set (selection, fitness and the generational loop build on these).
 
 pub mod engine;
+pub mod experiment;
+pub mod game_fitness;
 pub mod ga;
 pub mod genome;
 pub mod init;
@@ -9,6 +11,7 @@ pub mod ops;
 pub mod output;
 pub mod policy_ops;
 pub mod rng;
+pub mod run;
 pub mod select;
 pub mod shape;
 pub mod simplify;

@@ -39,6 +39,8 @@ pub struct Checkpoint {
     pub population: Vec<String>,
     /// The log so far, so a resumed run ends with the full log.
     pub log: Vec<LogRecord>,
+    /// The best genome of the last evaluated generation, as program text.
+    pub champion: Option<String>,
 }
 
 pub const CHECKPOINT_FORMAT: u32 = 1;

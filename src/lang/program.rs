@@ -23,6 +23,7 @@ pub enum FormRef {
     Individual(usize),
     Policy(usize),
     Weights(usize),
+    Experiment(usize),
 }
 
 /// Everything the loaded files define.
@@ -32,6 +33,8 @@ pub struct Module {
     pub individuals: Vec<Individual>,
     pub policies: Vec<Policy>,
     pub weights: Vec<Weights>,
+    /// `(experiment ...)` forms as read, with their file; lowered by `evolve::experiment`.
+    pub experiments: Vec<(FileId, Sexp)>,
     /// Forms per file, in the order written (for `check` summaries).
     pub forms: Vec<(FileId, FormRef)>,
 }
@@ -92,6 +95,10 @@ impl Module {
             FormRef::Weights(i) => {
                 let w = &m.weights[i];
                 format!("weights {} trees=1 nodes={} depth=1 terms={}", w.name, w.terms.len(), w.terms.len())
+            }
+            FormRef::Experiment(i) => {
+                let name = m.experiments[i].1.as_list().and_then(|l| l.get(1)).map_or_else(String::new, Sexp::to_string);
+                format!("experiment {name} trees=0 nodes=0 depth=0")
             }
         }
     }
@@ -210,6 +217,11 @@ impl Loader {
             match form.head() {
                 Some("import" | "primset") => {}
                 Some(kind @ ("individual" | "policy" | "weights")) => self.lower_program_form(file, form, kind),
+                // Experiments name games and operators; `evolve::experiment` lowers them.
+                Some("experiment") => {
+                    self.module.forms.push((file, FormRef::Experiment(self.module.experiments.len())));
+                    self.module.experiments.push((file, form.clone()));
+                }
                 _ => self.diags.push(unknown_form(file, form)),
             }
         }
@@ -365,7 +377,7 @@ fn canonical_key(path: &Path) -> String {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf()).display().to_string()
 }
 
-const FORMS: [&str; 5] = ["import", "primset", "individual", "policy", "weights"];
+const FORMS: [&str; 6] = ["import", "primset", "individual", "policy", "weights", "experiment"];
 
 fn unknown_form(file: FileId, form: &Sexp) -> Diagnostic {
     let found = match form.head() {

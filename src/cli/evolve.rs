@@ -1,0 +1,97 @@
+//! `stratagem evolve [EXPERIMENT.sg] [--seed S] [--out DIR] [--threads N] [--resume]`:
+//! runs an experiment (the shipped quickstart when no file is given).
+
+use std::path::PathBuf;
+
+use super::{out, Failure, Outcome};
+use crate::diagnostic::{has_errors, Diagnostic};
+use crate::evolve::experiment::lower_experiment;
+use crate::evolve::run::{run_experiment, PrimsetImport, RunOptions};
+use crate::lang::Loader;
+
+/// The experiment `stratagem evolve` runs when given no file.
+pub const QUICKSTART: &str = include_str!("../../programs/experiments/quickstart.sg");
+
+pub struct EvolveArgs {
+    pub file: Option<PathBuf>,
+    pub experiment: Option<String>,
+    pub seed: Option<u64>,
+    pub out: Option<PathBuf>,
+    pub threads: Option<usize>,
+    pub resume: Option<PathBuf>,
+    pub stop_after: Option<usize>,
+}
+
+pub fn run(args: &EvolveArgs) -> Outcome {
+    let mut loader = Loader::new();
+    let file = match &args.file {
+        Some(path) => loader.load_path(path),
+        None => Some(loader.load_text("programs/experiments/quickstart.sg", QUICKSTART)),
+    };
+    if has_errors(&loader.diags) || file.is_none() {
+        return Err(Failure::new(loader.sources, loader.diags));
+    }
+    let m = &loader.module;
+    let candidates: Vec<usize> = (0..m.experiments.len()).filter(|&i| Some(m.experiments[i].0) == file).collect();
+    let name_of = |i: usize| m.experiments[i].1.as_list().and_then(|l| l.get(1)).map(ToString::to_string).unwrap_or_default();
+    let index = match (&args.experiment, candidates.as_slice()) {
+        (None, [only]) => *only,
+        (None, []) => return Err(Failure::message("stratagem::evolve::none", "the file defines no (experiment ...)")),
+        (None, many) => {
+            let names: Vec<String> = many.iter().map(|&i| name_of(i)).collect();
+            return Err(Failure::message("stratagem::evolve::which", format!("the file defines several experiments ({}); choose one with --experiment NAME", names.join(", "))));
+        }
+        (Some(want), _) => match candidates.iter().find(|&&i| name_of(i) == *want) {
+            Some(&i) => i,
+            None => return Err(Failure::message("stratagem::evolve::none", format!("the file defines no experiment `{want}`"))),
+        },
+    };
+    let mut exp = lower_experiment(m, index).map_err(|d| Failure::new(loader.sources.clone(), d))?;
+    if let Some(seed) = args.seed {
+        exp.seed = seed;
+    }
+    let ps = m.primset(exp.primset);
+    let source = loader.sources.get(ps.file);
+    let primset_import = match &source.path {
+        Some(path) => PrimsetImport::File(path.clone()),
+        None if crate::lang::library::primset_source(&ps.name).is_some() => PrimsetImport::Library,
+        None => {
+            return Err(Failure::message(
+                "stratagem::evolve::primset",
+                "the experiment's primset is defined inline; put it in a file (or use a shipped primset) so champions can import it",
+            ));
+        }
+    };
+    let (out_dir, resume) = match (&args.resume, &args.out) {
+        (Some(dir), _) => (dir.clone(), true),
+        (None, Some(dir)) => (dir.clone(), false),
+        (None, None) => (PathBuf::from("runs").join(&exp.name), false),
+    };
+    let opts = RunOptions { out: out_dir.clone(), resume, stop_after: args.stop_after, progress: std::io::IsTerminal::is_terminal(&std::io::stderr()) };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| Failure::message("stratagem::evolve::threads", format!("cannot start the worker threads: {e}")))?;
+    let form = m.experiments[index].1.clone();
+    let report = pool
+        .install(|| run_experiment(m, &form, &exp, &primset_import, &opts))
+        .map_err(|d: Vec<Diagnostic>| Failure::new(loader.sources.clone(), d))?;
+    let last = report.log.last();
+    let mut text = format!(
+        "experiment {} (seed {}): {} of {} generations, best fitness {}, mean {}\n",
+        exp.name,
+        exp.seed,
+        report.log.len(),
+        exp.generations,
+        last.map_or(0.0, |r| r.stats.best),
+        last.map_or(0.0, |r| r.stats.mean),
+    );
+    text.push_str(&format!("log: {}\nplot: {}\n", out_dir.join("log.jsonl").display(), out_dir.join("fitness.svg").display()));
+    match (&report.champion, report.finished) {
+        (Some(path), _) => text.push_str(&format!("champion: {}\n", path.display())),
+        (None, false) => text.push_str(&format!("stopped early; continue with: stratagem evolve {} --resume {}\n", args.file.as_ref().map_or(String::new(), |f| f.display().to_string()), out_dir.display())),
+        (None, true) => {}
+    }
+    out(&text);
+    Ok(())
+}

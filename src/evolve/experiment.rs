@@ -1,0 +1,461 @@
+//! Experiments as programs: the `(experiment ...)` form and its validation.
+//!
+//! ```text
+//! (experiment NAME
+//!   (primset P) (game lose-checkers|morris)          ; required
+//!   (population 100) (generations 50) (seed 1)
+//!   (trees eval order)                               ; default: the primset's required trees
+//!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
+//!   (crossover 0.8 [one-way]) (mutation 0.2) (local-mutation 0.5)
+//!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
+//!   (elitism 1)
+//!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))
+//!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)))
+//! ```
+//! Everything is checked before any work starts: unknown keys (with
+//! suggestions), impossible values, a primset that does not fit the game, and
+//! depth limits below what the primset's types need.
+
+use super::engine::Selection;
+use super::genome::Variation;
+use super::init::Builder;
+use crate::diagnostic::{did_you_mean, Diagnostic, FileId};
+use crate::games::checkers::Checkers;
+use crate::games::domain::Binding;
+use crate::games::morris::Morris;
+use crate::lang::syntax_helpers::Cx;
+use crate::lang::{Module, PrimSetId, TypeId};
+use crate::search::alphabeta::SearchParams;
+use crate::syntax::{Sexp, Span};
+
+/// The games experiments can evolve players for.
+pub const GAMES: [&str; 2] = ["lose-checkers", "morris"];
+
+/// One source of fitness points (1 per win, ½ per draw).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FitnessPart {
+    /// Games against members of the population drawn at random (coevolution).
+    Cohort(u32),
+    /// One game with each colour against every other member.
+    RoundRobin,
+    /// Games against the uniformly random player.
+    Random(u32),
+    /// Games against α-β of the given depth with random evaluation (the papers' guide).
+    Guide { depth: u32, games: u32 },
+    /// Games against α-β of the given depth with material evaluation.
+    Material { depth: u32, games: u32 },
+}
+
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    pub name: String,
+    pub file: FileId,
+    pub span: Span,
+    pub game: String,
+    pub primset: PrimSetId,
+    pub population: usize,
+    pub generations: usize,
+    pub seed: u64,
+    pub trees: Vec<(String, TypeId)>,
+    pub crossover: f64,
+    pub mutation: f64,
+    pub selection: Selection,
+    pub match_games: u32,
+    pub elitism: usize,
+    pub variation: Variation,
+    pub player: SearchParams,
+    pub fitness: Vec<FitnessPart>,
+}
+
+const KEYS: [&str; 18] = [
+    "primset",
+    "game",
+    "population",
+    "generations",
+    "seed",
+    "trees",
+    "init",
+    "max-depth",
+    "mutation-depth",
+    "crossover",
+    "mutation",
+    "local-mutation",
+    "selection",
+    "match-games",
+    "elitism",
+    "player",
+    "fitness",
+    "description",
+];
+
+/// Lowers and validates experiment `index` of `module`.
+pub fn lower_experiment(module: &Module, index: usize) -> Result<Experiment, Vec<Diagnostic>> {
+    let (file, form) = &module.experiments[index];
+    let mut diags = Vec::new();
+    let mut cx = Cx { file: *file, diags: &mut diags };
+    let result = lower(&mut cx, module, form);
+    match result {
+        Some(e) if diags.is_empty() => Ok(e),
+        _ => Err(diags),
+    }
+}
+
+fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
+    const USAGE: &str = "(experiment NAME (primset P) (game G) (population N) ...)";
+    let items = form.as_list()?;
+    let Some(name_sexp) = items.get(1) else {
+        cx.usage(form, USAGE);
+        return None;
+    };
+    let name = cx.expect_symbol(name_sexp, "the experiment's name")?.to_owned();
+    let clauses = &items[2..];
+
+    // Every clause is `(KEY VALUE...)` with a known key, given once.
+    let mut seen: Vec<&str> = Vec::new();
+    for clause in clauses {
+        let Some(key) = clause.head() else {
+            cx.error("stratagem::experiment::clause", clause, "expected `(KEY VALUE...)`", format!("found {}", clause.describe()));
+            continue;
+        };
+        if !KEYS.contains(&key) {
+            let mut d = Diagnostic::error("stratagem::experiment::unknown-key", format!("unknown experiment setting `{key}`"))
+                .at(cx.file, clause.span, "not a setting");
+            d = match did_you_mean(key, KEYS) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help(format!("settings: {}", KEYS.join(", "))),
+            };
+            cx.push(d);
+        } else if seen.contains(&key) {
+            cx.error("stratagem::experiment::duplicate", clause, format!("`{key}` is given twice"), "second setting");
+        }
+        seen.push(key);
+    }
+    let get = |key: &str| clauses.iter().find(|c| c.head() == Some(key)).and_then(|c| c.as_list()).map(|l| &l[1..]);
+
+    let ps_id = match get("primset") {
+        Some([p]) => match p.as_symbol().and_then(|n| module.find_primset(n)) {
+            Some(id) => Some(id),
+            None => {
+                cx.error("stratagem::experiment::primset", p, format!("unknown primset `{p}`"), "not defined or imported");
+                None
+            }
+        },
+        _ => {
+            cx.push(
+                Diagnostic::error("stratagem::experiment::primset", format!("experiment `{name}` names no primset"))
+                    .at(cx.file, form.span.first_byte(), "needs `(primset P)`")
+                    .with_help("e.g. (import morris) before it and (primset morris) in it"),
+            );
+            None
+        }
+    };
+    let game = match get("game") {
+        Some([g]) => match g.as_symbol().filter(|g| GAMES.contains(g)) {
+            Some(g) => Some(g.to_owned()),
+            None => {
+                let mut d = Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`")).at(cx.file, g.span, "not a game");
+                d = d.with_help(format!("games: {}", GAMES.join(", ")));
+                cx.push(d);
+                None
+            }
+        },
+        _ => {
+            cx.push(
+                Diagnostic::error("stratagem::experiment::game", format!("experiment `{name}` names no game"))
+                    .at(cx.file, form.span.first_byte(), "needs `(game G)`")
+                    .with_help(format!("games: {}", GAMES.join(", "))),
+            );
+            None
+        }
+    };
+
+    let int = |cx: &mut Cx, key: &str, default: i64, min: i64, max: i64| -> i64 {
+        match get(key) {
+            None => default,
+            Some([v]) => match cx.expect_int(v, "an integer") {
+                Some(n) if (min..=max).contains(&n) => n,
+                Some(n) => {
+                    cx.error("stratagem::experiment::range", v, format!("`{key}` must be between {min} and {max}, not {n}"), "out of range");
+                    default
+                }
+                None => default,
+            },
+            Some(_) => {
+                cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} N)")).at(cx.file, clause_span(clauses, key), "malformed"));
+                default
+            }
+        }
+    };
+    let prob = |cx: &mut Cx, v: &Sexp, key: &str| -> f64 {
+        match cx.expect_number(v, "a probability") {
+            Some(p) if (0.0..=1.0).contains(&p) => p,
+            Some(p) => {
+                cx.error("stratagem::experiment::range", v, format!("`{key}` is a probability in [0, 1], not {p}"), "out of range");
+                0.0
+            }
+            None => 0.0,
+        }
+    };
+
+    let population = int(cx, "population", 100, 2, 1_000_000) as usize;
+    let generations = int(cx, "generations", 50, 1, 1_000_000) as usize;
+    let seed = int(cx, "seed", 1, 0, i64::MAX) as u64;
+    let max_depth = int(cx, "max-depth", 17, 1, 200) as usize;
+    let mutation_depth = int(cx, "mutation-depth", 4, 1, 200) as usize;
+    let elitism = int(cx, "elitism", 1, 0, 1_000_000) as usize;
+    let match_games = int(cx, "match-games", 2, 1, 1000) as u32;
+    if elitism >= population {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::range", format!("elitism {elitism} leaves no room to breed in a population of {population}"))
+                .at(cx.file, clause_span(clauses, "elitism"), "too many elites"),
+        );
+    }
+
+    let (init_min, init_max) = match get("init") {
+        None => (2, 6),
+        Some([a, b]) => match (cx.expect_int(a, "a depth"), cx.expect_int(b, "a depth")) {
+            (Some(a), Some(b)) if 1 <= a && a <= b => (a as usize, b as usize),
+            (Some(_), Some(_)) => {
+                cx.error("stratagem::experiment::range", &Sexp::list(vec![], clause_span(clauses, "init")), "init depths must satisfy 1 <= MIN <= MAX", "bad ramp");
+                (2, 6)
+            }
+            _ => (2, 6),
+        },
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (init MIN-DEPTH MAX-DEPTH)").at(cx.file, clause_span(clauses, "init"), "malformed"));
+            (2, 6)
+        }
+    };
+    let (crossover, one_way) = match get("crossover") {
+        None => (0.8, false),
+        Some([p]) => (prob(cx, p, "crossover"), false),
+        Some([p, kind]) if kind.as_symbol() == Some("one-way") => (prob(cx, p, "crossover"), true),
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (crossover P) or (crossover P one-way)").at(cx.file, clause_span(clauses, "crossover"), "malformed"));
+            (0.8, false)
+        }
+    };
+    let single_prob = |cx: &mut Cx, key: &str, default: f64| match get(key) {
+        None => default,
+        Some([p]) => prob(cx, p, key),
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} P)")).at(cx.file, clause_span(clauses, key), "malformed"));
+            default
+        }
+    };
+    let mutation = single_prob(cx, "mutation", 0.2);
+    let local_mutation = single_prob(cx, "local-mutation", 0.5);
+    if crossover + mutation > 1.0 + 1e-12 {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::range", format!("crossover {crossover} + mutation {mutation} exceed 1"))
+                .at(cx.file, clause_span(clauses, "mutation"), "too likely")
+                .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
+        );
+    }
+
+    let selection = match get("selection") {
+        None => Selection::Tournament(2),
+        Some([s]) => lower_selection(cx, s),
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (selection (tournament K)), (selection proportionate) or (selection (fitnessless K))").at(cx.file, clause_span(clauses, "selection"), "malformed"));
+            Selection::Tournament(2)
+        }
+    };
+    let player = match get("player") {
+        None => SearchParams::full(1),
+        Some([p]) => lower_player(cx, p),
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (player (alphabeta D)) or (player (select D (ratio R) ...))").at(cx.file, clause_span(clauses, "player"), "malformed"));
+            SearchParams::full(1)
+        }
+    };
+    let fitness = match get("fitness") {
+        None => vec![FitnessPart::Cohort(10)],
+        Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)").at(cx.file, clause_span(clauses, "fitness"), "no fitness source"));
+            Vec::new()
+        }
+    };
+
+    let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
+    let ps = module.primset(ps_id);
+    // The primset must fit the game.
+    let bound = match game.as_str() {
+        "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
+        _ => Binding::new(&Morris, ps).map(|_| ()),
+    };
+    if let Err(ds) = bound {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::primset-game", format!("primset `{}` does not fit the game {game}", ps.name))
+                .at(cx.file, clause_span(clauses, "primset"), "this primset")
+                .with_help("see the problems reported with it"),
+        );
+        cx.diags.extend(ds);
+        return None;
+    }
+    let trees: Vec<(String, TypeId)> = match get("trees") {
+        Some(names) if !names.is_empty() => names
+            .iter()
+            .filter_map(|n| {
+                let name = n.as_symbol()?;
+                match ps.tree_slots.iter().find(|s| s.name == name) {
+                    Some(slot) => Some((slot.name.clone(), slot.ty)),
+                    None if ps.tree_slots.is_empty() => Some((name.to_owned(), TypeId::F)),
+                    None => {
+                        cx.error("stratagem::experiment::trees", n, format!("primset `{}` has no tree `{name}`", ps.name), "unknown tree");
+                        None
+                    }
+                }
+            })
+            .collect(),
+        _ if ps.tree_slots.is_empty() => vec![("eval".into(), TypeId::F)],
+        _ => ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
+    };
+    let needed: Vec<TypeId> = trees.iter().map(|(_, t)| *t).collect();
+    match Builder::new(ps, &needed) {
+        Err(d) => cx.push(d),
+        Ok(b) => {
+            for (tree, ty) in &trees {
+                let need = b.min_depth(*ty).unwrap_or(1);
+                if max_depth < need || init_max < need {
+                    cx.push(
+                        Diagnostic::error(
+                            "stratagem::experiment::depth",
+                            format!("tree `{tree}` of type {} needs depth {need}, but the limit is {}", ps.type_name(*ty), max_depth.min(init_max)),
+                        )
+                        .at(cx.file, form.span.first_byte(), "impossible depth limit")
+                        .with_help(format!("raise (max-depth ...) and (init ...) to at least {need}")),
+                    );
+                }
+            }
+        }
+    }
+    if init_max > max_depth {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::depth", format!("init depth {init_max} exceeds max-depth {max_depth}"))
+                .at(cx.file, clause_span(clauses, "init"), "deeper than allowed"),
+        );
+    }
+    let variation = Variation {
+        limits: super::ops::Limits { max_depth, mutation_depth, internal_bias: 0.9 },
+        init_min_depth: init_min,
+        init_max_depth: init_max,
+        one_way,
+        local_mutation,
+    };
+    Some(Experiment {
+        name,
+        file: cx.file,
+        span: form.span,
+        game,
+        primset: ps_id,
+        population,
+        generations,
+        seed,
+        trees,
+        crossover,
+        mutation,
+        selection,
+        match_games,
+        elitism,
+        variation,
+        player,
+        fitness,
+    })
+}
+
+fn clause_span(clauses: &[Sexp], key: &str) -> Span {
+    clauses.iter().find(|c| c.head() == Some(key)).map_or(Span::default(), |c| c.span)
+}
+
+fn lower_selection(cx: &mut Cx, s: &Sexp) -> Selection {
+    let k = |cx: &mut Cx, items: &[Sexp]| match items.get(1).and_then(|v| cx.expect_int(v, "a tournament size")) {
+        Some(k) if k >= 1 => k as usize,
+        _ => {
+            cx.error("stratagem::experiment::range", s, "a tournament needs a size of at least 1", "bad size");
+            2
+        }
+    };
+    match (s.as_symbol(), s.head(), s.as_list()) {
+        (Some("proportionate"), _, _) => Selection::Proportionate,
+        (_, Some("tournament"), Some(items)) if items.len() == 2 => Selection::Tournament(k(cx, items)),
+        (_, Some("fitnessless"), Some(items)) if items.len() == 2 => Selection::Fitnessless(k(cx, items)),
+        _ => {
+            cx.error("stratagem::experiment::selection", s, "unknown selection", "expected (tournament K), proportionate or (fitnessless K)");
+            Selection::Tournament(2)
+        }
+    }
+}
+
+fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
+    let items = p.as_list().unwrap_or_default();
+    let depth = |cx: &mut Cx| match items.get(1).and_then(|d| cx.expect_int(d, "a search depth")) {
+        Some(d) if (1..=64).contains(&d) => d as u32,
+        _ => {
+            cx.error("stratagem::experiment::range", p, "a search depth is between 1 and 64", "bad depth");
+            1
+        }
+    };
+    match p.head() {
+        Some("alphabeta") if items.len() == 2 => SearchParams::full(depth(cx)),
+        Some("select") if items.len() >= 3 => {
+            let mut params = SearchParams::full(depth(cx));
+            for opt in &items[2..] {
+                let pair = opt.as_list().filter(|l| l.len() == 2);
+                let value = pair.map(|l| &l[1]);
+                match (opt.head(), value) {
+                    (Some("ratio"), Some(v)) => match cx.expect_number(v, "a ratio") {
+                        Some(r) if r > 0.0 && r <= 1.0 => params.selective_ratio = Some(r),
+                        _ => cx.error("stratagem::experiment::range", v, "SelectiveSearchRatio is in (0, 1]", "bad ratio"),
+                    },
+                    (Some("maxbranch"), Some(v)) => match cx.expect_int(v, "a branching factor") {
+                        Some(m) if m >= 1 => params.max_branching = Some(m as usize),
+                        _ => cx.error("stratagem::experiment::range", v, "MaxBranchingFactor is a positive integer", "bad factor"),
+                    },
+                    (Some("full"), Some(v)) => match cx.expect_int(v, "a depth") {
+                        Some(f) if f >= 0 => params.full_search_depth = f as u32,
+                        _ => cx.error("stratagem::experiment::range", v, "FullSearchDepth is a non-negative integer", "bad depth"),
+                    },
+                    _ => cx.error("stratagem::experiment::player", opt, "unknown selective-search option", "expected (ratio R), (maxbranch M) or (full F)"),
+                }
+            }
+            params
+        }
+        _ => {
+            cx.error("stratagem::experiment::player", p, "unknown player", "expected (alphabeta D) or (select D (ratio R) (maxbranch M) (full F))");
+            SearchParams::full(1)
+        }
+    }
+}
+
+fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
+    let items = p.as_list().unwrap_or_default();
+    let num = |cx: &mut Cx, i: usize, what: &str| -> Option<u32> {
+        match items.get(i).and_then(|v| cx.expect_int(v, what)) {
+            Some(n) if (1..=1_000_000).contains(&n) => Some(n as u32),
+            Some(_) => {
+                cx.error("stratagem::experiment::range", &items[i], format!("{what} must be positive"), "out of range");
+                None
+            }
+            None => None,
+        }
+    };
+    let part = match (p.head(), items.len()) {
+        (Some("cohort"), 2) => FitnessPart::Cohort(num(cx, 1, "a number of games")?),
+        (Some("round-robin"), 1) => FitnessPart::RoundRobin,
+        (Some("random"), 2) => FitnessPart::Random(num(cx, 1, "a number of games")?),
+        (Some("guide"), 3) => FitnessPart::Guide { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? },
+        (Some("material"), 3) => FitnessPart::Material { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? },
+        _ => {
+            cx.error(
+                "stratagem::experiment::fitness",
+                p,
+                "unknown fitness source",
+                "expected (cohort N), (round-robin), (random N), (guide DEPTH N) or (material DEPTH N)",
+            );
+            return None;
+        }
+    };
+    Some(part)
+}

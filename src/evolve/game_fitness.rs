@@ -1,0 +1,143 @@
+//! Fitness from games: points (1 per win, ½ per draw) against cohorts
+//! (coevolution), round robins, the random player, the papers' α-β guides with
+//! random evaluation, and the material benchmark.
+//!
+//! Individual i's games draw opponents and randomness from streams named by
+//! (seed, generation, i, source, game), so the points are the same whatever
+//! the thread count. Each game counts for the individual being evaluated only.
+
+use std::sync::Arc;
+
+use rand::RngExt;
+use rayon::prelude::*;
+
+use super::engine::{Evaluation, Fitness, FITNESS};
+use super::experiment::FitnessPart;
+use super::genome::Genome;
+use super::rng::{stream, GpRng};
+use crate::games::domain::{Binding, GpDomain};
+use crate::games::{GameResult, Player};
+use crate::lang::{PrimSet, Tree};
+use crate::search::alphabeta::SearchParams;
+use crate::search::evaluators::TreeProgram;
+use crate::search::players::{play_game, GpPrograms, PlayerFactory};
+
+pub struct GameFitness<G: GpDomain> {
+    pub game: G,
+    pub ps: Arc<PrimSet>,
+    pub binding: Arc<Binding<G::State>>,
+    /// Index of the `eval` and (if evolved) `order` trees in a genome.
+    pub eval_slot: usize,
+    pub order_slot: Option<usize>,
+    pub player: SearchParams,
+    pub parts: Vec<FitnessPart>,
+    /// Games per match in fitnessless selection.
+    pub match_games: u32,
+}
+
+/// Points for `me` from a game result.
+fn points(result: GameResult, me: Player) -> f64 {
+    match result {
+        GameResult::Draw => 0.5,
+        GameResult::Winner(w) if w == me => 1.0,
+        GameResult::Winner(_) => 0.0,
+    }
+}
+
+impl<G> GameFitness<G>
+where
+    G: GpDomain + 'static,
+    G::State: Send + Sync + 'static,
+    G::Move: Send,
+{
+    /// The evolved player of a genome.
+    pub fn programs(&self, genome: &Genome) -> GpPrograms<G::State> {
+        let tree = |slot: usize| match genome {
+            Genome::Trees(ts) => ts.get(slot).cloned().unwrap_or_default(),
+            _ => Tree::default(),
+        };
+        let program = |t: Tree| Arc::new(TreeProgram::new(self.ps.clone(), self.binding.clone(), t));
+        GpPrograms { eval: program(tree(self.eval_slot)), order: self.order_slot.map(|s| program(tree(s))) }
+    }
+
+    /// Plays one game between `me` (with colour `colour`) and `opponent`; returns `me`'s points.
+    fn game(&self, me: &PlayerFactory<G::State>, opponent: &PlayerFactory<G::State>, colour: Player, seed: u64, tags: &[u64]) -> f64 {
+        let mut tags_me = tags.to_vec();
+        tags_me.push(0);
+        let mut tags_opp = tags.to_vec();
+        tags_opp.push(1);
+        let mut a = me.make::<G>(seed, &tags_me);
+        let mut b = opponent.make::<G>(seed, &tags_opp);
+        let start = self.game.initial_state();
+        let record = if colour == 0 {
+            play_game(&self.game, &start, [a.as_mut(), b.as_mut()])
+        } else {
+            play_game(&self.game, &start, [b.as_mut(), a.as_mut()])
+        };
+        points(record.result, colour)
+    }
+
+    fn score(&self, i: usize, players: &[PlayerFactory<G::State>], generation: u64, seed: u64) -> (f64, u64) {
+        let n = players.len();
+        let mut rng = stream(seed, &[FITNESS, generation, i as u64]);
+        let (mut total, mut games) = (0.0, 0u64);
+        for (p, part) in self.parts.iter().enumerate() {
+            let tags = |j: u64| [FITNESS, generation, i as u64, p as u64, j];
+            let mut vs = |opponent: &PlayerFactory<G::State>, count: u32| {
+                for j in 0..u64::from(count) {
+                    total += self.game(&players[i], opponent, (j % 2) as Player, seed, &tags(j));
+                    games += 1;
+                }
+            };
+            match *part {
+                FitnessPart::Cohort(k) => {
+                    for j in 0..u64::from(k) {
+                        let mut o = rng.random_range(0..n);
+                        if o == i && n > 1 {
+                            o = (o + 1 + rng.random_range(0..n - 1)) % n;
+                        }
+                        total += self.game(&players[i], &players[o], (j % 2) as Player, seed, &tags(j));
+                        games += 1;
+                    }
+                }
+                FitnessPart::RoundRobin => {
+                    for o in (0..n).filter(|&o| o != i) {
+                        for colour in 0..2u64 {
+                            total += self.game(&players[i], &players[o], colour as Player, seed, &tags(2 * o as u64 + colour));
+                            games += 1;
+                        }
+                    }
+                }
+                FitnessPart::Random(k) => vs(&PlayerFactory::Random, k),
+                FitnessPart::Guide { depth, games: k } => vs(&PlayerFactory::RandomGuide(SearchParams::full(depth)), k),
+                FitnessPart::Material { depth, games: k } => vs(&PlayerFactory::Material(SearchParams::full(depth)), k),
+            }
+        }
+        (total, games)
+    }
+}
+
+impl<G> Fitness for GameFitness<G>
+where
+    G: GpDomain + 'static,
+    G::State: Send + Sync + 'static,
+    G::Move: Send,
+{
+    fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
+        let players: Vec<PlayerFactory<G::State>> =
+            population.iter().map(|g| PlayerFactory::Gp(self.programs(g), self.player)).collect();
+        let scored: Vec<(f64, u64)> = (0..population.len()).into_par_iter().map(|i| self.score(i, &players, generation, seed)).collect();
+        Evaluation { fitness: scored.iter().map(|s| s.0).collect(), games: scored.iter().map(|s| s.1).sum() }
+    }
+
+    fn beats(&self, a: &Genome, b: &Genome, rng: &mut GpRng) -> bool {
+        let (pa, pb) = (PlayerFactory::Gp(self.programs(a), self.player), PlayerFactory::Gp(self.programs(b), self.player));
+        let match_seed: u64 = rng.random();
+        let mut total = 0.0;
+        for j in 0..u64::from(self.match_games) {
+            total += self.game(&pa, &pb, (j % 2) as Player, match_seed, &[j]);
+        }
+        let half = f64::from(self.match_games) / 2.0;
+        if total == half { rng.random_bool(0.5) } else { total > half }
+    }
+}

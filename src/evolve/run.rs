@@ -1,0 +1,289 @@
+//! Running an experiment: the generational loop with a progress bar, the log,
+//! the plot, a checkpoint after every generation, resumption, and champions.
+//!
+//! A checkpoint holds the population at the start of the next generation and
+//! the log so far. Since every random decision is named by (seed, generation,
+//! ...), continuing from it gives exactly the run an uninterrupted process
+//! would have given.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::engine::{Engine, EngineParams, State};
+use super::experiment::Experiment;
+use super::game_fitness::GameFitness;
+use super::genome::{Genome, Representation};
+use super::init::Builder;
+use super::output::{self, Checkpoint, LogRecord, CHECKPOINT_FORMAT};
+use super::simplify::simplify;
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::games::checkers::Checkers;
+use crate::games::domain::{Binding, GpDomain};
+use crate::games::morris::Morris;
+use crate::lang::forms::{lower_individual, PrimSetId};
+use crate::lang::syntax_helpers::Cx;
+use crate::lang::{Module, PrimSet, Tree};
+use crate::syntax::pretty::print_forms;
+use crate::syntax::{read, Sexp};
+
+pub struct RunOptions {
+    pub out: PathBuf,
+    pub resume: bool,
+    /// Stop after this many generations in this invocation (to run in chunks;
+    /// `--resume` continues).
+    pub stop_after: Option<usize>,
+    pub progress: bool,
+}
+
+/// What a run (or a chunk of it) did.
+pub struct RunReport {
+    pub log: Vec<LogRecord>,
+    pub finished: bool,
+    pub champion: Option<PathBuf>,
+}
+
+fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> Vec<Diagnostic> {
+    vec![Diagnostic::error("stratagem::evolve::io", format!("cannot {what} `{}`: {e}", path.display()))]
+}
+
+/// A fingerprint of the experiment text and seed: a checkpoint is resumed only
+/// by the experiment that wrote it.
+pub fn fingerprint(form: &Sexp, seed: u64) -> String {
+    let text = format!("{form} seed={seed}");
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// Runs experiment `exp` (whose form is `form`, defined in `module`).
+/// `primset_import` is what a champion writes to import its primset:
+/// `(import NAME)` for a shipped one, or `(import "PATH")` relative to the champions folder.
+pub fn run_experiment(module: &Module, form: &Sexp, exp: &Experiment, primset_import: &PrimsetImport, opts: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
+    match exp.game.as_str() {
+        "lose-checkers" => run_game(Checkers::lose(), module, form, exp, primset_import, opts),
+        _ => run_game(Morris, module, form, exp, primset_import, opts),
+    }
+}
+
+fn run_game<G>(game: G, module: &Module, form: &Sexp, exp: &Experiment, primset_import: &PrimsetImport, opts: &RunOptions) -> Result<RunReport, Vec<Diagnostic>>
+where
+    G: GpDomain + 'static,
+    G::State: Send + Sync + 'static,
+    G::Move: Send,
+{
+    let ps: &PrimSet = module.primset(exp.primset);
+    let binding = Arc::new(Binding::new(&game, ps)?);
+    let needed: Vec<_> = exp.trees.iter().map(|(_, t)| *t).collect();
+    let builder = Builder::new(ps, &needed).map_err(|d| vec![d])?;
+    let rep = Representation::Trees(exp.trees.clone());
+    let slot = |name: &str| exp.trees.iter().position(|(n, _)| n == name);
+    let fitness = GameFitness {
+        game,
+        ps: Arc::new(ps.clone()),
+        binding,
+        eval_slot: slot("eval").unwrap_or(0),
+        order_slot: if exp.player.is_selective() { slot("order") } else { None },
+        player: exp.player,
+        parts: exp.fitness.clone(),
+        match_games: exp.match_games,
+    };
+    let params = EngineParams {
+        population: exp.population,
+        generations: exp.generations,
+        crossover: exp.crossover,
+        mutation: exp.mutation,
+        selection: exp.selection,
+        elitism: exp.elitism,
+        seed: exp.seed,
+        variation: exp.variation,
+    };
+    let engine = Engine::new(params, rep.clone(), builder);
+    let print = fingerprint(form, exp.seed);
+    std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
+
+    let (mut state, mut log, mut champion) = if opts.resume {
+        let cp = output::load_checkpoint(&opts.out).map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
+        if cp.experiment != print || cp.seed != exp.seed {
+            return Err(vec![Diagnostic::error(
+                "stratagem::evolve::checkpoint",
+                format!("the checkpoint in `{}` was written by another experiment or seed; it is not used", opts.out.display()),
+            )
+            .with_help("resume with the same experiment file and seed, or start afresh in another --out directory")]);
+        }
+        let population = cp.population.iter().map(|t| parse_genome(ps, exp.primset, &rep, t)).collect::<Result<Vec<_>, _>>()?;
+        if population.len() != exp.population || cp.log.len() as u64 != cp.generation {
+            return Err(vec![Diagnostic::error("stratagem::evolve::checkpoint", "the checkpoint is inconsistent (population size or log length); it is not used")]);
+        }
+        let champion = cp.champion.as_deref().map(|t| parse_genome(ps, exp.primset, &rep, t)).transpose()?;
+        (State { generation: cp.generation, population }, cp.log, champion)
+    } else {
+        if output::checkpoint_path(&opts.out).exists() {
+            return Err(vec![Diagnostic::error(
+                "stratagem::evolve::exists",
+                format!("`{}` already holds a run; it is left untouched", opts.out.display()),
+            )
+            .with_help("continue it with --resume, or choose another --out directory")]);
+        }
+        (engine.initial(), Vec::new(), None)
+    };
+
+    let total = exp.generations as u64;
+    let bar = if opts.progress { ProgressBar::new(total) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} gen {pos}/{len} [{bar:30}] {msg} ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    bar.set_position(state.generation);
+    let mut done_here = 0;
+    while state.generation < total && opts.stop_after.is_none_or(|n| done_here < n) {
+        let clock = Instant::now();
+        let (next, stats, _) = engine.step(&state, &fitness);
+        let seconds = clock.elapsed().as_secs_f64();
+        champion = state.population.get(stats.best_index).cloned();
+        let games_per_s = if seconds > 0.0 { stats.games as f64 / seconds } else { 0.0 };
+        bar.set_message(format!("best {:.2} mean {:.2} {:.0} games/s", stats.best, stats.mean, games_per_s));
+        log.push(LogRecord { stats, seconds, games_per_s });
+        state = next;
+        done_here += 1;
+        bar.set_position(state.generation);
+        let cp = Checkpoint {
+            format: CHECKPOINT_FORMAT,
+            experiment: print.clone(),
+            seed: exp.seed,
+            generation: state.generation,
+            population: state.population.iter().enumerate().map(|(i, g)| genome_text(g, &format!("g{}", i), ps, &rep)).collect(),
+            log: log.clone(),
+            champion: champion.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
+        };
+        output::save_checkpoint(&opts.out, &cp).map_err(|e| io_error("write a checkpoint in", &opts.out, e))?;
+        output::write_log(&opts.out, &log).map_err(|e| io_error("write the log in", &opts.out, e))?;
+        output::write_plot(&opts.out, &exp.name, &log).map_err(|e| io_error("plot in", &opts.out, e))?;
+    }
+    bar.finish_and_clear();
+    let finished = state.generation >= total;
+    let champion_path = match (&champion, finished) {
+        (Some(g), true) => Some(write_champion(g, exp, ps, &rep, &log, primset_import, opts)?),
+        _ => None,
+    };
+    Ok(RunReport { log, finished, champion: champion_path })
+}
+
+fn genome_text(g: &Genome, name: &str, ps: &PrimSet, rep: &Representation) -> String {
+    g.to_form(name, ps, rep).to_string()
+}
+
+/// Reads a genome back from checkpoint text, checking it against the primset.
+fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str) -> Result<Genome, Vec<Diagnostic>> {
+    let (forms, mut diags) = read(FileId::default(), text);
+    let corrupt = |mut diags: Vec<Diagnostic>| {
+        diags.insert(0, Diagnostic::error("stratagem::evolve::checkpoint", "the checkpoint holds a program that does not check; it is not used"));
+        diags.into_iter().map(|mut d| {
+            d.file = None;
+            d
+        }).collect::<Vec<_>>()
+    };
+    let [form] = forms.as_slice() else { return Err(corrupt(diags)) };
+    let mut cx = Cx { file: FileId::default(), diags: &mut diags };
+    let Some(ind) = lower_individual(&mut cx, form, ps, ps_id) else { return Err(corrupt(diags)) };
+    let Representation::Trees(slots) = rep else { return Err(corrupt(diags)) };
+    let trees: Option<Vec<Tree>> =
+        slots.iter().map(|(name, _)| ind.trees.iter().find(|t| &t.name == name).map(|t| Tree { nodes: t.tree.nodes.clone(), spans: Vec::new() })).collect();
+    trees.map(Genome::Trees).ok_or_else(|| corrupt(Vec::new()))
+}
+
+/// Writes the simplified champion as a program `stratagem check` and
+/// `stratagem play` accept, and verifies that it reads back.
+#[allow(clippy::too_many_arguments)]
+fn write_champion(
+    g: &Genome,
+    exp: &Experiment,
+    ps: &PrimSet,
+    rep: &Representation,
+    log: &[LogRecord],
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<PathBuf, Vec<Diagnostic>> {
+    let simple = match (g, rep) {
+        (Genome::Trees(ts), Representation::Trees(slots)) => {
+            Genome::Trees(ts.iter().zip(slots).map(|(t, (_, ty))| simplify(ps, t, *ty)).collect())
+        }
+        _ => g.clone(),
+    };
+    let dir = opts.out.join("champions");
+    std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, e))?;
+    let path = dir.join(format!("{}.sg", exp.name));
+    let import = match primset_import {
+        PrimsetImport::Library => format!("(import {})", ps.name),
+        PrimsetImport::File(file) => format!("(import {:?})", relative_to(&dir, file).display().to_string()),
+    };
+    let last = log.last();
+    let p = &exp.player;
+    let spec = match (p.selective_ratio, p.max_branching) {
+        (None, None) => format!("alphabeta:{}", p.depth),
+        _ => {
+            let mut s = format!("select:{}", p.depth);
+            if let Some(r) = p.selective_ratio {
+                s.push_str(&format!(":ratio={r}"));
+            }
+            if let Some(m) = p.max_branching {
+                s.push_str(&format!(":maxbranch={m}"));
+            }
+            if p.full_search_depth > 0 {
+                s.push_str(&format!(":full={}", p.full_search_depth));
+            }
+            s
+        }
+    };
+    let name = format!("{}-champion", exp.name);
+    let header = format!(
+        "; Champion of experiment `{}` (seed {}), generation {}, fitness {}.\n; Simplified: constants folded, dead branches and introns removed.\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
+        exp.name,
+        exp.seed,
+        last.map_or(0, |r| r.stats.generation),
+        last.map_or(0.0, |r| r.stats.best),
+        exp.game,
+        path.display(),
+        name,
+        spec,
+    );
+    let text = format!("{header}{}", print_forms(&[simple.to_form(&name, ps, rep)]));
+    output::write_atomically(&path, &text).map_err(|e| io_error("write", &path, e))?;
+    // The champion must be a program `check` accepts: read it back from disk.
+    let mut check = crate::lang::Loader::new();
+    check.load_path(&path);
+    if check.diags.iter().any(Diagnostic::is_error) {
+        let mut diags = check.diags;
+        diags.insert(0, Diagnostic::error("stratagem::evolve::champion", "the champion program written does not check (a bug)"));
+        return Err(diags);
+    }
+    Ok(path)
+}
+
+/// Where a champion finds its primset.
+pub enum PrimsetImport {
+    /// A primset shipped with Stratagem: `(import NAME)`.
+    Library,
+    /// A primset defined in this file.
+    File(PathBuf),
+}
+
+/// `target` as a path relative to directory `from` (both made absolute).
+fn relative_to(from: &Path, target: &Path) -> PathBuf {
+    let abs = |p: &Path| p.canonicalize().unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join(p));
+    let (from, target) = (abs(from), abs(target));
+    let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
+    let mut rel = PathBuf::new();
+    for _ in from.components().skip(common) {
+        rel.push("..");
+    }
+    for c in target.components().skip(common) {
+        rel.push(c);
+    }
+    rel
+}
