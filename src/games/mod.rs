@@ -19,6 +19,8 @@ pub mod morris;
 pub mod playout;
 
 use std::fmt::Debug;
+
+use rand::{Rng, RngExt};
 use std::ops::Range;
 
 /// A player index: 0 moves first, 1 second.
@@ -99,6 +101,21 @@ pub trait Game {
     /// Clears `moves` and writes the legal moves of `state` into it; empty
     /// iff the state is terminal.
     fn legal_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>);
+
+    /// A random legal move, or `None` when the game is over: the random
+    /// player and playouts use it. Every legal move has a positive chance;
+    /// the default draws uniformly from `legal_moves` (written into
+    /// `scratch`), and a game may draw differently, and faster, if it says so
+    /// (Morris draws as OpenSpiel's random player does).
+    fn random_move<R: Rng + ?Sized>(
+        &self,
+        state: &Self::State,
+        rng: &mut R,
+        scratch: &mut Vec<Self::Move>,
+    ) -> Option<Self::Move> {
+        self.legal_moves(state, scratch);
+        if scratch.is_empty() { None } else { Some(scratch[rng.random_range(0..scratch.len())].clone()) }
+    }
 
     /// The state after `mv`, which must be one of `legal_moves(state)`.
     fn apply(&self, state: &Self::State, mv: &Self::Move) -> Self::State;

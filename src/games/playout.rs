@@ -1,8 +1,8 @@
-//! Uniformly random playouts, for speed measurements and as the simplest
-//! player: at each turn one legal move is drawn uniformly from a seeded RNG,
-//! so a seed fixes the whole game.
+//! Random playouts, for speed measurements and as the simplest player: at
+//! each turn [`Game::random_move`] draws a legal move from a seeded RNG, so a
+//! seed fixes the whole game.
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 use super::{Game, GameResult};
 
@@ -14,21 +14,19 @@ pub struct Playout {
     pub plies: u32,
 }
 
-/// Plays uniformly random moves from `state` to the end of the game.
+/// Plays random moves from `state` to the end of the game.
 /// `moves` is scratch space, reused between calls.
 pub fn random_playout<G: Game, R: Rng>(game: &G, state: &G::State, rng: &mut R, moves: &mut Vec<G::Move>) -> Playout {
     let mut state = state.clone();
     let mut plies = 0;
     loop {
-        game.legal_moves(&state, moves);
-        if moves.is_empty() {
+        let Some(mv) = game.random_move(&state, rng, moves) else {
             // By the trait's invariant the game is over; a result of `None`
             // here would be an engine bug, scored as a draw rather than a panic.
             let result = game.result(&state).unwrap_or(GameResult::Draw);
             return Playout { result, plies };
-        }
-        let mv = &moves[rng.random_range(0..moves.len())];
-        state = game.apply(&state, mv);
+        };
+        state = game.apply(&state, &mv);
         plies += 1;
     }
 }

@@ -27,6 +27,8 @@ pub use board::{parse_point, point_name};
 
 use board::{ADJACENT, ALL, in_mill, men_in_mills};
 
+use rand::{Rng, RngExt};
+
 use super::{Bits, Game, GameResult, ParseError, Player};
 
 /// Turns after which the game is drawn (OpenSpiel's `kMaxNumTurns`).
@@ -112,22 +114,10 @@ impl Position {
         let own = self.men[p as usize];
         let opp = self.men[(p ^ 1) as usize];
         let empty = self.empty_points();
-        // Men that may be removed if a mill closes: those outside mills, or
-        // any if all stand in mills.
-        let free = opp & !men_in_mills(opp);
-        let removable = if free != 0 { free } else { opp };
-        let mut push = |from: Option<u8>, to: u32, after: u32| {
-            if in_mill(after, to) && removable != 0 {
-                for r in Bits(removable) {
-                    moves.push(Move { from, to: to as u8, remove: Some(r as u8) });
-                }
-            } else {
-                moves.push(Move { from, to: to as u8, remove: None });
-            }
-        };
+        let mut out = MoveWriter { moves, opp, removable: None };
         if self.is_placing(p) {
             for to in Bits(empty) {
-                push(None, to, own | (1 << to));
+                out.push(None, to, own | (1 << to));
             }
             return;
         }
@@ -136,9 +126,64 @@ impl Position {
             let targets = if flying { empty } else { ADJACENT[from as usize] & empty };
             let rest = own & !(1 << from);
             for to in Bits(targets) {
-                push(Some(from as u8), to, rest | (1 << to));
+                out.push(Some(from as u8), to, rest | (1 << to));
             }
         }
+    }
+
+    /// A random legal move drawn as OpenSpiel's random player draws it: a
+    /// placement or move uniformly among the distinct (from, to) pairs, then,
+    /// if it closes a mill, the man to remove uniformly among the removable
+    /// ones; `None` if the game is over. A uniform draw over whole [`Move`]s
+    /// would favour mill-closing moves (one `Move` per removable man) and make
+    /// random games shorter. Works without generating the move list.
+    pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        let n_men = [self.n_men(0), self.n_men(1)];
+        if self.turns >= MAX_TURNS || n_men[0] <= 2 || n_men[1] <= 2 {
+            return None;
+        }
+        let p = self.side as usize;
+        let own = self.men[p];
+        let opp = self.men[p ^ 1];
+        let empty = self.empty_points();
+        let pick = |rng: &mut R, b: u32| nth_bit(b, rng.random_range(0..b.count_ones()));
+        let (from, to) = if self.is_placing(self.side) {
+            if empty == 0 {
+                return None;
+            }
+            (None, pick(rng, empty))
+        } else if n_men[p] == 3 {
+            // Flying: every man may go to every empty point.
+            if empty == 0 || own == 0 {
+                return None;
+            }
+            (Some(pick(rng, own)), pick(rng, empty))
+        } else {
+            let total: u32 = Bits(own).map(|f| (ADJACENT[f as usize] & empty).count_ones()).sum();
+            if total == 0 {
+                return None;
+            }
+            let mut r = rng.random_range(0..total);
+            let mut chosen = None;
+            for f in Bits(own) {
+                let targets = ADJACENT[f as usize] & empty;
+                let n = targets.count_ones();
+                if r < n {
+                    chosen = Some((Some(f), nth_bit(targets, r)));
+                    break;
+                }
+                r -= n;
+            }
+            chosen?
+        };
+        let after = from.map_or(own, |f| own & !(1 << f)) | (1 << to);
+        let remove = if opp != 0 && in_mill(after, to) {
+            let free = opp & !men_in_mills(opp);
+            Some(pick(rng, if free != 0 { free } else { opp }) as u8)
+        } else {
+            None
+        };
+        Some(Move { from: from.map(|f| f as u8), to: to as u8, remove })
     }
 
     /// The position after `mv`, a legal move of the side to move.
@@ -174,6 +219,44 @@ impl Position {
             return Some(GameResult::Draw);
         }
         None
+    }
+}
+
+/// The index of the `n`-th set bit of `b` (counting from 0, lowest first).
+#[inline]
+fn nth_bit(mut b: u32, n: u32) -> u32 {
+    for _ in 0..n {
+        b &= b - 1;
+    }
+    b.trailing_zeros()
+}
+
+/// Writes moves, adding one move per removable man when a mill closes.
+struct MoveWriter<'a> {
+    moves: &'a mut Vec<Move>,
+    opp: u32,
+    /// The opposing men that may be removed: those outside mills, or any if
+    /// all stand in mills. Computed at the first mill only.
+    removable: Option<u32>,
+}
+
+impl MoveWriter<'_> {
+    /// Writes the move of a man to `to` (from `from`, or from the hand)
+    /// that leaves the mover's men at `after`.
+    #[inline(always)]
+    fn push(&mut self, from: Option<u8>, to: u32, after: u32) {
+        if self.opp != 0 && in_mill(after, to) {
+            let opp = self.opp;
+            let removable = *self.removable.get_or_insert_with(|| {
+                let free = opp & !men_in_mills(opp);
+                if free != 0 { free } else { opp }
+            });
+            for r in Bits(removable) {
+                self.moves.push(Move { from, to: to as u8, remove: Some(r as u8) });
+            }
+        } else {
+            self.moves.push(Move { from, to: to as u8, remove: None });
+        }
     }
 }
 
@@ -214,6 +297,10 @@ impl Game for Morris {
 
     fn result(&self, state: &Position) -> Option<GameResult> {
         state.result()
+    }
+
+    fn random_move<R: Rng + ?Sized>(&self, state: &Position, rng: &mut R, _scratch: &mut Vec<Move>) -> Option<Move> {
+        state.random_move(rng)
     }
 
     fn parse_state(&self, text: &str) -> Result<Position, ParseError> {
