@@ -232,14 +232,18 @@ fn cli_perft_prints_json() {
 #[test]
 fn cli_play_random_games() {
     for game in ["lose-checkers", "morris"] {
-        let output =
-            stratagem(&["play", "--game", game, "--a", "random", "--b", "random", "--games", "50", "--seed", "3"]);
+        let output = stratagem(&[
+            "play", "--game", game, "--a", "random", "--b", "random", "--games", "50", "--seed", "3", "--format",
+            "json",
+        ]);
         assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
         let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
         let total = json["a"]["wins"].as_u64().unwrap_or(0)
             + json["b"]["wins"].as_u64().unwrap_or(0)
-            + json["draws"].as_u64().unwrap_or(0);
+            + json["a"]["draws"].as_u64().unwrap_or(0);
         assert_eq!(total, 50, "{json}");
+        assert_eq!(json["a"]["wins"], json["b"]["losses"]);
+        assert_eq!(json["a"]["score"].as_f64().unwrap_or(-1.0) + json["b"]["score"].as_f64().unwrap_or(-1.0), 50.0);
     }
 }
 

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use super::{out, Failure, Outcome};
-use crate::diagnostic::{has_errors, Diagnostic};
+use super::{Failure, Outcome, out};
+use crate::diagnostic::{Diagnostic, has_errors};
 use crate::evolve::experiment::lower_experiment;
-use crate::evolve::run::{run_experiment, PrimsetImport, RunOptions};
+use crate::evolve::run::{PrimsetImport, RunOptions, run_experiment};
 use crate::lang::Loader;
 
 /// The experiment `stratagem evolve` runs when given no file.
@@ -33,17 +33,29 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     }
     let m = &loader.module;
     let candidates: Vec<usize> = (0..m.experiments.len()).filter(|&i| Some(m.experiments[i].0) == file).collect();
-    let name_of = |i: usize| m.experiments[i].1.as_list().and_then(|l| l.get(1)).map(ToString::to_string).unwrap_or_default();
+    let name_of =
+        |i: usize| m.experiments[i].1.as_list().and_then(|l| l.get(1)).map(ToString::to_string).unwrap_or_default();
     let index = match (&args.experiment, candidates.as_slice()) {
         (None, [only]) => *only,
         (None, []) => return Err(Failure::message("stratagem::evolve::none", "the file defines no (experiment ...)")),
         (None, many) => {
             let names: Vec<String> = many.iter().map(|&i| name_of(i)).collect();
-            return Err(Failure::message("stratagem::evolve::which", format!("the file defines several experiments ({}); choose one with --experiment NAME", names.join(", "))));
+            return Err(Failure::message(
+                "stratagem::evolve::which",
+                format!(
+                    "the file defines several experiments ({}); choose one with --experiment NAME",
+                    names.join(", ")
+                ),
+            ));
         }
         (Some(want), _) => match candidates.iter().find(|&&i| name_of(i) == *want) {
             Some(&i) => i,
-            None => return Err(Failure::message("stratagem::evolve::none", format!("the file defines no experiment `{want}`"))),
+            None => {
+                return Err(Failure::message(
+                    "stratagem::evolve::none",
+                    format!("the file defines no experiment `{want}`"),
+                ));
+            }
         },
     };
     let mut exp = lower_experiment(m, index).map_err(|d| Failure::new(loader.sources.clone(), d))?;
@@ -67,7 +79,12 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         (None, Some(dir)) => (dir.clone(), false),
         (None, None) => (PathBuf::from("runs").join(&exp.name), false),
     };
-    let opts = RunOptions { out: out_dir.clone(), resume, stop_after: args.stop_after, progress: std::io::IsTerminal::is_terminal(&std::io::stderr()) };
+    let opts = RunOptions {
+        out: out_dir.clone(),
+        resume,
+        stop_after: args.stop_after,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()
@@ -86,10 +103,18 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         last.map_or(0.0, |r| r.stats.best),
         last.map_or(0.0, |r| r.stats.mean),
     );
-    text.push_str(&format!("log: {}\nplot: {}\n", out_dir.join("log.jsonl").display(), out_dir.join("fitness.svg").display()));
+    text.push_str(&format!(
+        "log: {}\nplot: {}\n",
+        out_dir.join("log.jsonl").display(),
+        out_dir.join("fitness.svg").display()
+    ));
     match (&report.champion, report.finished) {
         (Some(path), _) => text.push_str(&format!("champion: {}\n", path.display())),
-        (None, false) => text.push_str(&format!("stopped early; continue with: stratagem evolve {} --resume {}\n", args.file.as_ref().map_or(String::new(), |f| f.display().to_string()), out_dir.display())),
+        (None, false) => text.push_str(&format!(
+            "stopped early; continue with: stratagem evolve {} --resume {}\n",
+            args.file.as_ref().map_or(String::new(), |f| f.display().to_string()),
+            out_dir.display()
+        )),
         (None, true) => {}
     }
     out(&text);

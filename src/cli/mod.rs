@@ -189,15 +189,17 @@ fn run() -> ExitCode {
         Command::Eval { file, name, rows, tree, engine, format } => {
             eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
         }
-        Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => evolve::run(&evolve::EvolveArgs {
-            file,
-            experiment,
-            seed,
-            out,
-            threads: threads.map(|t| t as usize),
-            resume,
-            stop_after: stop_after.map(|n| n as usize),
-        }),
+        Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => {
+            evolve::run(&evolve::EvolveArgs {
+                file,
+                experiment,
+                seed,
+                out,
+                threads: threads.map(|t| t as usize),
+                resume,
+                stop_after: stop_after.map(|n| n as usize),
+            })
+        }
         Command::Batch { trees, rows, engine, repeat, format } => {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }

@@ -13,10 +13,12 @@ use rayon::prelude::*;
 use super::perft::{GameName, parse_position};
 use super::{Failure, Format, Outcome, out};
 use crate::diagnostic::{Diagnostic, did_you_mean};
-use crate::games::GameResult;
+use crate::evolve::rng::stream;
 use crate::games::checkers::Checkers;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::morris::Morris;
+use crate::games::playout::random_playout;
+use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::search::evaluators::TreeProgram;
 use crate::search::players::{EvalSpec, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
@@ -123,6 +125,13 @@ impl SideStats {
         ((self.expanded_sq - n * mean * mean) / (n - 1.0)).max(0.0).sqrt()
     }
 
+    /// Turns of a player that does not search: one state each.
+    fn add_random_turns(&mut self, turns: u32) {
+        self.turns += u64::from(turns);
+        self.expanded_sum += f64::from(turns);
+        self.expanded_sq += f64::from(turns);
+    }
+
     fn add_turns(&mut self, expanded: &[u64]) {
         for &e in expanded {
             self.turns += 1;
@@ -145,6 +154,9 @@ where
     G::State: Send + Sync + 'static,
     G::Move: Send,
 {
+    if matches!((a, b), (PlayerFactory::Random, PlayerFactory::Random)) {
+        return random_match(game, start, n, seed);
+    }
     let records: Vec<_> = (0..n)
         .into_par_iter()
         .map(|i| {
@@ -178,6 +190,44 @@ where
         }
         sa.add_turns(&record.expanded[ca]);
         sb.add_turns(&record.expanded[cb]);
+    }
+    (sa, sb)
+}
+
+/// Random against random: each game is one random playout, without the
+/// player machinery (the speed benchmark of the engines).
+fn random_match<G: GpDomain>(game: &G, start: &G::State, n: u64, seed: u64) -> (SideStats, SideStats)
+where
+    G::State: Send + Sync,
+{
+    let results: Vec<(Player, GameResult, u32)> = (0..n)
+        .into_par_iter()
+        .map_init(Vec::new, |moves, i| {
+            let mut rng = stream(seed, &[i]);
+            let p = random_playout(game, start, &mut rng, moves);
+            (a_colour(i), p.result, p.plies)
+        })
+        .collect();
+    let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
+    for (colour, result, plies) in results {
+        let (a_turns, b_turns) =
+            if colour == 0 { (plies.div_ceil(2), plies / 2) } else { (plies / 2, plies.div_ceil(2)) };
+        sa.add_random_turns(a_turns);
+        sb.add_random_turns(b_turns);
+        match result {
+            GameResult::Draw => {
+                sa.draws += 1;
+                sb.draws += 1;
+            }
+            GameResult::Winner(w) if w == colour => {
+                sa.wins += 1;
+                sb.losses += 1;
+            }
+            GameResult::Winner(_) => {
+                sa.losses += 1;
+                sb.wins += 1;
+            }
+        }
     }
     (sa, sb)
 }

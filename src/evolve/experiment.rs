@@ -19,7 +19,7 @@
 use super::engine::Selection;
 use super::genome::Variation;
 use super::init::Builder;
-use crate::diagnostic::{did_you_mean, Diagnostic, FileId};
+use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::games::checkers::Checkers;
 use crate::games::domain::Binding;
 use crate::games::morris::Morris;
@@ -114,12 +114,18 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let mut seen: Vec<&str> = Vec::new();
     for clause in clauses {
         let Some(key) = clause.head() else {
-            cx.error("stratagem::experiment::clause", clause, "expected `(KEY VALUE...)`", format!("found {}", clause.describe()));
+            cx.error(
+                "stratagem::experiment::clause",
+                clause,
+                "expected `(KEY VALUE...)`",
+                format!("found {}", clause.describe()),
+            );
             continue;
         };
         if !KEYS.contains(&key) {
-            let mut d = Diagnostic::error("stratagem::experiment::unknown-key", format!("unknown experiment setting `{key}`"))
-                .at(cx.file, clause.span, "not a setting");
+            let mut d =
+                Diagnostic::error("stratagem::experiment::unknown-key", format!("unknown experiment setting `{key}`"))
+                    .at(cx.file, clause.span, "not a setting");
             d = match did_you_mean(key, KEYS) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None => d.with_help(format!("settings: {}", KEYS.join(", "))),
@@ -136,7 +142,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         Some([p]) => match p.as_symbol().and_then(|n| module.find_primset(n)) {
             Some(id) => Some(id),
             None => {
-                cx.error("stratagem::experiment::primset", p, format!("unknown primset `{p}`"), "not defined or imported");
+                cx.error(
+                    "stratagem::experiment::primset",
+                    p,
+                    format!("unknown primset `{p}`"),
+                    "not defined or imported",
+                );
                 None
             }
         },
@@ -153,7 +164,11 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         Some([g]) => match g.as_symbol().filter(|g| GAMES.contains(g)) {
             Some(g) => Some(g.to_owned()),
             None => {
-                let mut d = Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`")).at(cx.file, g.span, "not a game");
+                let mut d = Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`")).at(
+                    cx.file,
+                    g.span,
+                    "not a game",
+                );
                 d = d.with_help(format!("games: {}", GAMES.join(", ")));
                 cx.push(d);
                 None
@@ -175,13 +190,22 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
             Some([v]) => match cx.expect_int(v, "an integer") {
                 Some(n) if (min..=max).contains(&n) => n,
                 Some(n) => {
-                    cx.error("stratagem::experiment::range", v, format!("`{key}` must be between {min} and {max}, not {n}"), "out of range");
+                    cx.error(
+                        "stratagem::experiment::range",
+                        v,
+                        format!("`{key}` must be between {min} and {max}, not {n}"),
+                        "out of range",
+                    );
                     default
                 }
                 None => default,
             },
             Some(_) => {
-                cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} N)")).at(cx.file, clause_span(clauses, key), "malformed"));
+                cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} N)")).at(
+                    cx.file,
+                    clause_span(clauses, key),
+                    "malformed",
+                ));
                 default
             }
         }
@@ -190,7 +214,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         match cx.expect_number(v, "a probability") {
             Some(p) if (0.0..=1.0).contains(&p) => p,
             Some(p) => {
-                cx.error("stratagem::experiment::range", v, format!("`{key}` is a probability in [0, 1], not {p}"), "out of range");
+                cx.error(
+                    "stratagem::experiment::range",
+                    v,
+                    format!("`{key}` is a probability in [0, 1], not {p}"),
+                    "out of range",
+                );
                 0.0
             }
             None => 0.0,
@@ -206,8 +235,11 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let match_games = int(cx, "match-games", 2, 1, 1000) as u32;
     if elitism >= population {
         cx.push(
-            Diagnostic::error("stratagem::experiment::range", format!("elitism {elitism} leaves no room to breed in a population of {population}"))
-                .at(cx.file, clause_span(clauses, "elitism"), "too many elites"),
+            Diagnostic::error(
+                "stratagem::experiment::range",
+                format!("elitism {elitism} leaves no room to breed in a population of {population}"),
+            )
+            .at(cx.file, clause_span(clauses, "elitism"), "too many elites"),
         );
     }
 
@@ -216,30 +248,47 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         Some([a, b]) => match (cx.expect_int(a, "a depth"), cx.expect_int(b, "a depth")) {
             (Some(a), Some(b)) if 1 <= a && a <= b => (a as usize, b as usize),
             (Some(_), Some(_)) => {
-                cx.error("stratagem::experiment::range", &Sexp::list(vec![], clause_span(clauses, "init")), "init depths must satisfy 1 <= MIN <= MAX", "bad ramp");
+                cx.error(
+                    "stratagem::experiment::range",
+                    &Sexp::list(vec![], clause_span(clauses, "init")),
+                    "init depths must satisfy 1 <= MIN <= MAX",
+                    "bad ramp",
+                );
                 (2, 6)
             }
             _ => (2, 6),
         },
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (init MIN-DEPTH MAX-DEPTH)").at(cx.file, clause_span(clauses, "init"), "malformed"));
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (init MIN-DEPTH MAX-DEPTH)").at(
+                cx.file,
+                clause_span(clauses, "init"),
+                "malformed",
+            ));
             (2, 6)
         }
     };
-    let (crossover, one_way) = match get("crossover") {
-        None => (0.8, false),
-        Some([p]) => (prob(cx, p, "crossover"), false),
-        Some([p, kind]) if kind.as_symbol() == Some("one-way") => (prob(cx, p, "crossover"), true),
-        Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (crossover P) or (crossover P one-way)").at(cx.file, clause_span(clauses, "crossover"), "malformed"));
-            (0.8, false)
-        }
-    };
+    let (crossover, one_way) =
+        match get("crossover") {
+            None => (0.8, false),
+            Some([p]) => (prob(cx, p, "crossover"), false),
+            Some([p, kind]) if kind.as_symbol() == Some("one-way") => (prob(cx, p, "crossover"), true),
+            Some(_) => {
+                cx.push(
+                    Diagnostic::error("stratagem::experiment::usage", "usage: (crossover P) or (crossover P one-way)")
+                        .at(cx.file, clause_span(clauses, "crossover"), "malformed"),
+                );
+                (0.8, false)
+            }
+        };
     let single_prob = |cx: &mut Cx, key: &str, default: f64| match get(key) {
         None => default,
         Some([p]) => prob(cx, p, key),
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} P)")).at(cx.file, clause_span(clauses, key), "malformed"));
+            cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} P)")).at(
+                cx.file,
+                clause_span(clauses, key),
+                "malformed",
+            ));
             default
         }
     };
@@ -247,9 +296,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let local_mutation = single_prob(cx, "local-mutation", 0.5);
     if crossover + mutation > 1.0 + 1e-12 {
         cx.push(
-            Diagnostic::error("stratagem::experiment::range", format!("crossover {crossover} + mutation {mutation} exceed 1"))
-                .at(cx.file, clause_span(clauses, "mutation"), "too likely")
-                .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
+            Diagnostic::error(
+                "stratagem::experiment::range",
+                format!("crossover {crossover} + mutation {mutation} exceed 1"),
+            )
+            .at(cx.file, clause_span(clauses, "mutation"), "too likely")
+            .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
         );
     }
 
@@ -257,7 +309,13 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         None => Selection::Tournament(2),
         Some([s]) => lower_selection(cx, s),
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (selection (tournament K)), (selection proportionate) or (selection (fitnessless K))").at(cx.file, clause_span(clauses, "selection"), "malformed"));
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::usage",
+                    "usage: (selection (tournament K)), (selection proportionate) or (selection (fitnessless K))",
+                )
+                .at(cx.file, clause_span(clauses, "selection"), "malformed"),
+            );
             Selection::Tournament(2)
         }
     };
@@ -265,7 +323,13 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         None => SearchParams::full(1),
         Some([p]) => lower_player(cx, p),
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (player (alphabeta D)) or (player (select D (ratio R) ...))").at(cx.file, clause_span(clauses, "player"), "malformed"));
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::usage",
+                    "usage: (player (alphabeta D)) or (player (select D (ratio R) ...))",
+                )
+                .at(cx.file, clause_span(clauses, "player"), "malformed"),
+            );
             SearchParams::full(1)
         }
     };
@@ -273,7 +337,13 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         None => vec![FitnessPart::Cohort(10)],
         Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)").at(cx.file, clause_span(clauses, "fitness"), "no fitness source"));
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::usage",
+                    "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)",
+                )
+                .at(cx.file, clause_span(clauses, "fitness"), "no fitness source"),
+            );
             Vec::new()
         }
     };
@@ -287,9 +357,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     };
     if let Err(ds) = bound {
         cx.push(
-            Diagnostic::error("stratagem::experiment::primset-game", format!("primset `{}` does not fit the game {game}", ps.name))
-                .at(cx.file, clause_span(clauses, "primset"), "this primset")
-                .with_help("see the problems reported with it"),
+            Diagnostic::error(
+                "stratagem::experiment::primset-game",
+                format!("primset `{}` does not fit the game {game}", ps.name),
+            )
+            .at(cx.file, clause_span(clauses, "primset"), "this primset")
+            .with_help("see the problems reported with it"),
         );
         cx.diags.extend(ds);
         return None;
@@ -303,7 +376,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
                     Some(slot) => Some((slot.name.clone(), slot.ty)),
                     None if ps.tree_slots.is_empty() => Some((name.to_owned(), TypeId::F)),
                     None => {
-                        cx.error("stratagem::experiment::trees", n, format!("primset `{}` has no tree `{name}`", ps.name), "unknown tree");
+                        cx.error(
+                            "stratagem::experiment::trees",
+                            n,
+                            format!("primset `{}` has no tree `{name}`", ps.name),
+                            "unknown tree",
+                        );
                         None
                     }
                 }
@@ -322,7 +400,11 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
                     cx.push(
                         Diagnostic::error(
                             "stratagem::experiment::depth",
-                            format!("tree `{tree}` of type {} needs depth {need}, but the limit is {}", ps.type_name(*ty), max_depth.min(init_max)),
+                            format!(
+                                "tree `{tree}` of type {} needs depth {need}, but the limit is {}",
+                                ps.type_name(*ty),
+                                max_depth.min(init_max)
+                            ),
                         )
                         .at(cx.file, form.span.first_byte(), "impossible depth limit")
                         .with_help(format!("raise (max-depth ...) and (init ...) to at least {need}")),
@@ -333,8 +415,11 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     }
     if init_max > max_depth {
         cx.push(
-            Diagnostic::error("stratagem::experiment::depth", format!("init depth {init_max} exceeds max-depth {max_depth}"))
-                .at(cx.file, clause_span(clauses, "init"), "deeper than allowed"),
+            Diagnostic::error(
+                "stratagem::experiment::depth",
+                format!("init depth {init_max} exceeds max-depth {max_depth}"),
+            )
+            .at(cx.file, clause_span(clauses, "init"), "deeper than allowed"),
         );
     }
     let variation = Variation {
@@ -382,7 +467,12 @@ fn lower_selection(cx: &mut Cx, s: &Sexp) -> Selection {
         (_, Some("tournament"), Some(items)) if items.len() == 2 => Selection::Tournament(k(cx, items)),
         (_, Some("fitnessless"), Some(items)) if items.len() == 2 => Selection::Fitnessless(k(cx, items)),
         _ => {
-            cx.error("stratagem::experiment::selection", s, "unknown selection", "expected (tournament K), proportionate or (fitnessless K)");
+            cx.error(
+                "stratagem::experiment::selection",
+                s,
+                "unknown selection",
+                "expected (tournament K), proportionate or (fitnessless K)",
+            );
             Selection::Tournament(2)
         }
     }
@@ -407,23 +497,48 @@ fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
                 match (opt.head(), value) {
                     (Some("ratio"), Some(v)) => match cx.expect_number(v, "a ratio") {
                         Some(r) if r > 0.0 && r <= 1.0 => params.selective_ratio = Some(r),
-                        _ => cx.error("stratagem::experiment::range", v, "SelectiveSearchRatio is in (0, 1]", "bad ratio"),
+                        _ => cx.error(
+                            "stratagem::experiment::range",
+                            v,
+                            "SelectiveSearchRatio is in (0, 1]",
+                            "bad ratio",
+                        ),
                     },
                     (Some("maxbranch"), Some(v)) => match cx.expect_int(v, "a branching factor") {
                         Some(m) if m >= 1 => params.max_branching = Some(m as usize),
-                        _ => cx.error("stratagem::experiment::range", v, "MaxBranchingFactor is a positive integer", "bad factor"),
+                        _ => cx.error(
+                            "stratagem::experiment::range",
+                            v,
+                            "MaxBranchingFactor is a positive integer",
+                            "bad factor",
+                        ),
                     },
                     (Some("full"), Some(v)) => match cx.expect_int(v, "a depth") {
                         Some(f) if f >= 0 => params.full_search_depth = f as u32,
-                        _ => cx.error("stratagem::experiment::range", v, "FullSearchDepth is a non-negative integer", "bad depth"),
+                        _ => cx.error(
+                            "stratagem::experiment::range",
+                            v,
+                            "FullSearchDepth is a non-negative integer",
+                            "bad depth",
+                        ),
                     },
-                    _ => cx.error("stratagem::experiment::player", opt, "unknown selective-search option", "expected (ratio R), (maxbranch M) or (full F)"),
+                    _ => cx.error(
+                        "stratagem::experiment::player",
+                        opt,
+                        "unknown selective-search option",
+                        "expected (ratio R), (maxbranch M) or (full F)",
+                    ),
                 }
             }
             params
         }
         _ => {
-            cx.error("stratagem::experiment::player", p, "unknown player", "expected (alphabeta D) or (select D (ratio R) (maxbranch M) (full F))");
+            cx.error(
+                "stratagem::experiment::player",
+                p,
+                "unknown player",
+                "expected (alphabeta D) or (select D (ratio R) (maxbranch M) (full F))",
+            );
             SearchParams::full(1)
         }
     }
@@ -445,8 +560,12 @@ fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
         (Some("cohort"), 2) => FitnessPart::Cohort(num(cx, 1, "a number of games")?),
         (Some("round-robin"), 1) => FitnessPart::RoundRobin,
         (Some("random"), 2) => FitnessPart::Random(num(cx, 1, "a number of games")?),
-        (Some("guide"), 3) => FitnessPart::Guide { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? },
-        (Some("material"), 3) => FitnessPart::Material { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? },
+        (Some("guide"), 3) => {
+            FitnessPart::Guide { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? }
+        }
+        (Some("material"), 3) => {
+            FitnessPart::Material { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? }
+        }
         _ => {
             cx.error(
                 "stratagem::experiment::fitness",

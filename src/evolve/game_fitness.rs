@@ -11,16 +11,16 @@ use std::sync::Arc;
 use rand::RngExt;
 use rayon::prelude::*;
 
-use super::engine::{Evaluation, Fitness, FITNESS};
+use super::engine::{Evaluation, FITNESS, Fitness};
 use super::experiment::FitnessPart;
 use super::genome::Genome;
-use super::rng::{stream, GpRng};
+use super::rng::{GpRng, stream};
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
 use crate::search::alphabeta::SearchParams;
 use crate::search::evaluators::TreeProgram;
-use crate::search::players::{play_game, GpPrograms, PlayerFactory};
+use crate::search::players::{GpPrograms, PlayerFactory, play_game};
 
 pub struct GameFitness<G: GpDomain> {
     pub game: G,
@@ -61,7 +61,14 @@ where
     }
 
     /// Plays one game between `me` (with colour `colour`) and `opponent`; returns `me`'s points.
-    fn game(&self, me: &PlayerFactory<G::State>, opponent: &PlayerFactory<G::State>, colour: Player, seed: u64, tags: &[u64]) -> f64 {
+    fn game(
+        &self,
+        me: &PlayerFactory<G::State>,
+        opponent: &PlayerFactory<G::State>,
+        colour: Player,
+        seed: u64,
+        tags: &[u64],
+    ) -> f64 {
         let mut tags_me = tags.to_vec();
         tags_me.push(0);
         let mut tags_opp = tags.to_vec();
@@ -103,7 +110,13 @@ where
                 FitnessPart::RoundRobin => {
                     for o in (0..n).filter(|&o| o != i) {
                         for colour in 0..2u64 {
-                            total += self.game(&players[i], &players[o], colour as Player, seed, &tags(2 * o as u64 + colour));
+                            total += self.game(
+                                &players[i],
+                                &players[o],
+                                colour as Player,
+                                seed,
+                                &tags(2 * o as u64 + colour),
+                            );
                             games += 1;
                         }
                     }
@@ -126,12 +139,14 @@ where
     fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
         let players: Vec<PlayerFactory<G::State>> =
             population.iter().map(|g| PlayerFactory::Gp(self.programs(g), self.player)).collect();
-        let scored: Vec<(f64, u64)> = (0..population.len()).into_par_iter().map(|i| self.score(i, &players, generation, seed)).collect();
+        let scored: Vec<(f64, u64)> =
+            (0..population.len()).into_par_iter().map(|i| self.score(i, &players, generation, seed)).collect();
         Evaluation { fitness: scored.iter().map(|s| s.0).collect(), games: scored.iter().map(|s| s.1).sum() }
     }
 
     fn beats(&self, a: &Genome, b: &Genome, rng: &mut GpRng) -> bool {
-        let (pa, pb) = (PlayerFactory::Gp(self.programs(a), self.player), PlayerFactory::Gp(self.programs(b), self.player));
+        let (pa, pb) =
+            (PlayerFactory::Gp(self.programs(a), self.player), PlayerFactory::Gp(self.programs(b), self.player));
         let match_seed: u64 = rng.random();
         let mut total = 0.0;
         for j in 0..u64::from(self.match_games) {

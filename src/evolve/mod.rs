@@ -3,8 +3,8 @@
 
 pub mod engine;
 pub mod experiment;
-pub mod game_fitness;
 pub mod ga;
+pub mod game_fitness;
 pub mod genome;
 pub mod init;
 pub mod ops;

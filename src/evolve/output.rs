@@ -170,6 +170,7 @@ mod tests {
             generation: 2,
             population: vec!["(x)".into()],
             log: log.clone(),
+            champion: None,
         };
         save_checkpoint(&dir, &cp).expect("save");
         let back = load_checkpoint(&dir).expect("load");

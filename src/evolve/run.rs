@@ -17,17 +17,17 @@ use super::experiment::Experiment;
 use super::game_fitness::GameFitness;
 use super::genome::{Genome, Representation};
 use super::init::Builder;
-use super::output::{self, Checkpoint, LogRecord, CHECKPOINT_FORMAT};
+use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
 use super::simplify::simplify;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::checkers::Checkers;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::morris::Morris;
-use crate::lang::forms::{lower_individual, PrimSetId};
+use crate::lang::forms::{PrimSetId, lower_individual};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
 use crate::syntax::pretty::print_forms;
-use crate::syntax::{read, Sexp};
+use crate::syntax::{Sexp, read};
 
 pub struct RunOptions {
     pub out: PathBuf,
@@ -63,14 +63,27 @@ pub fn fingerprint(form: &Sexp, seed: u64) -> String {
 /// Runs experiment `exp` (whose form is `form`, defined in `module`).
 /// `primset_import` is what a champion writes to import its primset:
 /// `(import NAME)` for a shipped one, or `(import "PATH")` relative to the champions folder.
-pub fn run_experiment(module: &Module, form: &Sexp, exp: &Experiment, primset_import: &PrimsetImport, opts: &RunOptions) -> Result<RunReport, Vec<Diagnostic>> {
+pub fn run_experiment(
+    module: &Module,
+    form: &Sexp,
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>> {
     match exp.game.as_str() {
         "lose-checkers" => run_game(Checkers::lose(), module, form, exp, primset_import, opts),
         _ => run_game(Morris, module, form, exp, primset_import, opts),
     }
 }
 
-fn run_game<G>(game: G, module: &Module, form: &Sexp, exp: &Experiment, primset_import: &PrimsetImport, opts: &RunOptions) -> Result<RunReport, Vec<Diagnostic>>
+fn run_game<G>(
+    game: G,
+    module: &Module,
+    form: &Sexp,
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>>
 where
     G: GpDomain + 'static,
     G::State: Send + Sync + 'static,
@@ -107,27 +120,39 @@ where
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
 
     let (mut state, mut log, mut champion) = if opts.resume {
-        let cp = output::load_checkpoint(&opts.out).map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
+        let cp = output::load_checkpoint(&opts.out)
+            .map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
         if cp.experiment != print || cp.seed != exp.seed {
+            return Err(vec![
+                Diagnostic::error(
+                    "stratagem::evolve::checkpoint",
+                    format!(
+                        "the checkpoint in `{}` was written by another experiment or seed; it is not used",
+                        opts.out.display()
+                    ),
+                )
+                .with_help("resume with the same experiment file and seed, or start afresh in another --out directory"),
+            ]);
+        }
+        let population =
+            cp.population.iter().map(|t| parse_genome(ps, exp.primset, &rep, t)).collect::<Result<Vec<_>, _>>()?;
+        if population.len() != exp.population || cp.log.len() as u64 != cp.generation {
             return Err(vec![Diagnostic::error(
                 "stratagem::evolve::checkpoint",
-                format!("the checkpoint in `{}` was written by another experiment or seed; it is not used", opts.out.display()),
-            )
-            .with_help("resume with the same experiment file and seed, or start afresh in another --out directory")]);
-        }
-        let population = cp.population.iter().map(|t| parse_genome(ps, exp.primset, &rep, t)).collect::<Result<Vec<_>, _>>()?;
-        if population.len() != exp.population || cp.log.len() as u64 != cp.generation {
-            return Err(vec![Diagnostic::error("stratagem::evolve::checkpoint", "the checkpoint is inconsistent (population size or log length); it is not used")]);
+                "the checkpoint is inconsistent (population size or log length); it is not used",
+            )]);
         }
         let champion = cp.champion.as_deref().map(|t| parse_genome(ps, exp.primset, &rep, t)).transpose()?;
         (State { generation: cp.generation, population }, cp.log, champion)
     } else {
         if output::checkpoint_path(&opts.out).exists() {
-            return Err(vec![Diagnostic::error(
-                "stratagem::evolve::exists",
-                format!("`{}` already holds a run; it is left untouched", opts.out.display()),
-            )
-            .with_help("continue it with --resume, or choose another --out directory")]);
+            return Err(vec![
+                Diagnostic::error(
+                    "stratagem::evolve::exists",
+                    format!("`{}` already holds a run; it is left untouched", opts.out.display()),
+                )
+                .with_help("continue it with --resume, or choose another --out directory"),
+            ]);
         }
         (engine.initial(), Vec::new(), None)
     };
@@ -157,7 +182,12 @@ where
             experiment: print.clone(),
             seed: exp.seed,
             generation: state.generation,
-            population: state.population.iter().enumerate().map(|(i, g)| genome_text(g, &format!("g{}", i), ps, &rep)).collect(),
+            population: state
+                .population
+                .iter()
+                .enumerate()
+                .map(|(i, g)| genome_text(g, &format!("g{}", i), ps, &rep))
+                .collect(),
             log: log.clone(),
             champion: champion.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
         };
@@ -182,18 +212,31 @@ fn genome_text(g: &Genome, name: &str, ps: &PrimSet, rep: &Representation) -> St
 fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str) -> Result<Genome, Vec<Diagnostic>> {
     let (forms, mut diags) = read(FileId::default(), text);
     let corrupt = |mut diags: Vec<Diagnostic>| {
-        diags.insert(0, Diagnostic::error("stratagem::evolve::checkpoint", "the checkpoint holds a program that does not check; it is not used"));
-        diags.into_iter().map(|mut d| {
-            d.file = None;
-            d
-        }).collect::<Vec<_>>()
+        diags.insert(
+            0,
+            Diagnostic::error(
+                "stratagem::evolve::checkpoint",
+                "the checkpoint holds a program that does not check; it is not used",
+            ),
+        );
+        diags
+            .into_iter()
+            .map(|mut d| {
+                d.file = None;
+                d
+            })
+            .collect::<Vec<_>>()
     };
     let [form] = forms.as_slice() else { return Err(corrupt(diags)) };
     let mut cx = Cx { file: FileId::default(), diags: &mut diags };
     let Some(ind) = lower_individual(&mut cx, form, ps, ps_id) else { return Err(corrupt(diags)) };
     let Representation::Trees(slots) = rep else { return Err(corrupt(diags)) };
-    let trees: Option<Vec<Tree>> =
-        slots.iter().map(|(name, _)| ind.trees.iter().find(|t| &t.name == name).map(|t| Tree { nodes: t.tree.nodes.clone(), spans: Vec::new() })).collect();
+    let trees: Option<Vec<Tree>> = slots
+        .iter()
+        .map(|(name, _)| {
+            ind.trees.iter().find(|t| &t.name == name).map(|t| Tree { nodes: t.tree.nodes.clone(), spans: Vec::new() })
+        })
+        .collect();
     trees.map(Genome::Trees).ok_or_else(|| corrupt(Vec::new()))
 }
 
@@ -259,7 +302,10 @@ fn write_champion(
     check.load_path(&path);
     if check.diags.iter().any(Diagnostic::is_error) {
         let mut diags = check.diags;
-        diags.insert(0, Diagnostic::error("stratagem::evolve::champion", "the champion program written does not check (a bug)"));
+        diags.insert(
+            0,
+            Diagnostic::error("stratagem::evolve::champion", "the champion program written does not check (a bug)"),
+        );
         return Err(diags);
     }
     Ok(path)

@@ -97,7 +97,8 @@ impl Module {
                 format!("weights {} trees=1 nodes={} depth=1 terms={}", w.name, w.terms.len(), w.terms.len())
             }
             FormRef::Experiment(i) => {
-                let name = m.experiments[i].1.as_list().and_then(|l| l.get(1)).map_or_else(String::new, Sexp::to_string);
+                let name =
+                    m.experiments[i].1.as_list().and_then(|l| l.get(1)).map_or_else(String::new, Sexp::to_string);
                 format!("experiment {name} trees=0 nodes=0 depth=0")
             }
         }

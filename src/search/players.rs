@@ -28,11 +28,19 @@ pub trait GamePlayer<G: Game>: Send {
     fn expanded(&self) -> u64;
 }
 
-pub struct RandomPlayer(pub GpRng);
+/// Draws moves as the game's own random player does (for Morris, as
+/// OpenSpiel: a placement or step first, then a man to remove).
+pub struct RandomPlayer<M>(pub GpRng, pub Vec<M>);
 
-impl<G: Game> GamePlayer<G> for RandomPlayer {
-    fn choose(&mut self, _game: &G, _state: &G::State, moves: &[G::Move]) -> usize {
-        self.0.random_range(0..moves.len())
+impl<G: Game> GamePlayer<G> for RandomPlayer<G::Move>
+where
+    G::Move: Send,
+{
+    fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize {
+        match game.random_move(state, &mut self.0, &mut self.1) {
+            Some(mv) => moves.iter().position(|m| *m == mv).unwrap_or(0),
+            None => self.0.random_range(0..moves.len()),
+        }
     }
 
     fn expanded(&self) -> u64 {
@@ -177,7 +185,7 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
         G::Move: Send,
     {
         match self {
-            PlayerFactory::Random => Box::new(RandomPlayer(stream(seed, tags))),
+            PlayerFactory::Random => Box::new(RandomPlayer(stream(seed, tags), Vec::new())),
             PlayerFactory::Material(p) => {
                 Box::new(SearchPlayer { search: AlphaBeta::new(*p), eval: Box::new(Material), order: None })
             }
