@@ -3,7 +3,8 @@
 //! (written atomically), and the champions as readable programs.
 //!
 //! ```text
-//! <out>/log.jsonl            {"generation":0,"best":..,"mean":..,...,"seconds":..}
+//! <out>/log.jsonl            {"generation":0,"best":..,"mean":..,...}: the same for the same seed
+//! <out>/timing.jsonl         {"generation":0,"seconds":..,"games_per_s":..}: wall time, which varies
 //! <out>/fitness.svg          best and mean fitness over generations
 //! <out>/checkpoint.json      the population at the start of the next generation
 //! <out>/champions/*.sg       simplified best programs, checkable and playable
@@ -82,15 +83,19 @@ pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, String> {
     Ok(cp)
 }
 
-/// Rewrites log.jsonl from the records (a resumed run rewrites the whole log,
-/// so a line half-written by a killed run never survives).
+/// Rewrites log.jsonl (statistics, identical for identical runs) and
+/// timing.jsonl (wall time) from the records. A resumed run rewrites both
+/// whole, so a line half-written by a killed run never survives.
 pub fn write_log(dir: &Path, log: &[LogRecord]) -> std::io::Result<()> {
-    let mut text = String::new();
+    let (mut stats, mut timing) = (String::new(), String::new());
     for rec in log {
-        text.push_str(&serde_json::to_string(rec).map_err(std::io::Error::other)?);
-        text.push('\n');
+        stats.push_str(&serde_json::to_string(&rec.stats).map_err(std::io::Error::other)?);
+        stats.push('\n');
+        let t = serde_json::json!({"generation": rec.stats.generation, "seconds": rec.seconds, "games_per_s": rec.games_per_s});
+        timing.push_str(&format!("{t}\n"));
     }
-    write_atomically(&dir.join("log.jsonl"), &text)
+    write_atomically(&dir.join("log.jsonl"), &stats)?;
+    write_atomically(&dir.join("timing.jsonl"), &timing)
 }
 
 /// Plots best and mean fitness over generations as SVG.

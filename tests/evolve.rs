@@ -1,0 +1,120 @@
+//! `stratagem evolve` as a user runs it: the same seed gives the same log and
+//! champion on 1 and 2 threads and across an interruption; bad experiments and
+//! bad checkpoints are refused before any work; champions check and play.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn stratagem(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stratagem-evolve-{}-{name}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}
+
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()))
+}
+
+const TINY: &str = "tests/data/evolve/tiny.sg";
+
+fn evolve(out: &Path, extra: &[&str]) -> String {
+    let out_s = out.to_str().expect("utf-8");
+    let mut args = vec!["evolve", TINY, "--out", out_s];
+    args.extend_from_slice(extra);
+    let (code, stdout, stderr) = stratagem(&args);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+#[test]
+fn same_seed_same_run_on_one_and_two_threads() {
+    let (one, two) = (temp("t1"), temp("t2"));
+    evolve(&one, &["--threads", "1"]);
+    evolve(&two, &["--threads", "2"]);
+    assert_eq!(read(&one, "log.jsonl"), read(&two, "log.jsonl"));
+    assert_eq!(read(&one, "log.jsonl").lines().count(), 3);
+    assert_eq!(
+        read(&one, "champions/tiny.sg").replace(one.to_str().unwrap_or(""), ""),
+        read(&two, "champions/tiny.sg").replace(two.to_str().unwrap_or(""), "")
+    );
+    assert!(read(&one, "fitness.svg").contains("<svg"));
+    for d in [one, two] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
+
+#[test]
+fn resume_gives_the_uninterrupted_run() {
+    let (whole, parts) = (temp("whole"), temp("parts"));
+    evolve(&whole, &[]);
+    let first = evolve(&parts, &["--stop-after", "1"]);
+    assert!(first.contains("stopped early"), "{first}");
+    assert!(!parts.join("champions").exists());
+    // A killed run leaves a stale temporary file behind; it must not matter.
+    std::fs::write(parts.join("checkpoint.tmp"), "half-written").expect("write");
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", parts.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(read(&whole, "log.jsonl"), read(&parts, "log.jsonl"));
+    let strip = |dir: &Path| read(dir, "champions/tiny.sg").replace(dir.to_str().unwrap_or(""), "");
+    assert_eq!(strip(&whole), strip(&parts));
+    for d in [whole, parts] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}
+
+#[test]
+fn champions_check_and_play() {
+    let dir = temp("champ");
+    evolve(&dir, &[]);
+    let champ = dir.join("champions/tiny.sg");
+    let champ_s = champ.to_str().expect("utf-8");
+    let (code, stdout, stderr) = stratagem(&["check", champ_s]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("individual tiny-champion"), "{stdout}");
+    let spec = format!("gp:{champ_s}:tiny-champion:alphabeta:1");
+    let (code, stdout, stderr) =
+        stratagem(&["play", "--game", "morris", "--a", &spec, "--b", "random", "--games", "4", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(json["games"], 4);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn existing_runs_and_bad_checkpoints_are_refused() {
+    let dir = temp("refuse");
+    let dir_s = dir.to_str().expect("utf-8").to_owned();
+    evolve(&dir, &["--stop-after", "1"]);
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--out", &dir_s]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("already holds a run"), "{stderr}");
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", &dir_s, "--seed", "99"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("written by another experiment"), "{stderr}");
+    std::fs::write(dir.join("checkpoint.json"), "{\"format\": 1, \"truncated").expect("corrupt");
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", &dir_s]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not a valid checkpoint"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn bad_experiments_are_rejected_before_any_work() {
+    let dir = temp("bad");
+    let (code, _, stderr) = stratagem(&["evolve", "tests/data/evolve/bad.sg", "--out", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    assert!(!dir.exists(), "no output for a rejected experiment");
+    assert!(stderr.contains("unknown experiment setting `generatons`"), "{stderr}");
+    assert!(stderr.contains("did you mean `generations`?"), "{stderr}");
+    assert!(stderr.contains("`population` must be between 2"), "{stderr}");
+    assert!(stderr.contains("is not for morris"), "{stderr}");
+    let (code, _, _) = stratagem(&["check", "tests/data/evolve/bad.sg"]);
+    assert_eq!(code, 1);
+}
