@@ -28,5 +28,6 @@ pub mod eval;
 pub mod evolve;
 pub mod games;
 pub mod lang;
+pub mod repl;
 pub mod search;
 pub mod syntax;

@@ -151,3 +151,41 @@ fn eval() {
         expected_by_engine.swap_remove(0)
     });
 }
+
+/// Scripted REPL sessions: `tests/data/repl/NNN_name.repl` is fed to
+/// `stratagem repl` on standard input; its output must equal `NNN_name.expected`.
+#[test]
+fn repl() {
+    use std::io::Write;
+    let dir = Path::new("tests/data/repl");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("tests/data/repl")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "repl"))
+        .collect();
+    cases.sort();
+    assert!(!cases.is_empty());
+    let mut failures = Vec::new();
+    for case in cases {
+        let input = std::fs::read(&case).expect("read transcript");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stratagem"))
+            .arg("repl")
+            .env("STRATAGEM_HISTORY", std::env::temp_dir().join("stratagem-test-history"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run stratagem repl");
+        child.stdin.take().expect("stdin").write_all(&input).expect("write transcript");
+        let out = child.wait_with_output().expect("repl output");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success() && !stderr.contains("panicked"), "{}: {stderr}", case.display());
+        failures.extend(compare(&case, &String::from_utf8_lossy(&out.stdout)));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} transcript(s) differ (re-bless with UPDATE_EXPECT=1):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -84,6 +84,11 @@ pub enum Command {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         stop_after: Option<u64>,
     },
+    /// An interactive session: positions, moves, and programs evaluated on them.
+    Repl {
+        /// Program files to load first.
+        files: Vec<PathBuf>,
+    },
     /// Evaluate every tree of a gpbench file (`<set> <size> <index> <sexp>` lines,
     /// over the `arith` primset) on a CSV table; print sums and throughput.
     Batch {
@@ -189,6 +194,7 @@ fn run() -> ExitCode {
         Command::Eval { file, name, rows, tree, engine, format } => {
             eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
         }
+        Command::Repl { files } => return crate::repl::run(&files),
         Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => {
             evolve::run(&evolve::EvolveArgs {
                 file,

@@ -33,12 +33,12 @@ impl Context for Slots<'_> {
     }
 }
 
-pub struct Interp<'a, C: Context> {
+pub struct Interp<'a, C: Context + ?Sized> {
     ps: &'a PrimSet,
     ctx: &'a mut C,
 }
 
-impl<'a, C: Context> Interp<'a, C> {
+impl<'a, C: Context + ?Sized> Interp<'a, C> {
     pub fn new(ps: &'a PrimSet, ctx: &'a mut C) -> Self {
         Interp { ps, ctx }
     }

@@ -138,6 +138,11 @@ pub trait Game {
     /// Writes a position in the text format `parse_state` reads.
     fn format_state(&self, state: &Self::State) -> String;
 
+    /// A picture of the position for people (the REPL's `:board`).
+    fn render(&self, state: &Self::State) -> String {
+        format!("{}\n", self.format_state(state))
+    }
+
     /// Reads a move in the game's text format and returns the legal move of
     /// `state` it names.
     fn parse_move(&self, state: &Self::State, text: &str) -> Result<Self::Move, ParseError>;

@@ -127,6 +127,10 @@ impl Game for Checkers {
     type State = Position;
     type Move = Move;
 
+    fn render(&self, state: &Position) -> String {
+        text::render(state)
+    }
+
     fn name(&self) -> &'static str {
         match self.variant {
             Variant::Lose => "lose-checkers",

@@ -275,6 +275,10 @@ impl Game for Morris {
     type State = Position;
     type Move = Move;
 
+    fn render(&self, state: &Position) -> String {
+        render(state)
+    }
+
     fn name(&self) -> &'static str {
         "morris"
     }

@@ -1,0 +1,471 @@
+//! `stratagem repl [FILE...]`: put a position on the board, type an
+//! expression or load a champion, and see what it says.
+//!
+//! Input is an expression (evaluated on the current position over the game's
+//! primset) or a `:command`. An expression continues over lines until its
+//! parentheses balance. Errors are the CLI's diagnostics, printed without
+//! leaving the session. On a terminal, rustyline gives line editing and a
+//! history kept across sessions; otherwise lines are read from standard input,
+//! which is how scripted sessions are tested.
+
+mod game;
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
+use crate::eval::interp::Interp;
+use crate::games::checkers::Checkers;
+use crate::games::morris::Morris;
+use crate::lang::check::{TreeEnv, check_tree};
+use crate::lang::{FormRef, Loader, Node, PrimSet, PrimSetId, Tree, TypeId, Value};
+use crate::syntax::{Atom, Sexp, SexpKind, read};
+use game::{ReplGame, Session};
+
+const HELP: &[(&str, &str, &str)] = &[
+    (":help", ":help", "list the commands"),
+    (":game", ":game morris", "start a game: lose-checkers or morris"),
+    (":position", ":position B:W21-32:B1-12", "set the position in the game's text format (alone: print it)"),
+    (":moves", ":moves", "list the legal moves, numbered"),
+    (":play", ":play 11-15  or  :play 3", "play a move, by its text or its number"),
+    (":undo", ":undo", "take back the last move"),
+    (":board", ":board", "show the board"),
+    (":reset", ":reset", "back to the initial position"),
+    (":load", ":load programs/champions/lose-checkers-figure-1-2.sg", "load a file of programs"),
+    (":list", ":list", "list the primsets, individuals, policies, weights and experiments loaded"),
+    (":eval", ":eval figure-1-2", "evaluate an individual, policy or weight vector on the position"),
+    (":rank", ":rank figure-1-2", "order the legal moves by an individual's evaluation of the result"),
+    (":type", ":type (Plus Mobility 1.0)", "show an expression's type without evaluating it"),
+    (":engine", ":engine interp", "choose the evaluation engine"),
+    (":quit", ":quit", "leave (so does Ctrl-D)"),
+];
+
+/// The state of a session.
+pub struct Repl {
+    loader: Loader,
+    /// Diagnostics of the loader already shown.
+    shown: usize,
+    game: Option<Box<dyn ReplGame>>,
+    /// The primset expressions are written in: the game's.
+    primset: Option<PrimSetId>,
+    inputs: usize,
+}
+
+impl Default for Repl {
+    fn default() -> Self {
+        Repl::new()
+    }
+}
+
+impl Repl {
+    pub fn new() -> Repl {
+        Repl { loader: Loader::new(), shown: 0, game: None, primset: None, inputs: 0 }
+    }
+
+    /// New diagnostics of the loader, rendered.
+    fn new_diagnostics(&mut self) -> String {
+        let fresh = &self.loader.diags[self.shown..];
+        self.shown = self.loader.diags.len();
+        if fresh.is_empty() { String::new() } else { self.loader.sources.render_plain(fresh) }
+    }
+
+    fn diag_text(&self, sources: &Sources, diags: &[Diagnostic]) -> String {
+        sources.render_plain(diags)
+    }
+
+    pub fn load(&mut self, path: &Path) -> String {
+        let before = self.loader.module.forms.len();
+        let file = self.loader.load_path(path);
+        let mut out = self.new_diagnostics();
+        if file.is_some() {
+            let added = self.loader.module.forms.len() - before;
+            out.push_str(&format!("loaded {}: {added} form(s)\n", path.display()));
+        }
+        out
+    }
+
+    /// Handles one complete input (an expression or a command) and returns what to print.
+    pub fn handle(&mut self, input: &str) -> String {
+        let input = input.trim();
+        if input.is_empty() {
+            return String::new();
+        }
+        let Some(command) = input.strip_prefix(':') else { return self.expression(input, true) };
+        let (name, arg) = command.split_once(char::is_whitespace).map_or((command, ""), |(n, a)| (n, a.trim()));
+        match name {
+            "help" => HELP.iter().map(|(c, ex, what)| format!("{c:<10} {what}\n           e.g. {ex}\n")).collect(),
+            "game" => self.set_game(arg),
+            "position" if arg.is_empty() => self.with_game(|g| Ok(format!("{}\n", g.position()))),
+            "position" => self.with_game(|g| match g.set_position(arg) {
+                Ok(()) => Ok(g.board()),
+                Err(e) => Err(text_error("stratagem::game::position", "position", arg, e)),
+            }),
+            "moves" => self.with_game(|g| {
+                let moves = g.moves();
+                if moves.is_empty() {
+                    return Ok(format!(
+                        "no legal moves: {}\n",
+                        g.result().unwrap_or_else(|| "the game is over".into())
+                    ));
+                }
+                Ok(moves.iter().enumerate().map(|(i, m)| format!("{:>3}. {m}\n", i + 1)).collect())
+            }),
+            "play" if !arg.is_empty() => self.with_game(|g| match g.play(arg) {
+                Ok(mv) => Ok(format!("played {mv}\n{}", g.board())),
+                Err(e) => Err(text_error("stratagem::game::move", "move", arg, e)),
+            }),
+            "undo" => self.with_game(|g| Ok(if g.undo() { g.board() } else { "nothing to undo\n".into() })),
+            "board" => self.with_game(|g| Ok(g.board())),
+            "reset" => self.with_game(|g| {
+                g.reset();
+                Ok(g.board())
+            }),
+            "load" if !arg.is_empty() => self.load(&PathBuf::from(arg)),
+            "list" => self.list(),
+            "eval" if !arg.is_empty() => self.eval_named(arg),
+            "rank" if !arg.is_empty() => self.rank(arg),
+            "type" if !arg.is_empty() => self.expression(arg, false),
+            "engine" => match arg {
+                "interp" => "engine: interp\n".into(),
+                _ => format!("unknown engine `{arg}`: engines are interp\n"),
+            },
+            "quit" | "q" | "exit" => String::new(),
+            _ => {
+                let names: Vec<&str> = HELP.iter().map(|(c, _, _)| &c[1..]).collect();
+                let hint = did_you_mean(name, names).map_or_else(String::new, |s| format!(" (did you mean :{s}?)"));
+                let usage = HELP
+                    .iter()
+                    .find(|(c, _, _)| &c[1..] == name)
+                    .map_or(String::new(), |(_, ex, _)| format!("; e.g. {ex}"));
+                if usage.is_empty() {
+                    format!("unknown command `:{name}`{hint}; :help lists the commands\n")
+                } else {
+                    format!("`:{name}` needs an argument{usage}\n")
+                }
+            }
+        }
+    }
+
+    fn set_game(&mut self, name: &str) -> String {
+        let game: Box<dyn ReplGame> = match name {
+            "lose-checkers" => Box::new(Session::new(Checkers::lose(), ["Black", "White"])),
+            "morris" => Box::new(Session::new(Morris, ["White", "Black"])),
+            _ => {
+                let hint = did_you_mean(name, ["lose-checkers", "morris"])
+                    .map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
+                return format!("unknown game `{name}`{hint}; games: lose-checkers, morris\n");
+            }
+        };
+        // Expressions use the game's primset: one loaded for its domain, else the shipped one.
+        let loaded = self.loader.module.primsets.iter().rposition(|p| p.domain.as_deref() == Some(name));
+        let id = match loaded {
+            Some(i) => PrimSetId(i),
+            None => {
+                self.loader.load_text("(repl)", &format!("(import {name})"));
+                self.shown = self.loader.diags.len();
+                match self.loader.module.find_primset(name) {
+                    Some(id) => id,
+                    None => return format!("no primset for {name}\n"),
+                }
+            }
+        };
+        self.primset = Some(id);
+        let board = game.board();
+        self.game = Some(game);
+        format!("{name}, primset {}\n{board}", self.loader.module.primset(id).name)
+    }
+
+    fn with_game(&mut self, f: impl FnOnce(&mut dyn ReplGame) -> Result<String, String>) -> String {
+        match self.game.as_deref_mut() {
+            None => "no game yet: start one with `:game lose-checkers` or `:game morris`\n".into(),
+            Some(g) => f(g).unwrap_or_else(|e| e),
+        }
+    }
+
+    fn list(&self) -> String {
+        let m = &self.loader.module;
+        let mut out = String::new();
+        for (_, form) in &m.forms {
+            let line = match form {
+                FormRef::Experiment(i) => {
+                    format!(
+                        "experiment {}",
+                        m.experiments[*i]
+                            .1
+                            .as_list()
+                            .and_then(|l| l.get(1))
+                            .map_or_else(String::new, ToString::to_string)
+                    )
+                }
+                f => m.summarize(*f),
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+        if out.is_empty() { "nothing loaded\n".into() } else { out }
+    }
+
+    /// Checks (and, if `evaluate`, evaluates) an expression over the game's primset.
+    fn expression(&mut self, text: &str, evaluate: bool) -> String {
+        let (Some(ps_id), Some(_)) = (self.primset, self.game.as_ref()) else {
+            return "no game yet: expressions are evaluated on a position; start with `:game lose-checkers` or `:game morris`\n".into();
+        };
+        self.inputs += 1;
+        let mut sources = Sources::new();
+        let file = sources.add(format!("<input {}>", self.inputs), None, text.to_owned());
+        let (forms, diags) = read(file, text);
+        if !diags.is_empty() {
+            return self.diag_text(&sources, &diags);
+        }
+        let [expr] = forms.as_slice() else {
+            return "one expression at a time, please\n".into();
+        };
+        let ps = self.loader.module.primset(ps_id).clone();
+        let Some(ty) = infer(&ps, expr) else {
+            let mut diags = Vec::new();
+            check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, TypeId::F, &mut diags);
+            return self.diag_text(&sources, &diags);
+        };
+        let mut diags = Vec::new();
+        let Some(tree) = check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, ty, &mut diags)
+        else {
+            return self.diag_text(&sources, &diags);
+        };
+        if !evaluate {
+            return format!("{}\n", ps.type_name(ty));
+        }
+        match self.eval_tree(&ps, &tree, None) {
+            Ok(v) => format!("{v} : {}\n", ps.type_name(ty)),
+            Err(d) => self.diag_text(&self.loader.sources.clone(), &d),
+        }
+    }
+
+    fn eval_tree(&self, ps: &PrimSet, tree: &Tree, child: Option<usize>) -> Result<Value, Vec<Diagnostic>> {
+        let game = self.game.as_deref().ok_or_else(Vec::new)?;
+        let used = tree.features_used(ps);
+        let mut value = Value::F(f64::NAN);
+        game.with_context(ps, &used, child, &mut |ctx| value = Interp::new(ps, ctx).eval_tree(tree))?;
+        Ok(value)
+    }
+
+    fn eval_named(&mut self, name: &str) -> String {
+        if self.game.is_none() {
+            return "no game yet: start one with `:game lose-checkers` or `:game morris`\n".into();
+        }
+        let m = &self.loader.module;
+        if let Some(ind) = m.individuals.iter().find(|i| i.name == name) {
+            let ps = m.primset(ind.primset);
+            let mut out = String::new();
+            for t in &ind.trees {
+                match self.eval_tree(ps, &t.tree, None) {
+                    Ok(v) => out.push_str(&format!("{}: {v} : {}\n", t.name, ps.type_name(t.ty))),
+                    Err(d) => return self.diag_text(&self.loader.sources, &d),
+                }
+            }
+            return out;
+        }
+        if let Some(p) = m.policies.iter().find(|p| p.name == name) {
+            let ps = m.primset(p.primset);
+            for (i, rule) in p.rules.iter().enumerate() {
+                match self.eval_tree(ps, &rule.condition, None) {
+                    Ok(Value::B(true)) => {
+                        return match self.eval_tree(ps, &rule.value, None) {
+                            Ok(v) => format!("{v} : F (rule {} fired)\n", i + 1),
+                            Err(d) => self.diag_text(&self.loader.sources, &d),
+                        };
+                    }
+                    Ok(_) => {}
+                    Err(d) => return self.diag_text(&self.loader.sources, &d),
+                }
+            }
+            return match self.eval_tree(ps, &p.default, None) {
+                Ok(v) => format!("{v} : F (no rule fired: the default)\n"),
+                Err(d) => self.diag_text(&self.loader.sources, &d),
+            };
+        }
+        if let Some(w) = m.weights.iter().find(|w| w.name == name) {
+            let ps = m.primset(w.primset);
+            let mut out = String::new();
+            let mut sum = 0.0;
+            for &(id, weight) in &w.terms {
+                let tree = Tree { nodes: vec![Node::Prim(id)], spans: Vec::new() };
+                let v = match self.eval_tree(ps, &tree, None) {
+                    Ok(v) => v.as_f64(),
+                    Err(d) => return self.diag_text(&self.loader.sources, &d),
+                };
+                sum += weight * v;
+                out.push_str(&format!(
+                    "  {:<28} {} × {} = {}\n",
+                    ps.prim(id).name,
+                    Value::F(weight),
+                    Value::F(v),
+                    Value::F(weight * v)
+                ));
+            }
+            out.push_str(&format!("{} : F\n", Value::F(sum)));
+            return out;
+        }
+        self.unknown_program(name)
+    }
+
+    fn unknown_program(&self, name: &str) -> String {
+        let names = self.loader.module.program_names();
+        let hint =
+            did_you_mean(name, names.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
+        format!("no individual, policy or weights named `{name}`{hint}; :list shows what is loaded\n")
+    }
+
+    fn rank(&mut self, name: &str) -> String {
+        let Some(game) = self.game.as_deref() else {
+            return "no game yet: start one with `:game lose-checkers` or `:game morris`\n".into();
+        };
+        let m = &self.loader.module;
+        let Some(ind) = m.individuals.iter().find(|i| i.name == name) else { return self.unknown_program(name) };
+        let ps = m.primset(ind.primset);
+        let Some(eval) = ind.trees.iter().find(|t| t.name == "eval").or(ind.trees.first()) else {
+            return "no tree\n".into();
+        };
+        let moves = game.moves();
+        let mut scored = Vec::new();
+        for (i, mv) in moves.iter().enumerate() {
+            match self.eval_tree(ps, &eval.tree, Some(i)) {
+                Ok(v) => scored.push((v.as_f64(), i, mv.clone())),
+                Err(d) => return self.diag_text(&self.loader.sources, &d),
+            }
+        }
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut out =
+            format!("moves for {} ranked by `{name}` (value of the position after the move):\n", game.to_move());
+        for (v, i, mv) in scored {
+            out.push_str(&format!("{:>3}. {mv:<12} {}\n", i + 1, Value::F(v)));
+        }
+        out
+    }
+}
+
+/// The type of an expression, from its head: a primitive's result type, or a
+/// literal's base type. `None` when the head is unknown (checking reports it).
+fn infer(ps: &PrimSet, expr: &Sexp) -> Option<TypeId> {
+    match &expr.kind {
+        SexpKind::Atom(Atom::Float(_)) => Some(TypeId::F),
+        SexpKind::Atom(Atom::Int(_)) => Some(TypeId::I),
+        SexpKind::Atom(Atom::Symbol(s)) if s == "true" || s == "false" => Some(TypeId::B),
+        SexpKind::Atom(Atom::Symbol(s)) => ps.lookup(s).map(|id| ps.prim(id).ret),
+        SexpKind::List(items) => items.first()?.as_symbol().and_then(|s| ps.lookup(s)).map(|id| ps.prim(id).ret),
+        SexpKind::Atom(Atom::Str(_)) => None,
+    }
+}
+
+/// A diagnostic about text typed after a command, rendered.
+fn text_error(code: &'static str, what: &str, text: &str, e: crate::games::ParseError) -> String {
+    let mut sources = Sources::new();
+    let file = sources.add(format!("<{what}>"), None, text.to_owned());
+    let span = e.span.start.min(text.len())..e.span.end.min(text.len());
+    let mut d = Diagnostic::error(code, e.message).at(file, span.into(), "here");
+    if let Some(h) = e.help {
+        d = d.with_help(h);
+    }
+    sources.render_plain(&[d])
+}
+
+/// Whether the parentheses of `text` balance (ignoring strings and comments).
+fn balanced(text: &str) -> bool {
+    let mut depth: i64 = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            ';' => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    depth <= 0
+}
+
+/// Runs a session: loads `files`, then reads inputs until `:quit` or end of input.
+pub fn run(files: &[PathBuf]) -> std::process::ExitCode {
+    let mut repl = Repl::new();
+    let mut stdout = std::io::stdout();
+    for f in files {
+        let _ = stdout.write_all(repl.load(f).as_bytes());
+    }
+    let interactive = std::io::stdin().is_terminal();
+    let mut editor = if interactive { rustyline::DefaultEditor::new().ok() } else { None };
+    let history = std::env::var_os("STRATAGEM_HISTORY")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".stratagem_history")));
+    if let (Some(ed), Some(h)) = (editor.as_mut(), history.as_ref()) {
+        let _ = ed.load_history(h);
+    }
+    if interactive {
+        let _ = stdout.write_all(b"Stratagem REPL: :help lists the commands, Ctrl-D leaves.\n");
+    }
+    let mut stdin = std::io::stdin().lock();
+    let mut pending = String::new();
+    loop {
+        let prompt = if pending.is_empty() { "stratagem> " } else { "       ... " };
+        let line = match editor.as_mut() {
+            Some(ed) => match ed.readline(prompt) {
+                Ok(line) => line,
+                // Ctrl-C cancels the input being typed.
+                Err(rustyline::error::ReadlineError::Interrupted) => {
+                    pending.clear();
+                    continue;
+                }
+                Err(_) => break,
+            },
+            None => {
+                let mut line = String::new();
+                match stdin.read_line(&mut line) {
+                    Ok(0) | Err(_) => {
+                        // An unfinished expression at the end of input is
+                        // still reported (as an unclosed list).
+                        if !pending.trim().is_empty() {
+                            let _ = stdout.write_all(repl.handle(pending.trim()).as_bytes());
+                        }
+                        break;
+                    }
+                    Ok(_) => line,
+                }
+            }
+        };
+        pending.push_str(&line);
+        pending.push('\n');
+        if !pending.trim_start().starts_with(':') && !balanced(&pending) {
+            continue;
+        }
+        let input = std::mem::take(&mut pending);
+        if let Some(ed) = editor.as_mut() {
+            let _ = ed.add_history_entry(input.trim());
+        }
+        let trimmed = input.trim();
+        if matches!(trimmed, ":quit" | ":q" | ":exit") {
+            break;
+        }
+        let out = repl.handle(trimmed);
+        let _ = stdout.write_all(out.as_bytes());
+        let _ = stdout.flush();
+    }
+    if let (Some(ed), Some(h)) = (editor.as_mut(), history.as_ref()) {
+        let _ = ed.save_history(h);
+    }
+    std::process::ExitCode::SUCCESS
+}
