@@ -77,7 +77,15 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let (out_dir, resume) = match (&args.resume, &args.out) {
         (Some(dir), _) => (dir.clone(), true),
         (None, Some(dir)) => (dir.clone(), false),
-        (None, None) => (PathBuf::from("runs").join(&exp.name), false),
+        // By default each run gets a directory of its own: runs/NAME, runs/NAME-2, ...
+        (None, None) => {
+            let base = PathBuf::from("runs");
+            let dir = (1..)
+                .map(|k| if k == 1 { base.join(&exp.name) } else { base.join(format!("{}-{k}", exp.name)) })
+                .find(|d| !d.exists())
+                .unwrap_or_else(|| base.join(&exp.name));
+            (dir, false)
+        }
     };
     let opts = RunOptions {
         out: out_dir.clone(),
