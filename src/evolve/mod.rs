@@ -6,6 +6,7 @@ pub mod experiment;
 pub mod ga;
 pub mod game_fitness;
 pub mod genome;
+pub mod hillis;
 pub mod init;
 pub mod ops;
 pub mod output;
