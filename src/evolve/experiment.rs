@@ -10,6 +10,7 @@
 //!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
 //!   (elitism 1)
 //!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))
+//!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
 //!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)))
 //! ```
 //! Everything is checked before any work starts: unknown keys (with
@@ -65,9 +66,12 @@ pub struct Experiment {
     pub variation: Variation,
     pub player: SearchParams,
     pub fitness: Vec<FitnessPart>,
+    /// Whether the explicitly defined intron primitives are generated.
+    pub introns: bool,
 }
 
-const KEYS: [&str; 18] = [
+const KEYS: [&str; 19] = [
+    "introns",
     "primset",
     "game",
     "population",
@@ -319,6 +323,19 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
             Selection::Tournament(2)
         }
     };
+    let introns = match get("introns") {
+        None => true,
+        Some([v]) if v.as_symbol() == Some("on") => true,
+        Some([v]) if v.as_symbol() == Some("off") => false,
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (introns on) or (introns off)").at(
+                cx.file,
+                clause_span(clauses, "introns"),
+                "malformed",
+            ));
+            true
+        }
+    };
     let player = match get("player") {
         None => SearchParams::full(1),
         Some([p]) => lower_player(cx, p),
@@ -391,7 +408,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         _ => ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
     };
     let needed: Vec<TypeId> = trees.iter().map(|(_, t)| *t).collect();
-    match Builder::new(ps, &needed) {
+    match Builder::with_introns(ps, &needed, introns) {
         Err(d) => cx.push(d),
         Ok(b) => {
             for (tree, ty) in &trees {
@@ -447,6 +464,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         variation,
         player,
         fitness,
+        introns,
     })
 }
 

@@ -44,11 +44,24 @@ impl<'a> Builder<'a> {
     /// A builder for `ps`, or a diagnostic naming the types in `needed` from which
     /// no tree can be generated.
     pub fn new(ps: &'a PrimSet, needed: &[TypeId]) -> Result<Builder<'a>, Diagnostic> {
+        Builder::with_introns(ps, needed, true)
+    }
+
+    /// Like [`Builder::new`]; without `introns`, the explicitly defined intron
+    /// primitives (builtins `first` and `not-first`, the papers' NullFuncJ and
+    /// NOTG, whose second argument is never used) are not generated.
+    pub fn with_introns(ps: &'a PrimSet, needed: &[TypeId], introns: bool) -> Result<Builder<'a>, Diagnostic> {
+        use crate::lang::PrimKind;
+        use crate::lang::builtin::Builtin;
         let n = ps.types.len();
         let mut leaves = vec![Vec::new(); n];
         let mut functions = vec![Vec::new(); n];
         for (i, p) in ps.prims.iter().enumerate() {
             let id = PrimId(i as u32);
+            let intron = matches!(p.kind, PrimKind::Builtin(Builtin::First | Builtin::NotFirst));
+            if intron && !introns {
+                continue;
+            }
             if p.arity() == 0 {
                 leaves[p.ret.0 as usize].push(Leaf::Prim(id));
             } else {
