@@ -95,6 +95,8 @@ impl<G: Game> AlphaBeta<G> {
         let mut candidates: Vec<usize> = (0..moves.len()).collect();
         if self.params.is_selective() && self.params.depth >= 2 && self.params.full_search_depth == 0 {
             candidates = self.rank(game, &children, me, evals.ranker());
+            // Ties between kept moves go to the earlier legal move, as without pruning.
+            candidates.sort_unstable();
         }
         let (mut best, mut alpha) = (candidates.first().copied().unwrap_or(0), f64::NEG_INFINITY);
         for &i in &candidates {
@@ -157,5 +159,132 @@ impl<G: Game> AlphaBeta<G> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::rng::stream;
+    use crate::games::checkers::Checkers;
+    use crate::games::domain::GpDomain;
+    use crate::games::morris::Morris;
+    use rand::RngExt;
+
+    /// Material plus a position-dependent tie-breaker, so that values differ.
+    struct Noisy;
+
+    impl<G: GpDomain> Evaluator<G> for Noisy
+    where
+        G::State: std::fmt::Debug,
+    {
+        fn evaluate(&mut self, game: &G, state: &G::State, me: Player) -> f64 {
+            let h = format!("{state:?}").bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+            game.material(state, me) + (h % 1000) as f64 / 1000.0
+        }
+    }
+
+    /// Plain negamax without pruning: the reference α-β must agree with.
+    fn minimax<G: GpDomain>(game: &G, state: &G::State, depth: u32, ply: u32) -> f64
+    where
+        G::State: std::fmt::Debug,
+    {
+        let me = game.to_move(state);
+        if let Some(r) = game.result(state) {
+            return match r {
+                GameResult::Draw => 0.0,
+                GameResult::Winner(w) if w == me => WIN - f64::from(ply),
+                GameResult::Winner(_) => -(WIN - f64::from(ply)),
+            };
+        }
+        if depth == 0 {
+            return Noisy.evaluate(game, state, me);
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        moves
+            .iter()
+            .map(|m| -minimax(game, &game.apply(state, m), depth - 1, ply + 1))
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    fn root_choice<G: GpDomain>(game: &G, state: &G::State, depth: u32) -> usize
+    where
+        G::State: std::fmt::Debug,
+    {
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        let values: Vec<f64> = moves.iter().map(|m| -minimax(game, &game.apply(state, m), depth - 1, 1)).collect();
+        let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        values.iter().position(|v| *v == best).unwrap_or(0)
+    }
+
+    fn positions<G: GpDomain>(game: &G, n: u64) -> Vec<G::State> {
+        let mut out = Vec::new();
+        for seed in 0..n {
+            let mut rng = stream(seed, &[77]);
+            let mut state = game.initial_state();
+            let mut moves = Vec::new();
+            let plies = rng.random_range(0..30);
+            for _ in 0..plies {
+                game.legal_moves(&state, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                state = game.apply(&state, &moves[rng.random_range(0..moves.len())]);
+            }
+            game.legal_moves(&state, &mut moves);
+            if !moves.is_empty() {
+                out.push(state);
+            }
+        }
+        out
+    }
+
+    fn agrees_with_minimax<G: GpDomain>(game: &G)
+    where
+        G::State: std::fmt::Debug,
+    {
+        for state in positions(game, 25) {
+            let mut moves = Vec::new();
+            game.legal_moves(&state, &mut moves);
+            for depth in 1..=3 {
+                let mut ab = AlphaBeta::<G>::new(SearchParams::full(depth));
+                let mut eval = Noisy;
+                let chosen = ab.choose(game, &state, &moves, &mut Evals { eval: &mut eval, order: None });
+                assert_eq!(chosen, root_choice(game, &state, depth), "depth {depth} at {state:?}");
+                // A ratio of 1 prunes nothing: the same move.
+                let mut sel =
+                    AlphaBeta::<G>::new(SearchParams { selective_ratio: Some(1.0), ..SearchParams::full(depth) });
+                assert_eq!(sel.choose(game, &state, &moves, &mut Evals { eval: &mut Noisy, order: None }), chosen);
+            }
+        }
+    }
+
+    #[test]
+    fn alphabeta_chooses_what_minimax_chooses() {
+        agrees_with_minimax(&Checkers::lose());
+        agrees_with_minimax(&Morris);
+    }
+
+    #[test]
+    fn forward_pruning_expands_fewer_states() {
+        let game = Morris;
+        let mut full_total = 0;
+        let mut pruned_total = 0;
+        for state in positions(&game, 20) {
+            let mut moves = Vec::new();
+            game.legal_moves(&state, &mut moves);
+            let mut full = AlphaBeta::<Morris>::new(SearchParams::full(3));
+            full.choose(&game, &state, &moves, &mut Evals { eval: &mut Noisy, order: None });
+            let params = SearchParams { max_branching: Some(2), ..SearchParams::full(3) };
+            let mut pruned = AlphaBeta::<Morris>::new(params);
+            pruned.choose(&game, &state, &moves, &mut Evals { eval: &mut Noisy, order: None });
+            // Root, at most 2 children, at most 2 grandchildren each are expanded.
+            assert!(pruned.expanded <= 1 + 2 + 4, "{}", pruned.expanded);
+            full_total += full.expanded;
+            pruned_total += pruned.expanded;
+        }
+        assert!(pruned_total < full_total);
     }
 }
