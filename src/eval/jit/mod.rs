@@ -19,7 +19,7 @@
 pub mod analysis;
 pub mod code;
 pub mod compiler;
-mod lower;
+pub(crate) mod lower;
 mod native;
 mod shell;
 mod translate;

@@ -1,0 +1,2 @@
+//! Population compilation: hash-consing, sharing across threads, and memory
+//! that comes back when populations are dropped.
