@@ -164,10 +164,12 @@ fn compare(seed: u64, ps: &PrimSet, programs: &[Owned], rows: &[Vec<u64>]) -> Re
             let h = match h {
                 Ok(h) => h,
                 Err(JitError::Unsupported(_)) if expected[k].iter().any(|o| !o.natives.is_empty()) => continue,
-                Err(JitError::Unsupported(_)) if matches!(programs[k].as_jit(), JitProgram::Tree(t) if t.uses_natives(ps)) => {
+                Err(JitError::Unsupported(_)) if matches!(programs[k].as_jit(), JitProgram::Tree(t) if t.uses_natives(ps)) =>
+                {
                     continue;
                 }
-                Err(JitError::Unsupported(_)) if matches!(&programs[k], Owned::Policy(p) if policy_uses_natives(ps, p)) => {
+                Err(JitError::Unsupported(_)) if matches!(&programs[k], Owned::Policy(p) if policy_uses_natives(ps, p)) =>
+                {
                     continue;
                 }
                 Err(e) => return Err(err(e)),
