@@ -2,7 +2,7 @@
 //! turns diagnostics into exit codes: 0 on success, 1 on any error in the input
 //! (diagnostics on stderr), never a panic.
 
-mod batch;
+pub mod batch;
 mod check;
 mod eval;
 mod fmt;
