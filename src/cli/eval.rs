@@ -142,7 +142,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
             if matches!(program, Program::Policy(_)) {
                 obj["rule"] = fired
                     .iter()
-                    .map(|r| r.map_or(serde_json::Value::String("default".into()), |i| serde_json::Value::from(i)))
+                    .map(|r| r.map_or(serde_json::Value::String("default".into()), serde_json::Value::from))
                     .collect();
             }
             text = format!("{obj}\n");

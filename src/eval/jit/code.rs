@@ -131,7 +131,7 @@ impl BatchFn {
     /// not a multiple of the lane count (a bug of the caller).
     pub fn run(&self, cols: &Columns, out: &mut Vec<u64>, aux: &mut Vec<u64>) {
         assert!(cols.n_slots >= self.n_slots, "the program reads {} slots, {} given", self.n_slots, cols.n_slots);
-        assert!(cols.stride % self.lanes == 0 && cols.stride >= cols.n_rows, "bad column stride");
+        assert!(cols.stride.is_multiple_of(self.lanes) && cols.stride >= cols.n_rows, "bad column stride");
         assert!(cols.data.len() >= cols.n_slots * cols.stride, "short column data");
         out.clear();
         out.resize(cols.stride, 0);

@@ -195,7 +195,7 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// The 64-bit slot pattern of a scalar value: f64 bits, i64, or 0/1.
-    pub fn to_bits(&mut self, x: Val) -> ir::Value {
+    pub fn bits_of(&mut self, x: Val) -> ir::Value {
         match x.base {
             Base::F => self.b.ins().bitcast(types::I64, MemFlagsData::new(), x.v),
             Base::I => x.v,
@@ -204,7 +204,7 @@ impl FunctionTranslator<'_, '_> {
     }
 
     /// A scalar value of `base` from its 64-bit slot pattern.
-    pub fn from_bits(&mut self, bits: ir::Value, base: Base) -> Val {
+    pub fn value_from_bits(&mut self, bits: ir::Value, base: Base) -> Val {
         let v = match base {
             Base::F => self.b.ins().bitcast(types::F64, MemFlagsData::new(), bits),
             Base::I => bits,

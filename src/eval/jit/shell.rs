@@ -86,7 +86,7 @@ pub fn build_position(
     if let Some(rule) = rule {
         t.b.ins().store(MemFlagsData::trusted(), rule, aux, 0);
     }
-    let bits = t.to_bits(value);
+    let bits = t.bits_of(value);
     t.b.ins().return_(&[bits]);
     t.b.finalize(spec.frontend);
     Ok(())
@@ -146,7 +146,7 @@ pub fn build_batch(
     let flags = MemFlagsData::new().with_notrap();
     let out_at = t.b.ins().iadd(out, offset);
     let stored = match (t.lanes, value.base) {
-        (Lanes::Scalar, _) => t.to_bits(value),
+        (Lanes::Scalar, _) => t.bits_of(value),
         (Lanes::X2, Base::B) => {
             let one = t.const_vec_i(1);
             t.b.ins().band(value.v, one)

@@ -254,7 +254,7 @@ impl FunctionTranslator<'_, '_> {
         let size = u32::try_from(arity.max(1) * 8).map_err(|_| JitError::Unsupported("too many arguments".into()))?;
         let slot = self.b.create_sized_stack_slot(ir::StackSlotData::new(ir::StackSlotKind::ExplicitSlot, size, 3));
         for (k, a) in args.iter().enumerate() {
-            let bits = self.to_bits(*a);
+            let bits = self.bits_of(*a);
             let ptr = self.ptr;
             self.b.ins().stack_store(ptr, bits, slot, (k * 8) as i32);
         }
@@ -264,7 +264,7 @@ impl FunctionTranslator<'_, '_> {
         let n_args = self.b.ins().iconst(types::I32, arity as i64);
         let call = self.b.ins().call_indirect(sig, callee, &[frame, n, args_ptr, n_args]);
         let bits = self.b.inst_results(call)[0];
-        Ok(self.from_bits(bits, ret))
+        Ok(self.value_from_bits(bits, ret))
     }
 
     /// Call by value: the arguments are computed once, then the body is
