@@ -62,6 +62,12 @@ fn evaluation(c: &mut Criterion) {
         let compiled = compiler.finish().expect("finalises");
         let batch = compiled.batch(batch).expect("batch fn");
         let position = compiled.position(position).expect("position fn");
+        let mut compiler = JitCompiler::new(&b.ps, JitConfig::fast_compile()).expect("compiler");
+        let fast_batch = compiler.add(JitProgram::Tree(tree), Mode::Batch).expect("compiles");
+        let fast_position = compiler.add(JitProgram::Tree(tree), Mode::Position).expect("compiles");
+        let fast = compiler.finish().expect("finalises");
+        let fast_batch = fast.batch(fast_batch).expect("batch fn");
+        let fast_position = fast.position(fast_position).expect("position fn");
 
         // All four compute the same outputs.
         let (mut out, mut aux) = (Vec::new(), Vec::new());
@@ -98,6 +104,18 @@ fn evaluation(c: &mut Criterion) {
                 black_box(sum)
             })
         });
+        g.bench_function("jit-batch-fast-compile", |bch| {
+            bch.iter(|| fast_batch.run(black_box(&cols), &mut out, &mut aux))
+        });
+        g.bench_function("jit-per-row-fast-compile", |bch| {
+            bch.iter(|| {
+                let mut sum = 0.0;
+                for r in 0..n {
+                    sum += fast_position.call(b.rows.row(r), None).0.as_f64();
+                }
+                black_box(sum)
+            })
+        });
         g.bench_function("handwritten", |bch| bch.iter(|| handwritten(black_box(&col_refs), &mut hand)));
         g.finish();
     }
@@ -124,13 +142,15 @@ fn compilation(c: &mut Criterion) {
     let mut g = c.benchmark_group("compile-1000");
     g.throughput(Throughput::Elements(n_nodes as u64));
     g.sample_size(10);
-    for (name, mode, optimize) in [
-        ("position-speed", Mode::Position, true),
-        ("position-none", Mode::Position, false),
-        ("batch-speed", Mode::Batch, true),
-        ("batch-none", Mode::Batch, false),
+    for (name, mode, optimize, fast_regalloc) in [
+        ("position-speed", Mode::Position, true, false),
+        ("position-none", Mode::Position, false, false),
+        ("position-speed-single-pass", Mode::Position, true, true),
+        ("position-none-single-pass", Mode::Position, false, true),
+        ("batch-speed", Mode::Batch, true, false),
+        ("batch-none-single-pass", Mode::Batch, false, true),
     ] {
-        let config = JitConfig { optimize, ..JitConfig::default() };
+        let config = JitConfig { optimize, fast_regalloc, ..JitConfig::default() };
         g.bench_function(name, |bch| {
             bch.iter(|| {
                 let mut compiler = JitCompiler::new(&b.ps, config).expect("compiler");

@@ -127,14 +127,15 @@ pub fn run(args: &BatchArgs) -> Outcome {
     let rows = bind(&table, &ps, &used, Span::new(0, 0), trees_file).map_err(|d| Failure::new(sources.clone(), d))?;
 
     // Compile the trees the engine wants compiled, as one population.
-    let wants_jit: Vec<bool> = trees
-        .iter()
-        .map(|t| match args.engine {
-            Engine::Interp => false,
-            Engine::Jit => true,
-            Engine::Auto => auto_uses_jit(t.tree.len(), rows.n_rows),
-        })
-        .collect();
+    // `auto` decides for the file as a whole: its trees share one population,
+    // so the fixed cost of compiling is paid once.
+    let total_nodes: usize = trees.iter().map(|t| t.tree.len()).sum();
+    let jit = match args.engine {
+        Engine::Interp => false,
+        Engine::Jit => true,
+        Engine::Auto => auto_uses_jit(total_nodes, rows.n_rows),
+    };
+    let wants_jit = vec![jit; trees.len()];
     let mut fallbacks: Vec<JitError> = Vec::new();
     let mut handles: Vec<Option<FnHandle>> = vec![None; trees.len()];
     let mut compiled = None;

@@ -40,14 +40,19 @@ impl Program<'_> {
     }
 }
 
-/// Measured on gpbench (docs/PERFORMANCE.md): compiling costs about
-/// `JIT_FIXED_NS` per population plus `JIT_COMPILE_NS_PER_NODE` per node, and
-/// each node evaluation the JIT does instead of the interpreter saves about
-/// `SAVED_NS_PER_NODE_EVAL`. The break-even point is where both engines take
-/// the same time: nodes × rows × saved = fixed + nodes × per-node.
-pub const JIT_FIXED_NS: f64 = 150_000.0;
+/// Measured on gpbench with a release build (docs/PERFORMANCE.md):
+/// compiling costs about `JIT_FIXED_NS` per process and population (module
+/// set-up, Cranelift's first-use initialisation, one finalisation) plus
+/// `JIT_COMPILE_NS_PER_NODE` per node, and each node evaluation the JIT does
+/// instead of the interpreter saves about `SAVED_NS_PER_NODE_EVAL` (the
+/// interpreter runs ~1e8 node-evals/s, the JIT 4e9-2e10). The break-even
+/// point is where both engines take the same time:
+/// nodes × rows × saved = fixed + nodes × per-node; for the 120 gpbench
+/// trees together (26,760 nodes) it is about 320 rows, which matches the
+/// measured crossover of `stratagem batch` between 100 and 1,000 rows.
+pub const JIT_FIXED_NS: f64 = 800_000.0;
 pub const JIT_COMPILE_NS_PER_NODE: f64 = 3_000.0;
-pub const SAVED_NS_PER_NODE_EVAL: f64 = 2.0;
+pub const SAVED_NS_PER_NODE_EVAL: f64 = 9.5;
 
 /// Whether `Engine::Auto` picks the JIT for `n_nodes` nodes over `n_rows` rows:
 /// when `n_nodes × n_rows` is at least the break-even point for that size.

@@ -42,11 +42,22 @@ pub struct JitConfig {
     pub simd: bool,
     /// Run Cranelift's IR verifier on every function (slow; for debugging).
     pub verify: bool,
+    /// Use regalloc2's single-pass allocator: faster compilation, more spills.
+    pub fast_regalloc: bool,
 }
 
 impl Default for JitConfig {
     fn default() -> JitConfig {
-        JitConfig { optimize: true, simd: true, verify: false }
+        JitConfig { optimize: true, simd: true, verify: false, fast_regalloc: false }
+    }
+}
+
+impl JitConfig {
+    /// For populations compiled every generation: no IR optimisation and the
+    /// single-pass register allocator, about twice as fast to compile for
+    /// somewhat slower code (docs/PERFORMANCE.md).
+    pub fn fast_compile() -> JitConfig {
+        JitConfig { optimize: false, fast_regalloc: true, ..JitConfig::default() }
     }
 }
 
@@ -82,11 +93,11 @@ pub struct JitCompiler<'ps> {
 /// The host ISA for a configuration, built once per process (detecting CPU
 /// features costs more than compiling a small tree).
 fn host_isa(config: JitConfig) -> Result<OwnedTargetIsa, JitError> {
-    type IsaCache = Mutex<HashMap<(bool, bool), OwnedTargetIsa>>;
+    type IsaCache = Mutex<HashMap<(bool, bool, bool), OwnedTargetIsa>>;
     static CACHE: OnceLock<IsaCache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let key = (config.optimize, config.verify);
+    let key = (config.optimize, config.verify, config.fast_regalloc);
     if let Some(isa) = cache.get(&key) {
         return Ok(isa.clone());
     }
@@ -96,6 +107,7 @@ fn host_isa(config: JitConfig) -> Result<OwnedTargetIsa, JitError> {
     for (name, value) in [
         ("opt_level", opt),
         ("enable_verifier", if config.verify { "true" } else { "false" }),
+        ("regalloc_algorithm", if config.fast_regalloc { "single_pass" } else { "backtracking" }),
         ("is_pic", "false"),
         ("use_colocated_libcalls", "false"),
     ] {

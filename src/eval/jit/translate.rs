@@ -100,8 +100,12 @@ impl FunctionTranslator<'_, '_> {
         match &prim.kind {
             PrimKind::Feature(slot) => self.translate_feature(*slot, ret),
             PrimKind::Builtin(op) => {
-                let arg_bases: Vec<Base> = prim.args.iter().map(|t| ps.base(*t)).collect();
-                if !op.accepts(&arg_bases, ret) {
+                let mut arg_bases = [Base::F; 3];
+                let arity = prim.arity().min(3);
+                for (b, t) in arg_bases.iter_mut().zip(&prim.args) {
+                    *b = ps.base(*t);
+                }
+                if prim.arity() > 3 || !op.accepts(&arg_bases[..arity], ret) {
                     return Err(JitError::Malformed(format!("builtin {} used at a wrong type", op.name())));
                 }
                 self.translate_builtin(*op, ret, tree, idx, params)

@@ -154,6 +154,7 @@ fn compare(seed: u64, ps: &PrimSet, programs: &[Owned], rows: &[Vec<u64>]) -> Re
         ("batch simd", JitConfig::default()),
         ("batch scalar", JitConfig { simd: false, ..JitConfig::default() }),
         ("batch opt none", JitConfig { optimize: false, verify: true, ..JitConfig::default() }),
+        ("batch single-pass regalloc", JitConfig { optimize: false, fast_regalloc: true, ..JitConfig::default() }),
     ];
     for (variant, config) in configs {
         let mut c = JitCompiler::new(ps, config).map_err(err)?;
