@@ -184,3 +184,16 @@ fn interp_column(
     }
     out.columns.pop().unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::auto_uses_jit;
+
+    #[test]
+    fn auto_break_even_is_a_few_hundred_rows_for_gpbench() {
+        assert!(!auto_uses_jit(26_760, 100));
+        assert!(auto_uses_jit(26_760, 1_000));
+        // A small tree on few rows is not worth compiling.
+        assert!(!auto_uses_jit(31, 1_000));
+    }
+}
