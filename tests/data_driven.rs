@@ -20,7 +20,7 @@ use stratagem::lang::Loader;
 use stratagem::syntax::{lexer::comments, pretty::format_source, read};
 
 /// The engines every eval case runs on; all must produce the expected text.
-const ENGINES: &[&str] = &["interp"];
+const ENGINES: &[&str] = &["interp", "jit"];
 
 fn cases(phase: &str, kind: &str) -> Vec<PathBuf> {
     let dir = Path::new("tests/data").join(phase).join(kind);

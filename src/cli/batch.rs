@@ -2,8 +2,10 @@
 //!
 //! Each line of the trees file is `<set> <size> <index> <sexp>`; every tree is
 //! checked over the shipped `arith` primset and evaluated on every row. For each
-//! tree it prints `set size index nodes sum`, where `sum` is the left-to-right
-//! f64 sum of the outputs in row order, then `node-evals/s: N`.
+//! tree it prints `set size index nodes sum compile_us`, where `sum` is the
+//! left-to-right f64 sum of the outputs in row order and `compile_us` the
+//! JIT's translation and code generation time for the tree (0 when the
+//! interpreter evaluated it), then `node-evals/s: N` (evaluation time only).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -11,9 +13,11 @@ use std::time::Instant;
 use super::{Engine, Failure, Format, Outcome, out};
 use crate::diagnostic::{Diagnostic, FileId, Sources};
 use crate::eval::interp::{Interp, Slots};
+use crate::eval::jit::{BatchFn, FnHandle, JitCompiler, JitConfig, JitError, JitProgram, Mode};
+use crate::eval::run::auto_uses_jit;
 use crate::eval::table::{BoundRows, bind, read_csv};
 use crate::lang::check::{TreeEnv, check_tree};
-use crate::lang::{Loader, PrimSet, Tree, TypeId};
+use crate::lang::{Loader, PrimSet, Tree, TypeId, Value};
 use crate::syntax::{Sexp, Span, read};
 
 pub struct BatchArgs {
@@ -100,6 +104,12 @@ pub fn sum_rows(ps: &PrimSet, tree: &Tree, rows: &BoundRows) -> f64 {
     sum
 }
 
+/// How one tree is evaluated.
+enum Evaluator<'c> {
+    Interp,
+    Jit(&'c BatchFn),
+}
+
 pub fn run(args: &BatchArgs) -> Outcome {
     let ps = arith_primset()?;
     let mut sources = Sources::new();
@@ -118,13 +128,77 @@ pub fn run(args: &BatchArgs) -> Outcome {
     used.sort_unstable();
     used.dedup();
     let rows = bind(&table, &ps, &used, Span::new(0, 0), trees_file).map_err(|d| Failure::new(sources.clone(), d))?;
-    let _ = args.engine;
 
+    // Compile the trees the engine wants compiled, as one population.
+    // `auto` decides for the file as a whole: its trees share one population,
+    // so the fixed cost of compiling is paid once.
+    let total_nodes: usize = trees.iter().map(|t| t.tree.len()).sum();
+    let jit = match args.engine {
+        Engine::Interp => false,
+        Engine::Jit => true,
+        Engine::Auto => auto_uses_jit(total_nodes, rows.n_rows),
+    };
+    let wants_jit = vec![jit; trees.len()];
+    let mut fallbacks: Vec<JitError> = Vec::new();
+    let mut handles: Vec<Option<FnHandle>> = vec![None; trees.len()];
+    let mut compiled = None;
+    let compile_start = Instant::now();
+    if wants_jit.iter().any(|w| *w) {
+        match JitCompiler::new(&ps, JitConfig::default()) {
+            Ok(mut compiler) => {
+                for (t, bt) in trees.iter().enumerate().filter(|(t, _)| wants_jit[*t]) {
+                    match compiler.add(JitProgram::Tree(&bt.tree), Mode::Batch) {
+                        Ok(h) => handles[t] = Some(h),
+                        Err(e) => fallbacks.push(e),
+                    }
+                }
+                match compiler.finish() {
+                    Ok(c) => compiled = Some(c),
+                    Err(e) => fallbacks.push(e),
+                }
+            }
+            Err(e) => fallbacks.push(e),
+        }
+    }
+    let compile_secs = compile_start.elapsed().as_secs_f64();
+    let evaluators: Vec<Evaluator> = handles
+        .iter()
+        .map(|h| match (h, &compiled) {
+            (Some(h), Some(c)) => c.batch(*h).map_or(Evaluator::Interp, Evaluator::Jit),
+            _ => Evaluator::Interp,
+        })
+        .collect();
+    let n_jit = evaluators.iter().filter(|e| matches!(e, Evaluator::Jit(_))).count();
+    let n_fallback = wants_jit.iter().filter(|w| **w).count() - n_jit;
+    if n_fallback > 0 {
+        report_fallbacks(n_fallback, &fallbacks);
+    }
+    let compile_us: Vec<f64> = handles
+        .iter()
+        .map(|h| match (h, &compiled) {
+            (Some(h), Some(c)) => c.compile_ns(*h) as f64 / 1e3,
+            _ => 0.0,
+        })
+        .collect();
+
+    let cols = if n_jit > 0 { Some(rows.columns()) } else { None };
+    let (mut out_bits, mut aux) = (Vec::new(), Vec::new());
     let start = Instant::now();
     let mut sums = vec![0.0; trees.len()];
     for pass in 0..args.repeat {
         for (t, bt) in trees.iter().enumerate() {
-            let s = sum_rows(&ps, &bt.tree, &rows);
+            let s = match (&evaluators[t], &cols) {
+                (Evaluator::Jit(f), Some(cols)) => {
+                    f.run(cols, &mut out_bits, &mut aux);
+                    // The same left-to-right sum in row order as the interpreter's.
+                    let mut sum = 0.0;
+                    for bits in &out_bits[..rows.n_rows] {
+                        sum += Value::from_bits(f.ret(), *bits).as_f64();
+                    }
+                    sum
+                }
+                _ => sum_rows(&ps, &bt.tree, &rows),
+            };
             if pass == 0 {
                 sums[t] = s;
             }
@@ -138,14 +212,15 @@ pub fn run(args: &BatchArgs) -> Outcome {
     let text = match args.format {
         Format::Text => {
             let mut text = String::new();
-            for (bt, sum) in trees.iter().zip(&sums) {
+            for (t, bt) in trees.iter().enumerate() {
                 text.push_str(&format!(
-                    "{} {} {} {} {}\n",
+                    "{} {} {} {} {} {:.1}\n",
                     bt.set,
                     bt.size,
                     bt.index,
                     bt.tree.len(),
-                    crate::lang::Value::F(*sum)
+                    Value::F(sums[t]),
+                    compile_us[t]
                 ));
             }
             text.push_str(&format!("node-evals/s: {rate:.4e}\n"));
@@ -154,17 +229,40 @@ pub fn run(args: &BatchArgs) -> Outcome {
         Format::Json => {
             let list: Vec<serde_json::Value> = trees
                 .iter()
-                .zip(&sums)
-                .map(|(bt, sum)| {
-                    serde_json::json!({ "set": bt.set, "size": bt.size, "index": bt.index, "nodes": bt.tree.len(), "sum": super::eval::json_value(crate::lang::Value::F(*sum)) })
+                .enumerate()
+                .map(|(t, bt)| {
+                    serde_json::json!({
+                        "set": bt.set, "size": bt.size, "index": bt.index, "nodes": bt.tree.len(),
+                        "sum": super::eval::json_value(Value::F(sums[t])),
+                        "engine": if matches!(evaluators[t], Evaluator::Jit(_)) { "jit" } else { "interp" },
+                        "compile_us": compile_us[t],
+                    })
                 })
                 .collect();
             format!(
                 "{}\n",
-                serde_json::json!({ "rows": rows.n_rows, "repeat": args.repeat, "trees": list, "node_evals_per_s": rate })
+                serde_json::json!({
+                    "rows": rows.n_rows, "repeat": args.repeat, "trees": list,
+                    "compile_us_total": compile_secs * 1e6, "node_evals_per_s": rate
+                })
             )
         }
     };
     out(&text);
     Ok(())
+}
+
+/// A note on stderr: how many programs the interpreter evaluated instead of
+/// the JIT, and why (each distinct reason with its count).
+pub(crate) fn report_fallbacks(n: usize, reasons: &[JitError]) {
+    let mut counted: Vec<(String, usize)> = Vec::new();
+    for r in reasons {
+        let r = r.to_string();
+        match counted.iter_mut().find(|(s, _)| *s == r) {
+            Some((_, c)) => *c += 1,
+            None => counted.push((r, 1)),
+        }
+    }
+    let why: Vec<String> = counted.iter().map(|(r, c)| format!("{r} (×{c})")).collect();
+    eprintln!("note: {n} program(s) evaluated by the interpreter instead of the JIT: {}", why.join("; "));
 }

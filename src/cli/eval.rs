@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::{Engine, Failure, Format, Outcome, out, print_warnings};
 use crate::diagnostic::{Diagnostic, did_you_mean, has_errors};
-use crate::eval::interp::{Interp, Slots};
+use crate::eval::run::{Program as RunProgram, run_program};
 use crate::eval::table::{bind, read_csv};
 use crate::lang::{Loader, PrimKind, Tree, Value};
 
@@ -119,30 +119,22 @@ pub fn run(args: &EvalArgs) -> Outcome {
             return Err(Failure::new(loader.sources.clone(), diags));
         }
     };
-    let _ = args.engine;
-    let mut text = String::new();
-    let mut columns: Vec<(String, Vec<Value>)> = match &program {
-        Program::Trees(t) => t.iter().map(|(n, _)| (n.to_string(), Vec::with_capacity(rows.n_rows))).collect(),
-        _ => vec![("value".into(), Vec::with_capacity(rows.n_rows))],
+    let run_prog = match &program {
+        Program::Trees(t) => RunProgram::Trees(t.iter().map(|(_, t)| *t).collect()),
+        Program::Policy(p) => RunProgram::Policy(p),
+        Program::Weights(w) => RunProgram::Weights(w),
     };
-    let mut fired: Vec<Option<usize>> = Vec::new();
-    for r in 0..rows.n_rows {
-        let mut ctx = Slots(rows.row(r));
-        let mut interp = Interp::new(ps, &mut ctx);
-        match &program {
-            Program::Trees(t) => {
-                for (c, (_, tree)) in t.iter().enumerate() {
-                    columns[c].1.push(interp.eval_tree(tree));
-                }
-            }
-            Program::Policy(p) => {
-                let (v, rule) = interp.eval_policy(p);
-                columns[0].1.push(v);
-                fired.push(rule);
-            }
-            Program::Weights(w) => columns[0].1.push(interp.eval_weights(w)),
-        }
+    let result = run_program(args.engine.into(), ps, &run_prog, &rows);
+    if !result.fallbacks.is_empty() {
+        super::batch::report_fallbacks(result.fallbacks.len(), &result.fallbacks);
     }
+    let mut text = String::new();
+    let names: Vec<String> = match &program {
+        Program::Trees(t) => t.iter().map(|(n, _)| n.to_string()).collect(),
+        _ => vec!["value".into()],
+    };
+    let columns: Vec<(String, Vec<Value>)> = names.into_iter().zip(result.columns).collect();
+    let fired = result.rules;
     match args.format {
         Format::Text => {
             for r in 0..rows.n_rows {

@@ -2,7 +2,7 @@
 //! turns diagnostics into exit codes: 0 on success, 1 on any error in the input
 //! (diagnostics on stderr), never a panic.
 
-mod batch;
+pub mod batch;
 mod check;
 mod eval;
 mod evolve;
@@ -54,7 +54,7 @@ pub enum Command {
         /// Evaluate only this tree of a multi-tree individual.
         #[arg(long)]
         tree: Option<String>,
-        #[arg(long, value_enum, default_value_t = Engine::Interp)]
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
         engine: Engine,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -96,7 +96,7 @@ pub enum Command {
         trees: PathBuf,
         #[arg(long, value_name = "ROWS.csv")]
         rows: PathBuf,
-        #[arg(long, value_enum, default_value_t = Engine::Interp)]
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
         engine: Engine,
         /// Evaluate every tree this many times (for timing); sums come from the first pass.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
@@ -142,6 +142,21 @@ pub enum Command {
 pub enum Engine {
     /// The reference tree-walking interpreter.
     Interp,
+    /// Cranelift-compiled code (programs it cannot compile fall back to the
+    /// interpreter, with a note on stderr).
+    Jit,
+    /// The JIT when nodes × rows is above the break-even point of its compile time.
+    Auto,
+}
+
+impl From<Engine> for crate::eval::run::Engine {
+    fn from(e: Engine) -> Self {
+        match e {
+            Engine::Interp => crate::eval::run::Engine::Interp,
+            Engine::Jit => crate::eval::run::Engine::Jit,
+            Engine::Auto => crate::eval::run::Engine::Auto,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -126,6 +126,32 @@ impl BoundRows {
     pub fn row(&self, r: usize) -> &[u64] {
         &self.slots[r * self.n_slots..(r + 1) * self.n_slots]
     }
+
+    /// The same values column-major, as engines that loop over rows read them.
+    pub fn columns(&self) -> Columns {
+        let stride = self.n_rows.div_ceil(COLUMN_PAD) * COLUMN_PAD;
+        let mut data = vec![0u64; self.n_slots * stride];
+        for r in 0..self.n_rows {
+            for (s, &bits) in self.row(r).iter().enumerate() {
+                data[s * stride + r] = bits;
+            }
+        }
+        Columns { n_slots: self.n_slots, n_rows: self.n_rows, stride, data }
+    }
+}
+
+/// Rows are padded to a multiple of this, so that a loop over rows in SIMD
+/// lanes never needs a scalar tail.
+pub const COLUMN_PAD: usize = 4;
+
+/// Feature values column-major: `data[slot * stride + row]`, where `stride`
+/// is `n_rows` rounded up to a multiple of [`COLUMN_PAD`]; padding rows hold 0.
+#[derive(Debug, Clone)]
+pub struct Columns {
+    pub n_slots: usize,
+    pub n_rows: usize,
+    pub stride: usize,
+    pub data: Vec<u64>,
 }
 
 /// Binds table columns to the feature slots `used` of `ps` by name and parses

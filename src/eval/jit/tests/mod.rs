@@ -1,0 +1,7 @@
+//! Tests of the JIT engine: seeded random programs run on the interpreter
+//! and on the JIT and compared by bits (`differential`), the generator they
+//! use (`random`), and population compilation at GP scale (`population`).
+
+mod differential;
+mod population;
+mod random;
