@@ -125,6 +125,9 @@ pub enum Command {
         a: String,
         #[arg(long, value_name = "SPEC", default_value = "random")]
         b: String,
+        /// How evolved trees are evaluated (auto: the JIT).
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
+        engine: Engine,
         #[arg(long, default_value_t = 100)]
         games: u64,
         #[arg(long, default_value_t = 0)]
@@ -225,8 +228,8 @@ fn run() -> ExitCode {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
-        Command::Play { game, a, b, games, seed, position, format } => {
-            play::run(&play::PlayArgs { game, a, b, games, seed, position, format })
+        Command::Play { game, a, b, engine, games, seed, position, format } => {
+            play::run(&play::PlayArgs { game, a, b, games, seed, position, format, jit: engine != Engine::Interp })
         }
     };
     match outcome {

@@ -13,6 +13,7 @@ use rayon::prelude::*;
 use super::perft::{GameName, parse_position};
 use super::{Failure, Format, Outcome, out};
 use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::eval::jit::JitConfig;
 use crate::evolve::rng::stream;
 use crate::games::checkers::Checkers;
 use crate::games::domain::{Binding, GpDomain};
@@ -31,6 +32,8 @@ pub struct PlayArgs {
     pub seed: u64,
     pub position: Option<String>,
     pub format: Format,
+    /// Evaluate evolved trees with the JIT (the default) or the interpreter.
+    pub jit: bool,
 }
 
 pub fn run(args: &PlayArgs) -> Outcome {
@@ -41,7 +44,7 @@ pub fn run(args: &PlayArgs) -> Outcome {
 }
 
 /// Builds the factory for a player spec, loading and binding GP programs.
-pub fn factory<G: GpDomain>(game: &G, flag: &str, text: &str) -> Result<PlayerFactory<G::State>, Failure> {
+pub fn factory<G: GpDomain>(game: &G, flag: &str, text: &str, jit: bool) -> Result<PlayerFactory<G::State>, Failure> {
     let spec = PlayerSpec::parse(text)
         .map_err(|e| Failure::message("stratagem::play::spec", format!("{flag} {text}: {e}")))?;
     Ok(match spec {
@@ -49,19 +52,21 @@ pub fn factory<G: GpDomain>(game: &G, flag: &str, text: &str) -> Result<PlayerFa
         PlayerSpec::Search { eval: EvalSpec::Material, params } => PlayerFactory::Material(params),
         PlayerSpec::Search { eval: EvalSpec::Random, params } => PlayerFactory::RandomGuide(params),
         PlayerSpec::Search { eval: EvalSpec::Gp { file, name }, params } => {
-            PlayerFactory::Gp(load_programs(game, Path::new(&file), &name, params.is_selective())?, params)
+            PlayerFactory::Gp(load_programs(game, Path::new(&file), &name, params.is_selective(), jit)?, params)
         }
     })
 }
 
 /// Loads individual `name` from `file` and binds its primset to `game`: the
 /// `eval` tree evaluates, and the `order` tree (if `selective` and present)
-/// ranks siblings.
+/// ranks siblings. With `jit`, both are compiled (a tree the JIT cannot
+/// compile is interpreted, with a note on stderr).
 pub fn load_programs<G: GpDomain>(
     game: &G,
     file: &Path,
     name: &str,
     selective: bool,
+    jit: bool,
 ) -> Result<GpPrograms<G::State>, Failure> {
     let mut loader = Loader::new();
     loader.load_path(file);
@@ -90,10 +95,20 @@ pub fn load_programs<G: GpDomain>(
         return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
     };
     let order = if selective { tree("order") } else { None };
-    Ok(GpPrograms {
-        eval: Arc::new(TreeProgram::new(ps.clone(), binding.clone(), eval)),
-        order: order.map(|t| Arc::new(TreeProgram::new(ps.clone(), binding.clone(), t))),
-    })
+    let has_order = order.is_some();
+    let trees: Vec<_> = std::iter::once(eval).chain(order).collect();
+    let mut programs: Vec<Arc<TreeProgram<G::State>>> = if jit {
+        let (programs, fallbacks) = TreeProgram::compile_all(ps.clone(), binding.clone(), trees, JitConfig::default());
+        if !fallbacks.is_empty() {
+            eprintln!("note: {} tree(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));
+        }
+        programs.into_iter().map(Arc::new).collect()
+    } else {
+        trees.into_iter().map(|t| Arc::new(TreeProgram::new(ps.clone(), binding.clone(), t))).collect()
+    };
+    let order = if has_order { programs.pop() } else { None };
+    let eval = programs.remove(0);
+    Ok(GpPrograms { eval, order })
 }
 
 /// Totals of one side of a match.
@@ -238,8 +253,8 @@ where
     G::Move: Send,
 {
     let start = parse_position(game, args.position.as_deref())?;
-    let a = factory(game, "--a", &args.a)?;
-    let b = factory(game, "--b", &args.b)?;
+    let a = factory(game, "--a", &args.a, args.jit)?;
+    let b = factory(game, "--b", &args.b, args.jit)?;
     let clock = Instant::now();
     let (sa, sb) = play_match(game, &start, &a, &b, args.games, args.seed);
     let seconds = clock.elapsed().as_secs_f64();

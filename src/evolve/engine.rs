@@ -51,9 +51,10 @@ pub trait Fitness: Sync {
     /// Fitness of every member, higher is better. `games` counts the matches played.
     fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation;
 
-    /// For fitnessless selection: whether `a` beats `b` in a match whose
-    /// randomness comes from `rng`.
-    fn beats(&self, a: &Genome, b: &Genome, rng: &mut GpRng) -> bool;
+    /// For fitnessless selection: whether member `a` of `population` beats
+    /// member `b` in a match whose randomness comes from `rng`. Called after
+    /// `evaluate` on the same population.
+    fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool;
 }
 
 #[derive(Debug, Clone, Default)]
@@ -157,7 +158,7 @@ impl<'a> Engine<'a> {
                     let mut rng = stream(seed, &[SELECT, g, e as u64]);
                     let mut match_rng = stream(seed, &[SELECT, g, e as u64, 1]);
                     let pop = &state.population;
-                    select::single_elimination(&mut rng, n, k, |a, b| judge.beats(&pop[a], &pop[b], &mut match_rng))
+                    select::single_elimination(&mut rng, n, k, |a, b| judge.beats(pop, a, b, &mut match_rng))
                 })
                 .collect(),
         }
@@ -263,8 +264,8 @@ mod tests {
             Evaluation { fitness, games: population.len() as u64 }
         }
 
-        fn beats(&self, a: &Genome, b: &Genome, _rng: &mut GpRng) -> bool {
-            let f = self.evaluate(&[a.clone(), b.clone()], 0, 0).fitness;
+        fn beats(&self, population: &[Genome], a: usize, b: usize, _rng: &mut GpRng) -> bool {
+            let f = self.evaluate(&[population[a].clone(), population[b].clone()], 0, 0).fitness;
             f[0] >= f[1]
         }
     }

@@ -11,6 +11,7 @@
 //!   (elitism 1)
 //!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))
 //!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
+//!   (engine jit|interp)                              ; how evolved trees are evaluated
 //!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)))
 //! ```
 //! Everything is checked before any work starts: unknown keys (with
@@ -68,10 +69,13 @@ pub struct Experiment {
     pub fitness: Vec<FitnessPart>,
     /// Whether the explicitly defined intron primitives are generated.
     pub introns: bool,
+    /// Evaluate evolved trees with the JIT (else the interpreter).
+    pub jit: bool,
 }
 
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 20] = [
     "introns",
+    "engine",
     "primset",
     "game",
     "population",
@@ -336,6 +340,19 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
             true
         }
     };
+    let jit = match get("engine") {
+        None => true,
+        Some([v]) if v.as_symbol() == Some("jit") => true,
+        Some([v]) if v.as_symbol() == Some("interp") => false,
+        Some(_) => {
+            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (engine jit) or (engine interp)").at(
+                cx.file,
+                clause_span(clauses, "engine"),
+                "malformed",
+            ));
+            true
+        }
+    };
     let player = match get("player") {
         None => SearchParams::full(1),
         Some([p]) => lower_player(cx, p),
@@ -465,6 +482,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         player,
         fitness,
         introns,
+        jit,
     })
 }
 

@@ -6,7 +6,7 @@
 //! (seed, generation, i, source, game), so the points are the same whatever
 //! the thread count. Each game counts for the individual being evaluated only.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rand::RngExt;
 use rayon::prelude::*;
@@ -15,6 +15,7 @@ use super::engine::{Evaluation, FITNESS, Fitness};
 use super::experiment::FitnessPart;
 use super::genome::Genome;
 use super::rng::{GpRng, stream};
+use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
@@ -33,6 +34,12 @@ pub struct GameFitness<G: GpDomain> {
     pub parts: Vec<FitnessPart>,
     /// Games per match in fitnessless selection.
     pub match_games: u32,
+    /// JIT-compile each generation's population (else interpret).
+    pub jit: bool,
+    /// The players of the population last evaluated (for fitnessless matches).
+    last: Mutex<Option<Arc<Vec<PlayerFactory<G::State>>>>>,
+    /// Trees the JIT could not compile, with the reason (they are interpreted).
+    pub fallbacks: Mutex<Vec<String>>,
 }
 
 /// Points for `me` from a game result.
@@ -50,14 +57,63 @@ where
     G::State: Send + Sync + 'static,
     G::Move: Send,
 {
-    /// The evolved player of a genome.
-    pub fn programs(&self, genome: &Genome) -> GpPrograms<G::State> {
-        let tree = |slot: usize| match genome {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        game: G,
+        ps: Arc<PrimSet>,
+        binding: Arc<Binding<G::State>>,
+        eval_slot: usize,
+        order_slot: Option<usize>,
+        player: SearchParams,
+        parts: Vec<FitnessPart>,
+        match_games: u32,
+        jit: bool,
+    ) -> GameFitness<G> {
+        GameFitness {
+            game,
+            ps,
+            binding,
+            eval_slot,
+            order_slot,
+            player,
+            parts,
+            match_games,
+            jit,
+            last: Mutex::new(None),
+            fallbacks: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The evolved players of a population: its `eval` (and `order`) trees,
+    /// JIT-compiled as one population when enabled.
+    pub fn players(&self, population: &[Genome]) -> Vec<PlayerFactory<G::State>> {
+        let tree = |g: &Genome, slot: usize| match g {
             Genome::Trees(ts) => ts.get(slot).cloned().unwrap_or_default(),
             _ => Tree::default(),
         };
-        let program = |t: Tree| Arc::new(TreeProgram::new(self.ps.clone(), self.binding.clone(), t));
-        GpPrograms { eval: program(tree(self.eval_slot)), order: self.order_slot.map(|s| program(tree(s))) }
+        let mut trees: Vec<Tree> = population.iter().map(|g| tree(g, self.eval_slot)).collect();
+        if let Some(o) = self.order_slot {
+            trees.extend(population.iter().map(|g| tree(g, o)));
+        }
+        let programs: Vec<Arc<TreeProgram<G::State>>> = if self.jit {
+            let (programs, fallbacks) =
+                TreeProgram::compile_all(self.ps.clone(), self.binding.clone(), trees, JitConfig::fast_compile());
+            if !fallbacks.is_empty()
+                && let Ok(mut all) = self.fallbacks.lock()
+            {
+                all.extend(fallbacks);
+            }
+            programs.into_iter().map(Arc::new).collect()
+        } else {
+            trees.into_iter().map(|t| Arc::new(TreeProgram::new(self.ps.clone(), self.binding.clone(), t))).collect()
+        };
+        let n = population.len();
+        (0..n)
+            .map(|i| {
+                let order = self.order_slot.map(|_| programs[n + i].clone());
+                PlayerFactory::Gp(GpPrograms { eval: programs[i].clone(), order }, self.player)
+            })
+            .collect()
     }
 
     /// Plays one game between `me` (with colour `colour`) and `opponent`; returns `me`'s points.
@@ -137,20 +193,23 @@ where
     G::Move: Send,
 {
     fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
-        let players: Vec<PlayerFactory<G::State>> =
-            population.iter().map(|g| PlayerFactory::Gp(self.programs(g), self.player)).collect();
+        let players = Arc::new(self.players(population));
         let scored: Vec<(f64, u64)> =
             (0..population.len()).into_par_iter().map(|i| self.score(i, &players, generation, seed)).collect();
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(players);
+        }
         Evaluation { fitness: scored.iter().map(|s| s.0).collect(), games: scored.iter().map(|s| s.1).sum() }
     }
 
-    fn beats(&self, a: &Genome, b: &Genome, rng: &mut GpRng) -> bool {
-        let (pa, pb) =
-            (PlayerFactory::Gp(self.programs(a), self.player), PlayerFactory::Gp(self.programs(b), self.player));
+    fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
+        let cached = self.last.lock().ok().and_then(|l| l.clone()).filter(|p| p.len() == population.len());
+        let players = cached.unwrap_or_else(|| Arc::new(self.players(population)));
+        let (pa, pb) = (&players[a], &players[b]);
         let match_seed: u64 = rng.random();
         let mut total = 0.0;
         for j in 0..u64::from(self.match_games) {
-            total += self.game(&pa, &pb, (j % 2) as Player, match_seed, &[j]);
+            total += self.game(pa, pb, (j % 2) as Player, match_seed, &[j]);
         }
         let half = f64::from(self.match_games) / 2.0;
         if total == half { rng.random_bool(0.5) } else { total > half }

@@ -113,7 +113,7 @@ impl Fitness for Precomputed {
         Evaluation { fitness: self.0.iter().copied().take(population.len()).collect(), games: population.len() as u64 }
     }
 
-    fn beats(&self, _a: &Genome, _b: &Genome, rng: &mut GpRng) -> bool {
+    fn beats(&self, _population: &[Genome], _a: usize, _b: usize, rng: &mut GpRng) -> bool {
         rng.random_bool(0.5)
     }
 }

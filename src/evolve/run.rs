@@ -95,16 +95,17 @@ where
     let builder = Builder::with_introns(ps, &needed, exp.introns).map_err(|d| vec![d])?;
     let rep = Representation::Trees(exp.trees.clone());
     let slot = |name: &str| exp.trees.iter().position(|(n, _)| n == name);
-    let fitness = GameFitness {
+    let fitness = GameFitness::new(
         game,
-        ps: Arc::new(ps.clone()),
+        Arc::new(ps.clone()),
         binding,
-        eval_slot: slot("eval").unwrap_or(0),
-        order_slot: if exp.player.is_selective() { slot("order") } else { None },
-        player: exp.player,
-        parts: exp.fitness.clone(),
-        match_games: exp.match_games,
-    };
+        slot("eval").unwrap_or(0),
+        if exp.player.is_selective() { slot("order") } else { None },
+        exp.player,
+        exp.fitness.clone(),
+        exp.match_games,
+        exp.jit,
+    );
     let params = EngineParams {
         population: exp.population,
         generations: exp.generations,

@@ -8,6 +8,7 @@ use rand::RngExt;
 
 use super::alphabeta::Evaluator;
 use crate::eval::interp::Interp;
+use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::evolve::rng::GpRng;
 use crate::games::domain::{Binding, GpDomain, PositionContext};
 use crate::games::{Game, Player};
@@ -31,25 +32,77 @@ impl<G: Game> Evaluator<G> for RandomEval {
     }
 }
 
-/// An evolved tree bound to a game: the primset, its binding, the tree and the
-/// feature slots it reads (filled per position, nothing more).
+/// An evolved tree bound to a game: the primset, its binding, the tree, the
+/// feature slots it reads (filled per position, nothing more), and its
+/// compiled code when it has been JIT-compiled.
 pub struct TreeProgram<S> {
     pub ps: Arc<PrimSet>,
     pub binding: Arc<Binding<S>>,
     pub tree: Tree,
     pub used: Vec<u32>,
+    pub jit: Option<PositionFn>,
+    uses_natives: bool,
 }
 
 impl<S> TreeProgram<S> {
+    /// A program evaluated by the interpreter.
     pub fn new(ps: Arc<PrimSet>, binding: Arc<Binding<S>>, tree: Tree) -> TreeProgram<S> {
         let used = tree.features_used(&ps);
-        TreeProgram { ps, binding, tree, used }
+        let uses_natives = tree.uses_natives(&ps);
+        TreeProgram { ps, binding, tree, used, jit: None, uses_natives }
+    }
+
+    /// Programs for `trees`, JIT-compiled as one population (structurally equal
+    /// trees share code). A tree the JIT cannot compile keeps the interpreter;
+    /// the reasons are returned, one per such tree.
+    pub fn compile_all(
+        ps: Arc<PrimSet>,
+        binding: Arc<Binding<S>>,
+        trees: Vec<Tree>,
+        config: JitConfig,
+    ) -> (Vec<TreeProgram<S>>, Vec<String>) {
+        let mut programs: Vec<TreeProgram<S>> =
+            trees.into_iter().map(|t| TreeProgram::new(ps.clone(), binding.clone(), t)).collect();
+        let mut fallbacks = Vec::new();
+        let mut compiler = match JitCompiler::new(&ps, config) {
+            Ok(c) => c,
+            Err(e) => {
+                let reasons = vec![e.to_string(); programs.len()];
+                return (programs, reasons);
+            }
+        };
+        let handles: Vec<Option<FnHandle>> = programs
+            .iter()
+            .map(|p| match compiler.add(JitProgram::Tree(&p.tree), Mode::Position) {
+                Ok(h) => Some(h),
+                Err(e) => {
+                    fallbacks.push(e.to_string());
+                    None
+                }
+            })
+            .collect();
+        match compiler.finish() {
+            Ok(compiled) => {
+                for (p, h) in programs.iter_mut().zip(handles) {
+                    p.jit = h.and_then(|h| compiled.position(h).cloned());
+                }
+            }
+            Err(e) => fallbacks = vec![e.to_string(); programs.len()],
+        }
+        (programs, fallbacks)
     }
 
     /// The tree's value on `state` for `me`.
     pub fn value(&self, state: &S, me: Player) -> f64 {
         let mut ctx = PositionContext::new(&self.binding, state, me, &self.used);
-        Interp::new(&self.ps, &mut ctx).eval_tree(&self.tree).as_f64()
+        match &self.jit {
+            Some(f) if self.uses_natives => {
+                let slots = ctx.slots.clone();
+                f.call(&slots, Some(&mut ctx)).0.as_f64()
+            }
+            Some(f) => f.call(&ctx.slots, None).0.as_f64(),
+            None => Interp::new(&self.ps, &mut ctx).eval_tree(&self.tree).as_f64(),
+        }
     }
 }
 
