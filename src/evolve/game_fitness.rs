@@ -23,6 +23,9 @@ use crate::search::alphabeta::SearchParams;
 use crate::search::evaluators::TreeProgram;
 use crate::search::players::{GpPrograms, PlayerFactory, play_game};
 
+/// The players of one generation, shared by the tasks that use them.
+type Players<S> = Arc<Vec<PlayerFactory<S>>>;
+
 pub struct GameFitness<G: GpDomain> {
     pub game: G,
     pub ps: Arc<PrimSet>,
@@ -37,7 +40,7 @@ pub struct GameFitness<G: GpDomain> {
     /// JIT-compile each generation's population (else interpret).
     pub jit: bool,
     /// The players of the population last evaluated (for fitnessless matches).
-    last: Mutex<Option<Arc<Vec<PlayerFactory<G::State>>>>>,
+    last: Mutex<Option<Players<G::State>>>,
     /// Trees the JIT could not compile, with the reason (they are interpreted).
     pub fallbacks: Mutex<Vec<String>>,
 }
