@@ -1,7 +1,7 @@
 //! Speed of the native game engines: perft (move generation and apply,
 //! reported as nodes/s) and uniformly random playouts from the initial
 //! position (games/s), for lose checkers and Nine Men's Morris. The numbers
-//! and how they compare with OpenSpiel are in docs/PERFORMANCE_GAMES.md.
+//! and how they compare with OpenSpiel are in docs/PERFORMANCE.md.
 
 use std::hint::black_box;
 
