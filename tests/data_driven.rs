@@ -166,8 +166,7 @@ fn repl() {
     cases.sort();
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
-    for case in cases {
-        let input = std::fs::read(&case).expect("read transcript");
+    let session = |input: &[u8], case: &Path| -> String {
         let mut child = Command::new(env!("CARGO_BIN_EXE_stratagem"))
             .arg("repl")
             .env("STRATAGEM_HISTORY", std::env::temp_dir().join("stratagem-test-history"))
@@ -176,11 +175,24 @@ fn repl() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .expect("run stratagem repl");
-        child.stdin.take().expect("stdin").write_all(&input).expect("write transcript");
+        child.stdin.take().expect("stdin").write_all(input).expect("write transcript");
         let out = child.wait_with_output().expect("repl output");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success() && !stderr.contains("panicked"), "{}: {stderr}", case.display());
-        failures.extend(compare(&case, &String::from_utf8_lossy(&out.stdout)));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for case in cases {
+        let input = std::fs::read(&case).expect("read transcript");
+        let interp = session(&input, &case);
+        // Every transcript also runs on the JIT and must print the same.
+        let jit = session(&[b":engine jit\n".as_slice(), &input].concat(), &case);
+        assert_eq!(
+            jit.strip_prefix("engine: jit\n"),
+            Some(interp.as_str()),
+            "{}: the JIT session differs",
+            case.display()
+        );
+        failures.extend(compare(&case, &interp));
     }
     assert!(
         failures.is_empty(),

@@ -36,7 +36,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (":eval", ":eval figure-1-2", "evaluate an individual, policy or weight vector on the position"),
     (":rank", ":rank figure-1-2", "order the legal moves by an individual's evaluation of the result"),
     (":type", ":type (Plus Mobility 1.0)", "show an expression's type without evaluating it"),
-    (":engine", ":engine interp", "choose the evaluation engine"),
+    (":engine", ":engine jit", "choose the evaluation engine: interp or jit (alone: show it)"),
     (":quit", ":quit", "leave (so does Ctrl-D)"),
 ];
 
@@ -49,6 +49,8 @@ pub struct Repl {
     /// The primset expressions are written in: the game's.
     primset: Option<PrimSetId>,
     inputs: usize,
+    /// Evaluate with the JIT (else the interpreter).
+    jit: bool,
 }
 
 impl Default for Repl {
@@ -59,7 +61,7 @@ impl Default for Repl {
 
 impl Repl {
     pub fn new() -> Repl {
-        Repl { loader: Loader::new(), shown: 0, game: None, primset: None, inputs: 0 }
+        Repl { loader: Loader::new(), shown: 0, game: None, primset: None, inputs: 0, jit: false }
     }
 
     /// New diagnostics of the loader, rendered.
@@ -126,8 +128,12 @@ impl Repl {
             "rank" if !arg.is_empty() => self.rank(arg),
             "type" if !arg.is_empty() => self.expression(arg, false),
             "engine" => match arg {
-                "interp" => "engine: interp\n".into(),
-                _ => format!("unknown engine `{arg}`: engines are interp\n"),
+                "interp" | "jit" => {
+                    self.jit = arg == "jit";
+                    format!("engine: {arg}\n")
+                }
+                "" => format!("engine: {}\n", if self.jit { "jit" } else { "interp" }),
+                _ => format!("unknown engine `{arg}`: engines are interp and jit\n"),
             },
             "quit" | "q" | "exit" => String::new(),
             _ => {
@@ -243,8 +249,17 @@ impl Repl {
     fn eval_tree(&self, ps: &PrimSet, tree: &Tree, child: Option<usize>) -> Result<Value, Vec<Diagnostic>> {
         let game = self.game.as_deref().ok_or_else(Vec::new)?;
         let used = tree.features_used(ps);
+        let compiled = if self.jit { Some(compile(ps, tree)?) } else { None };
         let mut value = Value::F(f64::NAN);
-        game.with_context(ps, &used, child, &mut |ctx| value = Interp::new(ps, ctx).eval_tree(tree))?;
+        game.with_context(ps, &used, child, &mut |ctx| {
+            value = match &compiled {
+                Some(f) => {
+                    let slots: Vec<u64> = (0..ps.features.len() as u32).map(|i| ctx.feature(i)).collect();
+                    f.call(&slots, Some(ctx)).0
+                }
+                None => Interp::new(ps, ctx).eval_tree(tree),
+            }
+        })?;
         Ok(value)
     }
 
@@ -341,6 +356,24 @@ impl Repl {
         }
         out
     }
+}
+
+/// Compiles one tree for per-position calls; a JIT error is a diagnostic.
+fn compile(ps: &PrimSet, tree: &Tree) -> Result<crate::eval::jit::PositionFn, Vec<Diagnostic>> {
+    use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode};
+    let fail = |e: crate::eval::jit::JitError| {
+        vec![
+            Diagnostic::error("stratagem::jit", format!("the JIT cannot compile this: {e}"))
+                .with_help("`:engine interp` evaluates it"),
+        ]
+    };
+    let mut compiler = JitCompiler::new(ps, JitConfig::default()).map_err(fail)?;
+    let handle = compiler.add(JitProgram::Tree(tree), Mode::Position).map_err(fail)?;
+    let compiled = compiler.finish().map_err(fail)?;
+    compiled
+        .position(handle)
+        .cloned()
+        .ok_or_else(|| vec![Diagnostic::error("stratagem::jit", "the JIT produced no function")])
 }
 
 /// The type of an expression, from its head: a primitive's result type, or a
