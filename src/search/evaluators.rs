@@ -114,3 +114,55 @@ impl<G: Game> Evaluator<G> for TreeEval<G::State> {
         self.0.value(state, me)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::init::{Builder, Method};
+    use crate::evolve::rng::stream;
+    use crate::games::checkers::Checkers;
+    use crate::games::morris::Morris;
+    use crate::games::{Game, GameResult};
+    use crate::lang::TypeId;
+    use crate::lang::library::load_primset;
+    use rand::RngExt;
+
+    /// Random trees of a game's shipped primset, evaluated on positions from
+    /// random games by the interpreter and by the JIT: the same bits.
+    fn jit_matches_interpreter<G: GpDomain>(game: &G, primset: &str) {
+        let ps = Arc::new(load_primset(primset).expect("shipped primset"));
+        let binding = Arc::new(Binding::new(game, &ps).expect("binds"));
+        let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let mut rng = stream(11, &[]);
+        let trees: Vec<Tree> = (0..60)
+            .map(|i| builder.tree(&mut rng, TypeId::F, if i % 2 == 0 { Method::Grow } else { Method::Full }, 6))
+            .collect();
+        let interp: Vec<TreeProgram<G::State>> =
+            trees.iter().map(|t| TreeProgram::new(ps.clone(), binding.clone(), t.clone())).collect();
+        let (jit, fallbacks) = TreeProgram::compile_all(ps.clone(), binding.clone(), trees, JitConfig::fast_compile());
+        assert!(fallbacks.is_empty(), "{fallbacks:?}");
+        assert!(jit.iter().all(|p| p.jit.is_some()));
+        let mut state = game.initial_state();
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            for (a, b) in interp.iter().zip(&jit) {
+                for me in [0, 1] {
+                    let (x, y) = (a.value(&state, me), b.value(&state, me));
+                    assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()), "{x} vs {y}");
+                }
+            }
+            game.legal_moves(&state, &mut moves);
+            if moves.is_empty() || matches!(game.result(&state), Some(GameResult::Draw | GameResult::Winner(_))) {
+                state = game.initial_state();
+                continue;
+            }
+            state = game.apply(&state, &moves[rng.random_range(0..moves.len())]);
+        }
+    }
+
+    #[test]
+    fn jit_evaluates_positions_like_the_interpreter() {
+        jit_matches_interpreter(&Checkers::lose(), "lose-checkers");
+        jit_matches_interpreter(&Morris, "morris");
+    }
+}
