@@ -122,7 +122,7 @@ mod tests {
     use crate::evolve::rng::stream;
     use crate::games::checkers::Checkers;
     use crate::games::morris::Morris;
-    use crate::games::{Game, GameResult};
+    use crate::games::GameResult;
     use crate::lang::TypeId;
     use crate::lang::library::load_primset;
     use rand::RngExt;
