@@ -13,6 +13,9 @@
 //! "States expanded" counts the states whose successors the search generates
 //! (the root and every interior node); leaves are evaluated, not expanded.
 
+use rand::RngExt;
+
+use crate::evolve::rng::GpRng;
 use crate::games::{Game, GameResult, Player};
 
 /// Evaluates positions: higher is better for `me`.
@@ -79,15 +82,26 @@ pub struct AlphaBeta<G: Game> {
     buffers: Vec<Vec<G::Move>>,
     /// States visited by the last call of [`AlphaBeta::choose`].
     pub expanded: u64,
+    /// Breaks ties between equally good moves at random when set; without it
+    /// the earlier legal move wins.
+    pub tie_break: Option<GpRng>,
 }
 
 impl<G: Game> AlphaBeta<G> {
     pub fn new(params: SearchParams) -> AlphaBeta<G> {
-        AlphaBeta { params, buffers: (0..=params.depth).map(|_| Vec::new()).collect(), expanded: 0 }
+        AlphaBeta { params, buffers: (0..=params.depth).map(|_| Vec::new()).collect(), expanded: 0, tie_break: None }
+    }
+
+    /// A searcher that breaks ties at random, from `rng`: players do, so that
+    /// two deterministic players do not replay the same game over and over.
+    pub fn with_tie_break(params: SearchParams, rng: GpRng) -> AlphaBeta<G> {
+        AlphaBeta { tie_break: Some(rng), ..AlphaBeta::new(params) }
     }
 
     /// The index in `moves` (the legal moves of `state`) of the best move.
-    /// Ties go to the earlier move, so the choice is deterministic.
+    /// Root moves are searched in a random order when ties are broken at
+    /// random (the first best move of a uniformly shuffled order is uniform
+    /// among the best), else in the order given, the earlier winning ties.
     pub fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move], evals: &mut Evals<G>) -> usize {
         self.expanded = 1;
         let me = game.to_move(state);
@@ -97,6 +111,11 @@ impl<G: Game> AlphaBeta<G> {
             candidates = self.rank(game, &children, me, evals.ranker());
             // Ties between kept moves go to the earlier legal move, as without pruning.
             candidates.sort_unstable();
+        }
+        if let Some(rng) = self.tie_break.as_mut() {
+            for i in (1..candidates.len()).rev() {
+                candidates.swap(i, rng.random_range(0..=i));
+            }
         }
         let (mut best, mut alpha) = (candidates.first().copied().unwrap_or(0), f64::NEG_INFINITY);
         for &i in &candidates {

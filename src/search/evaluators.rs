@@ -120,9 +120,9 @@ mod tests {
     use super::*;
     use crate::evolve::init::{Builder, Method};
     use crate::evolve::rng::stream;
+    use crate::games::GameResult;
     use crate::games::checkers::Checkers;
     use crate::games::morris::Morris;
-    use crate::games::GameResult;
     use crate::lang::TypeId;
     use crate::lang::library::load_primset;
     use rand::RngExt;

@@ -9,7 +9,9 @@
 //! gp:FILE:NAME:select:D:maxbranch=M:full=F ... with MaxBranchingFactor M, FullSearchDepth F
 //! ```
 //! Selective players rank siblings with the individual's `order` tree when it
-//! has one, else with its `eval` tree.
+//! has one, else with its `eval` tree. Searching players break ties between
+//! equally valued moves at random (from their own seeded stream), so a match
+//! between two deterministic evaluators is not one game replayed.
 
 use std::sync::Arc;
 
@@ -166,6 +168,9 @@ impl<S> Clone for GpPrograms<S> {
     }
 }
 
+/// The stream tag of a searching player's tie-breaking.
+const TIES: u64 = 0x7135;
+
 /// Makes fresh players for each game (players hold RNGs and buffers).
 pub enum PlayerFactory<S> {
     Random,
@@ -186,16 +191,18 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
     {
         match self {
             PlayerFactory::Random => Box::new(RandomPlayer(stream(seed, tags), Vec::new())),
-            PlayerFactory::Material(p) => {
-                Box::new(SearchPlayer { search: AlphaBeta::new(*p), eval: Box::new(Material), order: None })
-            }
+            PlayerFactory::Material(p) => Box::new(SearchPlayer {
+                search: AlphaBeta::with_tie_break(*p, stream(seed, &[tags, &[TIES]].concat())),
+                eval: Box::new(Material),
+                order: None,
+            }),
             PlayerFactory::RandomGuide(p) => Box::new(SearchPlayer {
-                search: AlphaBeta::new(*p),
+                search: AlphaBeta::with_tie_break(*p, stream(seed, &[tags, &[TIES]].concat())),
                 eval: Box::new(RandomEval(stream(seed, tags))),
                 order: None,
             }),
             PlayerFactory::Gp(programs, p) => Box::new(SearchPlayer {
-                search: AlphaBeta::new(*p),
+                search: AlphaBeta::with_tie_break(*p, stream(seed, &[tags, &[TIES]].concat())),
                 eval: Box::new(TreeEval(programs.eval.clone())),
                 order: programs.order.clone().map(|o| Box::new(TreeEval(o)) as Box<dyn Evaluator<G> + Send>),
             }),

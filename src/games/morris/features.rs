@@ -90,13 +90,30 @@ pub fn first_phase_check(pos: &Position, _me: Player) -> bool {
     pos.in_hand != [0, 0]
 }
 
+/// FriendlyPieceCount, the generic board terminal of seeds/000 table 1-3 read
+/// for Morris: the player's men, on the board and in hand.
+pub fn friendly_piece_count(pos: &Position, me: Player) -> f64 {
+    f64::from(pos.n_men(me))
+}
+
+/// EnemyPieceCount (seeds/000 table 1-3): the enemy's men, on the board and in hand.
+pub fn enemy_piece_count(pos: &Position, me: Player) -> f64 {
+    friendly_piece_count(pos, me ^ 1)
+}
+
+/// PieceCount (seeds/000 table 1-3): FriendlyPieceCount − EnemyPieceCount.
+pub fn piece_count(pos: &Position, me: Player) -> f64 {
+    friendly_piece_count(pos, me) - enemy_piece_count(pos, me)
+}
+
 /// A numeric terminal of a position for a player.
 pub type NumberTerminal = fn(&Position, Player) -> f64;
 /// A boolean terminal of a position for a player.
 pub type BoolTerminal = fn(&Position, Player) -> bool;
 
-/// The F-typed terminals of table 2, in the paper's order.
-pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 9] = [
+/// The F-typed terminals of table 2, in the paper's order, then the generic
+/// piece counts of the board-game system (seeds/000 table 1-3).
+pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 12] = [
     ("FriendlyMillCount", friendly_mill_count),
     ("EnemyMillCount", enemy_mill_count),
     ("TotalMillCount", total_mill_count),
@@ -106,6 +123,9 @@ pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 9] = [
     ("EnemyPossibleMillCount", enemy_possible_mill_count),
     ("FriendlyIntersectionCount", friendly_intersection_count),
     ("EnemyIntersectionCount", enemy_intersection_count),
+    ("FriendlyPieceCount", friendly_piece_count),
+    ("EnemyPieceCount", enemy_piece_count),
+    ("PieceCount", piece_count),
 ];
 
 /// The B-typed terminals of table 2.
