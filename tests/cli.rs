@@ -187,3 +187,49 @@ fn binary_files_are_diagnosed() {
     assert!(stderr.contains("not UTF-8"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn play_is_the_same_on_any_thread_count() {
+    let run = |threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_stratagem"))
+            .args([
+                "play",
+                "--game",
+                "morris",
+                "--a",
+                "alphabeta:2:material",
+                "--b",
+                "alphabeta:1:random",
+                "--games",
+                "6",
+            ])
+            .args(["--seed", "9", "--format", "json"])
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .expect("run stratagem");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        json.as_object_mut().expect("object").remove("games_per_s");
+        json
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let a = &one["a"];
+    let total = a["wins"].as_u64().unwrap_or(0) + a["draws"].as_u64().unwrap_or(0) + a["losses"].as_u64().unwrap_or(0);
+    assert_eq!(total, 6);
+    assert!(a["states_per_turn_mean"].as_f64().unwrap_or(0.0) > 1.0, "a searching player expands states: {one}");
+}
+
+#[test]
+fn play_reports_bad_specs_and_mismatched_primsets() {
+    let (code, _, stderr) = stratagem(&["play", "--game", "morris", "--a", "alphabeta:x:material"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not a search depth"), "{stderr}");
+    let spec = "gp:programs/champions/lose-checkers-figure-1-2.sg:figure-1-2:alphabeta:2";
+    let (code, _, stderr) = stratagem(&["play", "--game", "morris", "--a", spec]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("is not for morris"), "{stderr}");
+    let (code, _, stderr) = stratagem(&["play", "--game", "lose-checkers", "--position", "B:W99:B1"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("stratagem::game::position"), "{stderr}");
+}
