@@ -71,7 +71,18 @@ pub fn crossover(b: &Builder, rng: &mut GpRng, x: &Tree, y: &Tree, root: TypeId,
         if candidates.is_empty() {
             continue;
         }
-        let j = candidates[rng.random_range(0..candidates.len())];
+        // The second point follows the same 90/10 rule as the first; picking it
+        // uniformly would mostly pick leaves and shrink the population.
+        let internal: Vec<usize> = candidates.iter().copied().filter(|&j| Tree::arity(ps, y.nodes[j]) > 0).collect();
+        let pool = if !internal.is_empty() && internal.len() < candidates.len() && rng.random_bool(limits.internal_bias)
+        {
+            &internal
+        } else if internal.len() < candidates.len() {
+            &candidates.iter().copied().filter(|&j| Tree::arity(ps, y.nodes[j]) == 0).collect::<Vec<_>>()
+        } else {
+            &candidates
+        };
+        let j = pool[rng.random_range(0..pool.len())];
         let (ei, ej) = (x.subtree_end(ps, i), y.subtree_end(ps, j));
         return (splice(x, i, ei, &y.nodes[j..ej]), splice(y, j, ej, &x.nodes[i..ei]));
     }
