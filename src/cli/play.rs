@@ -189,24 +189,29 @@ where
     let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
     for (colour, record) in records {
         let (ca, cb) = (colour as usize, 1 - colour as usize);
-        match record.result {
-            GameResult::Draw => {
-                sa.draws += 1;
-                sb.draws += 1;
-            }
-            GameResult::Winner(w) if w == colour => {
-                sa.wins += 1;
-                sb.losses += 1;
-            }
-            GameResult::Winner(_) => {
-                sa.losses += 1;
-                sb.wins += 1;
-            }
-        }
+        score_game(&mut sa, &mut sb, record.result, colour);
         sa.add_turns(&record.expanded[ca]);
         sb.add_turns(&record.expanded[cb]);
     }
     (sa, sb)
+}
+
+/// Counts one game for A (who played `colour`) and B.
+fn score_game(sa: &mut SideStats, sb: &mut SideStats, result: GameResult, colour: Player) {
+    match result {
+        GameResult::Draw => {
+            sa.draws += 1;
+            sb.draws += 1;
+        }
+        GameResult::Winner(w) if w == colour => {
+            sa.wins += 1;
+            sb.losses += 1;
+        }
+        GameResult::Winner(_) => {
+            sa.losses += 1;
+            sb.wins += 1;
+        }
+    }
 }
 
 /// Random against random: each game is one random playout, without the
@@ -229,20 +234,7 @@ where
             if colour == 0 { (plies.div_ceil(2), plies / 2) } else { (plies / 2, plies.div_ceil(2)) };
         sa.add_random_turns(a_turns);
         sb.add_random_turns(b_turns);
-        match result {
-            GameResult::Draw => {
-                sa.draws += 1;
-                sb.draws += 1;
-            }
-            GameResult::Winner(w) if w == colour => {
-                sa.wins += 1;
-                sb.losses += 1;
-            }
-            GameResult::Winner(_) => {
-                sa.losses += 1;
-                sb.wins += 1;
-            }
-        }
+        score_game(&mut sa, &mut sb, result, colour);
     }
     (sa, sb)
 }
