@@ -128,7 +128,7 @@ impl Game for Checkers {
     type Move = Move;
 
     fn render(&self, state: &Position) -> String {
-        text::render(state)
+        render(state)
     }
 
     fn name(&self) -> &'static str {
@@ -184,30 +184,35 @@ impl Game for Checkers {
     }
 }
 
-/// A diagram of the position, White at the bottom: `b`/`w` men, `B`/`W` kings,
-/// `.` empty dark squares, followed by the side to move.
+/// A diagram of the board, White's side at the bottom: `b`/`B` Black man/king,
+/// `w`/`W` White man/king, `.` an empty dark square; then the side to move
+/// and the plies since the last capture.
 pub fn render(pos: &Position) -> String {
     let mut out = String::new();
-    for row in 0..8 {
-        for col in 0..8 {
+    for row in 0..8u32 {
+        out.push_str(&format!("{} ", 8 - row));
+        for col in 0..8u32 {
             let c = match square_at(row, col) {
                 None => ' ',
                 Some(sq) => {
                     let bit = 1u32 << sq;
                     let king = pos.kings & bit != 0;
-                    match (pos.pieces[0] & bit != 0, pos.pieces[1] & bit != 0) {
-                        (true, _) if king => 'B',
-                        (true, _) => 'b',
-                        (_, true) if king => 'W',
-                        (_, true) => 'w',
+                    match (pos.pieces[0] & bit != 0, pos.pieces[1] & bit != 0, king) {
+                        (true, _, false) => 'b',
+                        (true, _, true) => 'B',
+                        (_, true, false) => 'w',
+                        (_, true, true) => 'W',
                         _ => '.',
                     }
                 }
             };
             out.push(c);
+            out.push(' ');
         }
         out.push('\n');
     }
-    out.push_str(if pos.side == BLACK { "Black to move\n" } else { "White to move\n" });
+    out.push_str("  a b c d e f g h\n");
+    let side = if pos.side == BLACK { "Black" } else { "White" };
+    out.push_str(&format!("{side} to move; plies since the last capture: {}\n", pos.quiet));
     out
 }

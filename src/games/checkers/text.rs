@@ -254,36 +254,3 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, ParseError> {
         }
     }
 }
-
-/// A diagram of the board, White's side at the bottom: `b`/`B` Black man/king,
-/// `w`/`W` White man/king, `.` an empty dark square; then the side to move
-/// and the plies since the last capture.
-pub fn render(pos: &Position) -> String {
-    let mut out = String::new();
-    for row in 0..8u32 {
-        out.push_str(&format!("{} ", 8 - row));
-        for col in 0..8u32 {
-            let c = match super::board::square_at(row, col) {
-                None => ' ',
-                Some(sq) => {
-                    let bit = 1u32 << sq;
-                    let king = pos.kings & bit != 0;
-                    match (pos.pieces[0] & bit != 0, pos.pieces[1] & bit != 0, king) {
-                        (true, _, false) => 'b',
-                        (true, _, true) => 'B',
-                        (_, true, false) => 'w',
-                        (_, true, true) => 'W',
-                        _ => '.',
-                    }
-                }
-            };
-            out.push(c);
-            out.push(' ');
-        }
-        out.push('\n');
-    }
-    out.push_str("  a b c d e f g h\n");
-    let side = if pos.side == super::BLACK { "Black" } else { "White" };
-    out.push_str(&format!("{side} to move; plies since the last capture: {}\n", pos.quiet));
-    out
-}
