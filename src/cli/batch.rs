@@ -17,7 +17,7 @@ use crate::eval::jit::{BatchFn, FnHandle, JitCompiler, JitConfig, JitError, JitP
 use crate::eval::run::auto_uses_jit;
 use crate::eval::table::{BoundRows, bind, read_csv};
 use crate::lang::check::{TreeEnv, check_tree};
-use crate::lang::{Loader, PrimSet, Tree, TypeId, Value};
+use crate::lang::{PrimSet, Tree, TypeId, Value};
 use crate::syntax::{Sexp, Span, read};
 
 pub struct BatchArgs {
@@ -38,12 +38,8 @@ pub struct BenchTree {
 
 /// The shipped `arith` primset, loaded from the binary's library.
 pub fn arith_primset() -> Result<PrimSet, Failure> {
-    let mut loader = Loader::new();
-    loader.load_text("(batch)", "(import arith)");
-    match loader.module.find_primset("arith") {
-        Some(id) if loader.diags.is_empty() => Ok(loader.module.primset(id).clone()),
-        _ => Err(Failure::new(loader.sources, loader.diags)),
-    }
+    crate::lang::library::load_primset("arith")
+        .ok_or_else(|| Failure::message("stratagem::batch::arith", "the shipped arith primset does not load (a bug)"))
 }
 
 /// Reads and checks a trees file: every line must be `SET SIZE INDEX TREE`.

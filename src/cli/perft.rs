@@ -8,7 +8,6 @@ use std::time::Instant;
 use clap::ValueEnum;
 
 use super::{Failure, Outcome, out};
-use crate::diagnostic::{Diagnostic, Sources};
 use crate::games::checkers::Checkers;
 use crate::games::morris::Morris;
 use crate::games::{Game, ParseError, perft};
@@ -69,12 +68,6 @@ pub(crate) fn parse_position<G: Game>(game: &G, text: Option<&str>) -> Result<G:
 /// Turns a [`ParseError`] in text given on the command line (`flag`) into a
 /// failure whose diagnostic shows that text.
 pub(crate) fn text_failure(code: &'static str, flag: &str, text: &str, e: ParseError) -> Failure {
-    let mut sources = Sources::new();
-    let file = sources.add(format!("<{flag}>"), None, text.to_string());
-    let span = e.span.start.min(text.len())..e.span.end.min(text.len());
-    let mut diag = Diagnostic::error(code, e.message).at(file, span.into(), "here");
-    if let Some(help) = e.help {
-        diag = diag.with_help(help);
-    }
+    let (sources, diag) = e.diagnose(code, flag, text);
     Failure::new(sources, vec![diag])
 }

@@ -72,6 +72,27 @@ impl ParseError {
     }
 }
 
+impl ParseError {
+    /// The error as a diagnostic over `text`, which is registered in a new
+    /// [`Sources`](crate::diagnostic::Sources) under the name `<name>`
+    /// (positions and moves are typed on a command line or in the REPL).
+    pub fn diagnose(
+        self,
+        code: &'static str,
+        name: &str,
+        text: &str,
+    ) -> (crate::diagnostic::Sources, crate::diagnostic::Diagnostic) {
+        let mut sources = crate::diagnostic::Sources::new();
+        let file = sources.add(format!("<{name}>"), None, text.to_owned());
+        let span = self.span.start.min(text.len())..self.span.end.min(text.len());
+        let mut d = crate::diagnostic::Diagnostic::error(code, self.message).at(file, span.into(), "here");
+        if let Some(help) = self.help {
+            d = d.with_help(help);
+        }
+        (sources, d)
+    }
+}
+
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} (bytes {}..{})", self.message, self.span.start, self.span.end)

@@ -71,10 +71,6 @@ impl Repl {
         if fresh.is_empty() { String::new() } else { self.loader.sources.render_plain(fresh) }
     }
 
-    fn diag_text(&self, sources: &Sources, diags: &[Diagnostic]) -> String {
-        sources.render_plain(diags)
-    }
-
     pub fn load(&mut self, path: &Path) -> String {
         let before = self.loader.module.forms.len();
         let file = self.loader.load_path(path);
@@ -221,7 +217,7 @@ impl Repl {
         let file = sources.add(format!("<input {}>", self.inputs), None, text.to_owned());
         let (forms, diags) = read(file, text);
         if !diags.is_empty() {
-            return self.diag_text(&sources, &diags);
+            return sources.render_plain(&diags);
         }
         let [expr] = forms.as_slice() else {
             return "one expression at a time, please\n".into();
@@ -230,19 +226,19 @@ impl Repl {
         let Some(ty) = infer(&ps, expr) else {
             let mut diags = Vec::new();
             check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, TypeId::F, &mut diags);
-            return self.diag_text(&sources, &diags);
+            return sources.render_plain(&diags);
         };
         let mut diags = Vec::new();
         let Some(tree) = check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, ty, &mut diags)
         else {
-            return self.diag_text(&sources, &diags);
+            return sources.render_plain(&diags);
         };
         if !evaluate {
             return format!("{}\n", ps.type_name(ty));
         }
         match self.eval_tree(&ps, &tree, None) {
             Ok(v) => format!("{v} : {}\n", ps.type_name(ty)),
-            Err(d) => self.diag_text(&self.loader.sources.clone(), &d),
+            Err(d) => self.loader.sources.render_plain(&d),
         }
     }
 
@@ -274,7 +270,7 @@ impl Repl {
             for t in &ind.trees {
                 match self.eval_tree(ps, &t.tree, None) {
                     Ok(v) => out.push_str(&format!("{}: {v} : {}\n", t.name, ps.type_name(t.ty))),
-                    Err(d) => return self.diag_text(&self.loader.sources, &d),
+                    Err(d) => return self.loader.sources.render_plain(&d),
                 }
             }
             return out;
@@ -286,16 +282,16 @@ impl Repl {
                     Ok(Value::B(true)) => {
                         return match self.eval_tree(ps, &rule.value, None) {
                             Ok(v) => format!("{v} : F (rule {} fired)\n", i + 1),
-                            Err(d) => self.diag_text(&self.loader.sources, &d),
+                            Err(d) => self.loader.sources.render_plain(&d),
                         };
                     }
                     Ok(_) => {}
-                    Err(d) => return self.diag_text(&self.loader.sources, &d),
+                    Err(d) => return self.loader.sources.render_plain(&d),
                 }
             }
             return match self.eval_tree(ps, &p.default, None) {
                 Ok(v) => format!("{v} : F (no rule fired: the default)\n"),
-                Err(d) => self.diag_text(&self.loader.sources, &d),
+                Err(d) => self.loader.sources.render_plain(&d),
             };
         }
         if let Some(w) = m.weights.iter().find(|w| w.name == name) {
@@ -306,7 +302,7 @@ impl Repl {
                 let tree = Tree { nodes: vec![Node::Prim(id)], spans: Vec::new() };
                 let v = match self.eval_tree(ps, &tree, None) {
                     Ok(v) => v.as_f64(),
-                    Err(d) => return self.diag_text(&self.loader.sources, &d),
+                    Err(d) => return self.loader.sources.render_plain(&d),
                 };
                 sum += weight * v;
                 out.push_str(&format!(
@@ -345,7 +341,7 @@ impl Repl {
         for (i, mv) in moves.iter().enumerate() {
             match self.eval_tree(ps, &eval.tree, Some(i)) {
                 Ok(v) => scored.push((v.as_f64(), i, mv.clone())),
-                Err(d) => return self.diag_text(&self.loader.sources, &d),
+                Err(d) => return self.loader.sources.render_plain(&d),
             }
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -391,13 +387,7 @@ fn infer(ps: &PrimSet, expr: &Sexp) -> Option<TypeId> {
 
 /// A diagnostic about text typed after a command, rendered.
 fn text_error(code: &'static str, what: &str, text: &str, e: crate::games::ParseError) -> String {
-    let mut sources = Sources::new();
-    let file = sources.add(format!("<{what}>"), None, text.to_owned());
-    let span = e.span.start.min(text.len())..e.span.end.min(text.len());
-    let mut d = Diagnostic::error(code, e.message).at(file, span.into(), "here");
-    if let Some(h) = e.help {
-        d = d.with_help(h);
-    }
+    let (sources, d) = e.diagnose(code, what, text);
     sources.render_plain(&[d])
 }
 
