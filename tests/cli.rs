@@ -233,3 +233,20 @@ fn play_reports_bad_specs_and_mismatched_primsets() {
     assert_eq!(code, 1);
     assert!(stderr.contains("stratagem::game::position"), "{stderr}");
 }
+
+#[test]
+fn classical_tie_breaking_makes_deterministic_players_replay_their_game() {
+    let outcome = |ties: &str, seed: &str| {
+        let (a, b) = (format!("alphabeta:2:material{ties}"), format!("alphabeta:1:material{ties}"));
+        let (code, stdout, stderr) = stratagem(&[
+            "play", "--game", "morris", "--a", &a, "--b", &b, "--games", "4", "--seed", seed, "--format", "json",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+        (json["a"]["wins"].clone(), json["a"]["losses"].clone(), json["a"]["states_per_turn_mean"].clone())
+    };
+    // First best move: the seed changes nothing, both colours replay one game each.
+    assert_eq!(outcome(":ties=first", "1"), outcome(":ties=first", "2"));
+    // Random ties: the seed gives other games.
+    assert_ne!(outcome("", "1"), outcome("", "2"));
+}

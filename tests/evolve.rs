@@ -77,6 +77,9 @@ fn champions_check_and_play() {
     let champ_s = champ.to_str().expect("utf-8");
     let (code, stdout, stderr) = stratagem(&["check", champ_s]);
     assert_eq!(code, 0, "{stderr}");
+    assert!(read(&dir, "champions/tiny.sg").contains("chosen by validation"));
+    let log = read(&dir, "log.jsonl");
+    assert_eq!(log.matches("\"validation\":{\"candidates\":").count(), 3, "{log}");
     assert!(stdout.contains("individual tiny-champion"), "{stdout}");
     let spec = format!("gp:{champ_s}:tiny-champion:alphabeta:1");
     let (code, stdout, stderr) =
@@ -117,4 +120,10 @@ fn bad_experiments_are_rejected_before_any_work() {
     assert!(stderr.contains("is not for morris"), "{stderr}");
     let (code, _, _) = stratagem(&["check", "tests/data/evolve/bad.sg"]);
     assert_eq!(code, 1);
+    let (code, _, stderr) =
+        stratagem(&["evolve", "tests/data/evolve/bad-champion.sg", "--out", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    assert!(!dir.exists(), "no output for a rejected experiment");
+    assert!(stderr.contains("expected (ties first) or (ties random)"), "{stderr}");
+    assert!(stderr.contains("top 5 is not between 1 and the population (4)"), "{stderr}");
 }

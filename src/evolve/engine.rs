@@ -44,6 +44,8 @@ const INIT: u64 = 1;
 const BREED: u64 = 2;
 pub const FITNESS: u64 = 3;
 const SELECT: u64 = 4;
+/// Validation games that choose the champion (see `ChampionRule`).
+pub const VALIDATE: u64 = 5;
 
 /// What evaluates a population. Implementations must be deterministic given
 /// `(seed, generation)` and the index of each task, whatever the thread count.
@@ -77,6 +79,21 @@ pub struct GenerationStats {
     pub mean_depth: f64,
     pub max_depth: usize,
     pub games: u64,
+    /// Validation games of the fittest individuals, when the experiment
+    /// chooses its champion by them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub validation: Option<Validation>,
+}
+
+/// Points the fittest individuals of a generation scored in validation games.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Validation {
+    /// Population indices, fittest first.
+    pub candidates: Vec<usize>,
+    /// Each candidate's points (1 per win, ½ per draw).
+    pub points: Vec<f64>,
+    /// Games each candidate played.
+    pub games: u32,
 }
 
 /// A population at the start of a generation: all that is needed to go on.
@@ -135,6 +152,7 @@ impl<'a> Engine<'a> {
             mean_depth: depths.iter().sum::<usize>() as f64 / n,
             max_depth: depths.iter().copied().max().unwrap_or(0),
             games: eval.games,
+            validation: None,
         }
     }
 

@@ -9,10 +9,12 @@
 //!   (crossover 0.8 [one-way]) (mutation 0.2) (local-mutation 0.5)
 //!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
 //!   (elitism 1)
-//!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))
+//!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))  ; either with (perspective root)
 //!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
-//!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)))
+//!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N))
+//!   (champion last | (validate OPPONENT GAMES) (top K)))
+//!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
 //! ```
 //! Everything is checked before any work starts: unknown keys (with
 //! suggestions), impossible values, a primset that does not fit the game, and
@@ -27,11 +29,32 @@ use crate::games::domain::Binding;
 use crate::games::morris::Morris;
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
-use crate::search::alphabeta::SearchParams;
+use crate::search::alphabeta::{Perspective, SearchParams, Ties};
 use crate::syntax::{Sexp, Span};
 
 /// The games experiments can evolve players for.
 pub const GAMES: [&str; 2] = ["lose-checkers", "morris"];
+
+/// A fixed opponent of validation games.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Opponent {
+    Random,
+    /// α-β with material evaluation (the papers' benchmark).
+    Material(SearchParams),
+    /// α-β with random evaluation (the papers' guide).
+    Guide(SearchParams),
+}
+
+/// How the run's champion is chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ChampionRule {
+    /// The fittest individual of the last generation.
+    Last,
+    /// Each generation the `top` fittest individuals play `games` games
+    /// against `opponent`; the champion is the one that scored most over the
+    /// whole run (the later on a tie).
+    Validate { opponent: Opponent, games: u32, top: usize },
+}
 
 /// One source of fitness points (1 per win, ½ per draw).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,9 +94,11 @@ pub struct Experiment {
     pub introns: bool,
     /// Evaluate evolved trees with the JIT (else the interpreter).
     pub jit: bool,
+    pub champion: ChampionRule,
 }
 
-const KEYS: [&str; 20] = [
+const KEYS: [&str; 21] = [
+    "champion",
     "introns",
     "engine",
     "primset",
@@ -382,6 +407,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         }
     };
 
+    let champion = match get("champion") {
+        None => ChampionRule::Last,
+        Some([v]) if v.as_symbol() == Some("last") => ChampionRule::Last,
+        Some(items) => lower_champion(cx, items, clause_span(clauses, "champion"), population),
+    };
+
     let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
     let ps = module.primset(ps_id);
     // The primset must fit the game.
@@ -483,7 +514,109 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         fitness,
         introns,
         jit,
+        champion,
     })
+}
+
+/// `(champion (validate OPPONENT GAMES) (top K))`, `(top K)` optional (1).
+fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population: usize) -> ChampionRule {
+    const USAGE: &str = "usage: (champion last) or (champion (validate OPPONENT GAMES) (top K))";
+    let usage = |cx: &mut Cx| {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::usage", USAGE)
+                .at(cx.file, span, "malformed")
+                .with_help("OPPONENT: random, (material DEPTH) or (guide DEPTH), optionally with (ties first)"),
+        )
+    };
+    let (mut validate, mut top) = (None, 1);
+    let reported = cx.diags.len();
+    for item in items {
+        let list = item.as_list().unwrap_or_default();
+        match (item.head(), list.len()) {
+            (Some("validate"), 3) => {
+                let opponent = lower_opponent(cx, &list[1]);
+                let games = match cx.expect_int(&list[2], "a number of games") {
+                    Some(n) if (1..=1_000_000).contains(&n) => Some(n as u32),
+                    Some(_) => {
+                        cx.error("stratagem::experiment::range", &list[2], "validation needs games", "not positive");
+                        None
+                    }
+                    None => None,
+                };
+                validate = opponent.zip(games);
+            }
+            (Some("top"), 2) => match cx.expect_int(&list[1], "a number of individuals") {
+                Some(k) if k >= 1 && (k as usize) <= population => top = k as usize,
+                Some(k) => cx.error(
+                    "stratagem::experiment::range",
+                    &list[1],
+                    format!("top {k} is not between 1 and the population ({population})"),
+                    "out of range",
+                ),
+                None => {}
+            },
+            _ => {
+                usage(cx);
+                return ChampionRule::Last;
+            }
+        }
+    }
+    match validate {
+        Some((opponent, games)) => ChampionRule::Validate { opponent, games, top },
+        None => {
+            if cx.diags.len() == reported {
+                usage(cx);
+            }
+            ChampionRule::Last
+        }
+    }
+}
+
+/// `random`, `(material DEPTH [(ties first)])` or `(guide DEPTH [(ties first)])`.
+fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
+    if s.as_symbol() == Some("random") {
+        return Some(Opponent::Random);
+    }
+    let items = s.as_list().unwrap_or_default();
+    let search = |cx: &mut Cx| -> Option<SearchParams> {
+        let mut params = match items.get(1).and_then(|d| cx.expect_int(d, "a search depth")) {
+            Some(d) if (1..=64).contains(&d) => SearchParams::full(d as u32),
+            _ => {
+                cx.error("stratagem::experiment::range", s, "a search depth is between 1 and 64", "bad depth");
+                return None;
+            }
+        };
+        for opt in &items[2..] {
+            let value = opt.as_list().filter(|l| l.len() == 2).and_then(|l| l[1].as_symbol());
+            params.ties = match (opt.head(), value) {
+                (Some("ties"), Some("first")) => Ties::First,
+                (Some("ties"), Some("random")) => Ties::Random,
+                _ => {
+                    cx.error(
+                        "stratagem::experiment::champion",
+                        opt,
+                        "unknown opponent option",
+                        "expected (ties first) or (ties random)",
+                    );
+                    return None;
+                }
+            };
+        }
+        Some(params)
+    };
+    match s.head() {
+        Some("material") if items.len() >= 2 => search(cx).map(Opponent::Material),
+        Some("guide") if items.len() >= 2 => search(cx).map(Opponent::Guide),
+        _ => {
+            cx.error(
+                "stratagem::experiment::champion",
+                s,
+                "unknown opponent",
+                "expected random, (material DEPTH) or (guide DEPTH)",
+            );
+            None
+        }
+    }
 }
 
 fn clause_span(clauses: &[Sexp], key: &str) -> Span {
@@ -524,7 +657,13 @@ fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
         }
     };
     match p.head() {
-        Some("alphabeta") if items.len() == 2 => SearchParams::full(depth(cx)),
+        Some("alphabeta") if (2..=3).contains(&items.len()) => {
+            let mut params = SearchParams::full(depth(cx));
+            for opt in &items[2..] {
+                lower_perspective(cx, opt, &mut params);
+            }
+            params
+        }
         Some("select") if items.len() >= 3 => {
             let mut params = SearchParams::full(depth(cx));
             for opt in &items[2..] {
@@ -558,11 +697,12 @@ fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
                             "bad depth",
                         ),
                     },
+                    (Some("perspective"), Some(_)) => lower_perspective(cx, opt, &mut params),
                     _ => cx.error(
                         "stratagem::experiment::player",
                         opt,
                         "unknown selective-search option",
-                        "expected (ratio R), (maxbranch M) or (full F)",
+                        "expected (ratio R), (maxbranch M), (full F) or (perspective root|mover)",
                     ),
                 }
             }
@@ -577,6 +717,22 @@ fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
             );
             SearchParams::full(1)
         }
+    }
+}
+
+/// `(perspective mover|root)`: whose point of view leaves are evaluated from.
+fn lower_perspective(cx: &mut Cx, opt: &Sexp, params: &mut SearchParams) {
+    let value =
+        opt.as_list().filter(|l| l.len() == 2 && opt.head() == Some("perspective")).and_then(|l| l[1].as_symbol());
+    match value {
+        Some("mover") => params.perspective = Perspective::Mover,
+        Some("root") => params.perspective = Perspective::Root,
+        _ => cx.error(
+            "stratagem::experiment::player",
+            opt,
+            "unknown player option",
+            "expected (perspective mover) or (perspective root)",
+        ),
     }
 }
 

@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex};
 use rand::RngExt;
 use rayon::prelude::*;
 
-use super::engine::{Evaluation, FITNESS, Fitness};
-use super::experiment::FitnessPart;
+use super::engine::{Evaluation, FITNESS, Fitness, VALIDATE};
+use super::experiment::{FitnessPart, Opponent};
 use super::genome::Genome;
 use super::rng::{GpRng, stream};
 use crate::eval::jit::JitConfig;
@@ -141,6 +141,38 @@ where
             play_game(&self.game, &start, [b.as_mut(), a.as_mut()])
         };
         points(record.result, colour)
+    }
+
+    /// Points each of `candidates` (population indices) scores in `games`
+    /// games against `opponent`, alternating colours. Games are named by
+    /// (seed, generation, candidate, game), so the points are the same
+    /// whatever the thread count.
+    pub fn validate(
+        &self,
+        population: &[Genome],
+        candidates: &[usize],
+        opponent: &Opponent,
+        games: u32,
+        generation: u64,
+        seed: u64,
+    ) -> Vec<f64> {
+        let chosen: Vec<Genome> = candidates.iter().filter_map(|&i| population.get(i).cloned()).collect();
+        let players = self.players(&chosen);
+        let opponent = match *opponent {
+            Opponent::Random => PlayerFactory::Random,
+            Opponent::Material(p) => PlayerFactory::Material(p),
+            Opponent::Guide(p) => PlayerFactory::RandomGuide(p),
+        };
+        let jobs: Vec<(usize, u64)> =
+            (0..players.len()).flat_map(|c| (0..u64::from(games)).map(move |j| (c, j))).collect();
+        let points: Vec<f64> = jobs
+            .par_iter()
+            .map(|&(c, j)| {
+                let tags = [VALIDATE, generation, candidates[c] as u64, j];
+                self.game(&players[c], &opponent, (j % 2) as Player, seed, &tags)
+            })
+            .collect();
+        points.chunks(games.max(1) as usize).map(|c| c.iter().sum()).collect()
     }
 
     fn score(&self, i: usize, players: &[PlayerFactory<G::State>], generation: u64, seed: u64) -> (f64, u64) {

@@ -40,8 +40,12 @@ pub struct Checkpoint {
     pub population: Vec<String>,
     /// The log so far, so a resumed run ends with the full log.
     pub log: Vec<LogRecord>,
-    /// The best genome of the last evaluated generation, as program text.
+    /// The champion so far, as program text: the best genome of the last
+    /// evaluated generation, or the best validated one.
     pub champion: Option<String>,
+    /// The champion's validation points, when champions are chosen by validation.
+    #[serde(default)]
+    pub champion_points: Option<f64>,
 }
 
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -157,6 +161,7 @@ mod tests {
                 mean_depth: 4.0,
                 max_depth: 6,
                 games: 100,
+                validation: None,
             },
             seconds: 0.5,
             games_per_s: 200.0,
@@ -176,6 +181,7 @@ mod tests {
             population: vec!["(x)".into()],
             log: log.clone(),
             champion: None,
+            champion_points: Some(3.5),
         };
         save_checkpoint(&dir, &cp).expect("save");
         let back = load_checkpoint(&dir).expect("load");

@@ -12,12 +12,13 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::engine::{Engine, EngineParams, State};
-use super::experiment::Experiment;
+use super::engine::{Engine, EngineParams, State, Validation};
+use super::experiment::{ChampionRule, Experiment, Opponent};
 use super::game_fitness::GameFitness;
 use super::genome::{Genome, Representation};
 use super::init::Builder;
 use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
+use super::select;
 use super::simplify::simplify;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::checkers::Checkers;
@@ -26,6 +27,7 @@ use crate::games::morris::Morris;
 use crate::lang::forms::{PrimSetId, lower_individual};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
+use crate::search::alphabeta::{Perspective, SearchParams, Ties};
 use crate::syntax::pretty::print_forms;
 use crate::syntax::{Sexp, read};
 
@@ -120,7 +122,7 @@ where
     let print = fingerprint(form, exp.seed);
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
 
-    let (mut state, mut log, mut champion) = if opts.resume {
+    let (mut state, mut log, mut champion, mut champion_points) = if opts.resume {
         let cp = output::load_checkpoint(&opts.out)
             .map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
         if cp.experiment != print || cp.seed != exp.seed {
@@ -144,7 +146,7 @@ where
             )]);
         }
         let champion = cp.champion.as_deref().map(|t| parse_genome(ps, exp.primset, &rep, t)).transpose()?;
-        (State { generation: cp.generation, population }, cp.log, champion)
+        (State { generation: cp.generation, population }, cp.log, champion, cp.champion_points)
     } else {
         if output::checkpoint_path(&opts.out).exists() {
             return Err(vec![
@@ -155,7 +157,7 @@ where
                 .with_help("continue it with --resume, or choose another --out directory"),
             ]);
         }
-        (engine.initial(), Vec::new(), None)
+        (engine.initial(), Vec::new(), None, None)
     };
 
     let total = exp.generations as u64;
@@ -169,9 +171,26 @@ where
     let mut done_here = 0;
     while state.generation < total && opts.stop_after.is_none_or(|n| done_here < n) {
         let clock = Instant::now();
-        let (next, stats, _) = engine.step(&state, &fitness);
+        let (next, mut stats, eval) = engine.step(&state, &fitness);
+        match exp.champion {
+            ChampionRule::Last => champion = state.population.get(stats.best_index).cloned(),
+            ChampionRule::Validate { opponent, games, top } => {
+                let candidates = select::elite(&eval.fitness, top);
+                let points =
+                    fitness.validate(&state.population, &candidates, &opponent, games, state.generation, exp.seed);
+                // The best candidate (the fitter on a tie) replaces the champion
+                // unless an earlier one scored more.
+                let best = (0..points.len()).rev().max_by(|&a, &b| points[a].total_cmp(&points[b]));
+                if let Some(b) = best
+                    && champion_points.is_none_or(|p| points[b] >= p)
+                {
+                    champion = state.population.get(candidates[b]).cloned();
+                    champion_points = Some(points[b]);
+                }
+                stats.validation = Some(Validation { candidates, points, games });
+            }
+        }
         let seconds = clock.elapsed().as_secs_f64();
-        champion = state.population.get(stats.best_index).cloned();
         let games_per_s = if seconds > 0.0 { stats.games as f64 / seconds } else { 0.0 };
         bar.set_message(format!("best {:.2} mean {:.2} {:.0} games/s", stats.best, stats.mean, games_per_s));
         log.push(LogRecord { stats, seconds, games_per_s });
@@ -191,6 +210,7 @@ where
                 .collect(),
             log: log.clone(),
             champion: champion.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
+            champion_points,
         };
         output::save_checkpoint(&opts.out, &cp).map_err(|e| io_error("write a checkpoint in", &opts.out, e))?;
         output::write_log(&opts.out, &log).map_err(|e| io_error("write the log in", &opts.out, e))?;
@@ -268,7 +288,7 @@ fn write_champion(
     };
     let last = log.last();
     let p = &exp.player;
-    let spec = match (p.selective_ratio, p.max_branching) {
+    let mut spec = match (p.selective_ratio, p.max_branching) {
         (None, None) => format!("alphabeta:{}", p.depth),
         _ => {
             let mut s = format!("select:{}", p.depth);
@@ -284,13 +304,29 @@ fn write_champion(
             s
         }
     };
+    if p.perspective == Perspective::Root {
+        spec.push_str(":perspective=root");
+    }
     let name = format!("{}-champion", exp.name);
+    let origin = match validated_champion(log) {
+        Some(v) => format!(
+            "generation {} (fitness rank {}), chosen by validation: {} of {} points against {}",
+            v.generation,
+            v.rank + 1,
+            v.points,
+            v.games,
+            opponent_name(&exp.champion)
+        ),
+        None => format!(
+            "generation {}, fitness {}",
+            last.map_or(0, |r| r.stats.generation),
+            last.map_or(0.0, |r| r.stats.best)
+        ),
+    };
     let header = format!(
-        "; Champion of experiment `{}` (seed {}), generation {}, fitness {}.\n; Simplified: constants folded, dead branches and introns removed.\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
+        "; Champion of experiment `{}` (seed {}), {origin}.\n; Simplified: constants folded, dead branches and introns removed.\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
         exp.name,
         exp.seed,
-        last.map_or(0, |r| r.stats.generation),
-        last.map_or(0.0, |r| r.stats.best),
         exp.game,
         path.display(),
         name,
@@ -310,6 +346,50 @@ fn write_champion(
         return Err(diags);
     }
     Ok(path)
+}
+
+/// Where a validated champion came from.
+struct ValidatedChampion {
+    generation: u64,
+    /// 0 for the fittest of its generation.
+    rank: usize,
+    points: f64,
+    games: u32,
+}
+
+/// The champion the validation records of `log` choose: the most points,
+/// the later generation and then the fitter candidate on a tie (the rule of the run loop).
+fn validated_champion(log: &[LogRecord]) -> Option<ValidatedChampion> {
+    let mut best: Option<ValidatedChampion> = None;
+    for rec in log {
+        let Some(v) = &rec.stats.validation else { continue };
+        let top = (0..v.points.len()).rev().max_by(|&a, &b| v.points[a].total_cmp(&v.points[b]));
+        if let Some(t) = top
+            && best.as_ref().is_none_or(|b| v.points[t] >= b.points)
+        {
+            best = Some(ValidatedChampion {
+                generation: rec.stats.generation,
+                rank: t,
+                points: v.points[t],
+                games: v.games,
+            });
+        }
+    }
+    best
+}
+
+/// The validation opponent as a player spec, for the champion's header.
+fn opponent_name(rule: &ChampionRule) -> String {
+    let search = |kind: &str, p: &SearchParams| {
+        let ties = if p.ties == Ties::First { ":ties=first" } else { "" };
+        format!("alphabeta:{}:{kind}{ties}", p.depth)
+    };
+    match rule {
+        ChampionRule::Last => String::new(),
+        ChampionRule::Validate { opponent: Opponent::Random, .. } => "random".into(),
+        ChampionRule::Validate { opponent: Opponent::Material(p), .. } => search("material", p),
+        ChampionRule::Validate { opponent: Opponent::Guide(p), .. } => search("random", p),
+    }
 }
 
 /// Where a champion finds its primset.

@@ -31,11 +31,46 @@ pub struct SearchParams {
     pub selective_ratio: Option<f64>,
     pub max_branching: Option<usize>,
     pub full_search_depth: u32,
+    /// How a player using these settings chooses among equally valued moves.
+    pub ties: Ties,
+    /// Whose point of view leaves are evaluated from.
+    pub perspective: Perspective,
+}
+
+/// Whose point of view the evaluation function takes at the leaves. The two
+/// agree for an antisymmetric function such as material (f(s, me) = −f(s, other)),
+/// not for an evolved one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Perspective {
+    /// The player to move at the leaf (negamax): "friendly" is the side to move.
+    #[default]
+    Mover,
+    /// The searching player, whoever moves at the leaf: "friendly" is always the
+    /// player whose move is being chosen.
+    Root,
+}
+
+/// How a searching player chooses among equally valued root moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Ties {
+    /// Uniformly at random, from the player's own seeded stream, so that two
+    /// deterministic evaluators do not replay one game over and over.
+    #[default]
+    Random,
+    /// The first in the game's move order: classical α-β, deterministic.
+    First,
 }
 
 impl SearchParams {
     pub fn full(depth: u32) -> SearchParams {
-        SearchParams { depth, selective_ratio: None, max_branching: None, full_search_depth: 0 }
+        SearchParams {
+            depth,
+            selective_ratio: None,
+            max_branching: None,
+            full_search_depth: 0,
+            ties: Ties::Random,
+            perspective: Perspective::Mover,
+        }
     }
 
     pub fn is_selective(&self) -> bool {
@@ -85,11 +120,19 @@ pub struct AlphaBeta<G: Game> {
     /// Breaks ties between equally good moves at random when set; without it
     /// the earlier legal move wins.
     pub tie_break: Option<GpRng>,
+    /// The player whose move the current search chooses.
+    root: Player,
 }
 
 impl<G: Game> AlphaBeta<G> {
     pub fn new(params: SearchParams) -> AlphaBeta<G> {
-        AlphaBeta { params, buffers: (0..=params.depth).map(|_| Vec::new()).collect(), expanded: 0, tie_break: None }
+        AlphaBeta {
+            params,
+            buffers: (0..=params.depth).map(|_| Vec::new()).collect(),
+            expanded: 0,
+            tie_break: None,
+            root: 0,
+        }
     }
 
     /// A searcher that breaks ties at random, from `rng`: players do, so that
@@ -105,6 +148,7 @@ impl<G: Game> AlphaBeta<G> {
     pub fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move], evals: &mut Evals<G>) -> usize {
         self.expanded = 1;
         let me = game.to_move(state);
+        self.root = me;
         let children: Vec<G::State> = moves.iter().map(|m| game.apply(state, m)).collect();
         let mut candidates: Vec<usize> = (0..moves.len()).collect();
         if self.params.is_selective() && self.params.depth >= 2 && self.params.full_search_depth == 0 {
@@ -158,7 +202,11 @@ impl<G: Game> AlphaBeta<G> {
             };
         }
         if depth == 0 {
-            return sane(evals.eval.evaluate(game, state, me));
+            return match self.params.perspective {
+                Perspective::Mover => sane(evals.eval.evaluate(game, state, me)),
+                Perspective::Root if me == self.root => sane(evals.eval.evaluate(game, state, me)),
+                Perspective::Root => -sane(evals.eval.evaluate(game, state, self.root)),
+            };
         }
         self.expanded += 1;
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
@@ -278,6 +326,62 @@ mod tests {
                 assert_eq!(sel.choose(game, &state, &moves, &mut Evals { eval: &mut Noisy, order: None }), chosen);
             }
         }
+    }
+
+    /// An evaluator that is not antisymmetric: the evaluated player's men plus the noise.
+    struct Lopsided;
+
+    impl Evaluator<Morris> for Lopsided {
+        fn evaluate(&mut self, game: &Morris, state: &<Morris as Game>::State, me: Player) -> f64 {
+            f64::from(state.n_men(me)) * 3.0 + Noisy.evaluate(game, state, me)
+        }
+    }
+
+    /// Max/min search of the root player's values (no negation of evaluations).
+    fn root_minimax(game: &Morris, state: &<Morris as Game>::State, depth: u32, ply: u32, root: Player) -> f64 {
+        if let Some(r) = game.result(state) {
+            return match r {
+                GameResult::Draw => 0.0,
+                GameResult::Winner(w) if w == root => WIN - f64::from(ply),
+                GameResult::Winner(_) => -(WIN - f64::from(ply)),
+            };
+        }
+        if depth == 0 {
+            return Lopsided.evaluate(game, state, root);
+        }
+        let mut moves = Vec::new();
+        game.legal_moves(state, &mut moves);
+        let values = moves.iter().map(|m| root_minimax(game, &game.apply(state, m), depth - 1, ply + 1, root));
+        if game.to_move(state) == root {
+            values.fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            values.fold(f64::INFINITY, f64::min)
+        }
+    }
+
+    #[test]
+    fn root_perspective_evaluates_every_leaf_for_the_searching_player() {
+        let game = Morris;
+        let mut differs = false;
+        for state in positions(&game, 25) {
+            let mut moves = Vec::new();
+            game.legal_moves(&state, &mut moves);
+            let root = game.to_move(&state);
+            for depth in 1..=3 {
+                let values: Vec<f64> =
+                    moves.iter().map(|m| root_minimax(&game, &game.apply(&state, m), depth - 1, 1, root)).collect();
+                let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let expected = values.iter().position(|v| *v == best).unwrap_or(0);
+                let params = SearchParams { perspective: Perspective::Root, ..SearchParams::full(depth) };
+                let mut ab = AlphaBeta::<Morris>::new(params);
+                let chosen = ab.choose(&game, &state, &moves, &mut Evals { eval: &mut Lopsided, order: None });
+                assert_eq!(chosen, expected, "depth {depth} at {state:?}");
+                let mut mover = AlphaBeta::<Morris>::new(SearchParams::full(depth));
+                differs |=
+                    mover.choose(&game, &state, &moves, &mut Evals { eval: &mut Lopsided, order: None }) != chosen;
+            }
+        }
+        assert!(differs, "the two perspectives should disagree somewhere with a lopsided evaluator");
     }
 
     #[test]

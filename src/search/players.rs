@@ -7,17 +7,21 @@
 //! gp:FILE:NAME:alphabeta:D                 α-β of depth D with individual NAME's eval tree
 //! gp:FILE:NAME:select:D:ratio=R            ... with SelectiveSearchRatio R
 //! gp:FILE:NAME:select:D:maxbranch=M:full=F ... with MaxBranchingFactor M, FullSearchDepth F
+//! ...:ties=first                           any searching player: classical α-β, first best move
+//! ...:perspective=root                     evaluate leaves for the searching player, not the side to move
 //! ```
 //! Selective players rank siblings with the individual's `order` tree when it
 //! has one, else with its `eval` tree. Searching players break ties between
 //! equally valued moves at random (from their own seeded stream), so a match
-//! between two deterministic evaluators is not one game replayed.
+//! between two deterministic evaluators is not one game replayed; with
+//! `ties=first` they take the first best move in the game's move order, as
+//! textbook α-β does.
 
 use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::alphabeta::{AlphaBeta, Evals, Evaluator, SearchParams};
+use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, Ties};
 use super::evaluators::{Material, RandomEval, TreeEval, TreeProgram};
 use crate::evolve::rng::{GpRng, stream};
 use crate::games::{Game, GameResult, Player};
@@ -95,11 +99,17 @@ pub enum PlayerSpec {
 }
 
 const SPEC_HELP: &str = "players: random | alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D | \
-                         gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F]";
+                         gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F]; \
+                         a searching player takes :ties=first for classical first-best-move α-β and \
+                         :perspective=root to evaluate leaves for the searching player";
 
 impl PlayerSpec {
     /// Parses a player spec; the error says what is wrong and lists the forms.
     pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        Self::parse_parts(text).map_err(|e| format!("{e}\n{SPEC_HELP}"))
+    }
+
+    fn parse_parts(text: &str) -> Result<PlayerSpec, String> {
         let parts: Vec<&str> = text.split(':').collect();
         let depth = |s: &str| -> Result<u32, String> {
             match s.parse::<u32>() {
@@ -107,20 +117,43 @@ impl PlayerSpec {
                 _ => Err(format!("`{s}` is not a search depth (1 to 64)")),
             }
         };
+        let ties = |opt: &str, params: &mut SearchParams| -> Result<(), String> {
+            match opt.split_once('=') {
+                Some(("ties", "random")) => params.ties = Ties::Random,
+                Some(("ties", "first")) => params.ties = Ties::First,
+                Some(("ties", other)) => return Err(format!("ties `{other}` must be `random` or `first`")),
+                Some(("perspective", "mover")) => params.perspective = Perspective::Mover,
+                Some(("perspective", "root")) => params.perspective = Perspective::Root,
+                Some(("perspective", other)) => return Err(format!("perspective `{other}` must be `mover` or `root`")),
+                _ => return Err(format!("unknown option `{opt}` (ties=random|first, perspective=mover|root)")),
+            };
+            Ok(())
+        };
         match parts.as_slice() {
             ["random"] => Ok(PlayerSpec::Random),
-            ["alphabeta", d, "material"] => {
-                Ok(PlayerSpec::Search { eval: EvalSpec::Material, params: SearchParams::full(depth(d)?) })
+            ["alphabeta", d, eval, options @ ..] if options.len() <= 2 => {
+                let eval = match *eval {
+                    "material" => EvalSpec::Material,
+                    "random" => EvalSpec::Random,
+                    other => return Err(format!("unknown evaluation `{other}` (material or random)")),
+                };
+                let mut params = SearchParams::full(depth(d)?);
+                for opt in options {
+                    ties(opt, &mut params)?;
+                }
+                Ok(PlayerSpec::Search { eval, params })
             }
-            ["alphabeta", d, "random"] => {
-                Ok(PlayerSpec::Search { eval: EvalSpec::Random, params: SearchParams::full(depth(d)?) })
-            }
-            ["alphabeta", _, other] => Err(format!("unknown evaluation `{other}` (material or random)")),
             ["gp", file, name, rest @ ..] if !file.is_empty() && !name.is_empty() => {
                 let eval = EvalSpec::Gp { file: (*file).to_owned(), name: (*name).to_owned() };
                 let params = match rest {
                     [] => SearchParams::full(1),
-                    ["alphabeta", d] => SearchParams::full(depth(d)?),
+                    ["alphabeta", d, options @ ..] if options.len() <= 2 => {
+                        let mut params = SearchParams::full(depth(d)?);
+                        for opt in options {
+                            ties(opt, &mut params)?;
+                        }
+                        params
+                    }
                     ["select", d, options @ ..] if !options.is_empty() => {
                         let mut params = SearchParams::full(depth(d)?);
                         for opt in options.iter() {
@@ -137,7 +170,13 @@ impl PlayerSpec {
                                     Ok(f) => params.full_search_depth = f,
                                     _ => return Err(format!("full `{f}` must be a non-negative integer")),
                                 },
-                                _ => return Err(format!("unknown option `{opt}` (ratio=R, maxbranch=M, full=F)")),
+                                Some(("ties" | "perspective", _)) => ties(opt, &mut params)?,
+                                _ => {
+                                    return Err(format!(
+                                        "unknown option `{opt}` (ratio=R, maxbranch=M, full=F, ties=random|first, \
+                                         perspective=mover|root)"
+                                    ));
+                                }
                             }
                         }
                         if !params.is_selective() {
@@ -151,7 +190,6 @@ impl PlayerSpec {
             }
             _ => Err(format!("unknown player `{text}`")),
         }
-        .map_err(|e| format!("{e}\n{SPEC_HELP}"))
     }
 }
 
@@ -191,22 +229,28 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
     {
         match self {
             PlayerFactory::Random => Box::new(RandomPlayer(stream(seed, tags), Vec::new())),
-            PlayerFactory::Material(p) => Box::new(SearchPlayer {
-                search: AlphaBeta::with_tie_break(*p, stream(seed, &[tags, &[TIES]].concat())),
-                eval: Box::new(Material),
-                order: None,
-            }),
+            PlayerFactory::Material(p) => {
+                Box::new(SearchPlayer { search: searcher(*p, seed, tags), eval: Box::new(Material), order: None })
+            }
             PlayerFactory::RandomGuide(p) => Box::new(SearchPlayer {
-                search: AlphaBeta::with_tie_break(*p, stream(seed, &[tags, &[TIES]].concat())),
+                search: searcher(*p, seed, tags),
                 eval: Box::new(RandomEval(stream(seed, tags))),
                 order: None,
             }),
             PlayerFactory::Gp(programs, p) => Box::new(SearchPlayer {
-                search: AlphaBeta::with_tie_break(*p, stream(seed, &[tags, &[TIES]].concat())),
+                search: searcher(*p, seed, tags),
                 eval: Box::new(TreeEval(programs.eval.clone())),
                 order: programs.order.clone().map(|o| Box::new(TreeEval(o)) as Box<dyn Evaluator<G> + Send>),
             }),
         }
+    }
+}
+
+/// A searcher for `params`; with random ties, its stream is named by `seed` and `tags`.
+fn searcher<G: Game>(params: SearchParams, seed: u64, tags: &[u64]) -> AlphaBeta<G> {
+    match params.ties {
+        Ties::Random => AlphaBeta::with_tie_break(params, stream(seed, &[tags, &[TIES]].concat())),
+        Ties::First => AlphaBeta::new(params),
     }
 }
 
@@ -260,6 +304,18 @@ mod tests {
             panic!("ratio spec")
         };
         assert_eq!(params.selective_ratio, Some(0.75));
+        let first = |text: &str| match PlayerSpec::parse(text) {
+            Ok(PlayerSpec::Search { params, .. }) => params.ties == Ties::First,
+            _ => false,
+        };
+        assert!(first("alphabeta:4:material:ties=first"));
+        assert!(first("gp:f.sg:r1:alphabeta:3:ties=first"));
+        assert!(first("gp:f.sg:r1:select:3:ratio=0.75:ties=first"));
+        assert!(!first("alphabeta:4:material"));
+        let Ok(PlayerSpec::Search { params, .. }) = PlayerSpec::parse("gp:f.sg:r1:alphabeta:3:perspective=root") else {
+            panic!("perspective spec")
+        };
+        assert_eq!(params.perspective, Perspective::Root);
         for bad in [
             "",
             "alphabeta:0:material",
@@ -267,6 +323,10 @@ mod tests {
             "gp:f.sg",
             "gp:f.sg:x:select:3",
             "gp:f:x:select:3:ratio=2",
+            "alphabeta:4:material:ties=sometimes",
+            "alphabeta:4:material:first",
+            "gp:f:x:alphabeta:3:ties=first:ties=first:ties=first",
+            "gp:f:x:alphabeta:3:perspective=left",
             "minimax",
         ] {
             assert!(PlayerSpec::parse(bad).is_err(), "{bad}");
@@ -275,7 +335,7 @@ mod tests {
 
     #[test]
     fn selective_keep_counts() {
-        let p = SearchParams { depth: 3, selective_ratio: Some(0.25), max_branching: None, full_search_depth: 0 };
+        let p = SearchParams { selective_ratio: Some(0.25), ..SearchParams::full(3) };
         assert_eq!(p.keep(4), 1);
         assert_eq!(p.keep(5), 2);
         let p = SearchParams { max_branching: Some(5), selective_ratio: None, ..p };
