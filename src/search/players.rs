@@ -117,7 +117,7 @@ impl PlayerSpec {
                 _ => Err(format!("`{s}` is not a search depth (1 to 64)")),
             }
         };
-        let ties = |opt: &str, params: &mut SearchParams| -> Result<(), String> {
+        let search_option = |opt: &str, params: &mut SearchParams| -> Result<(), String> {
             match opt.split_once('=') {
                 Some(("ties", "random")) => params.ties = Ties::Random,
                 Some(("ties", "first")) => params.ties = Ties::First,
@@ -139,7 +139,7 @@ impl PlayerSpec {
                 };
                 let mut params = SearchParams::full(depth(d)?);
                 for opt in options {
-                    ties(opt, &mut params)?;
+                    search_option(opt, &mut params)?;
                 }
                 Ok(PlayerSpec::Search { eval, params })
             }
@@ -150,7 +150,7 @@ impl PlayerSpec {
                     ["alphabeta", d, options @ ..] if options.len() <= 2 => {
                         let mut params = SearchParams::full(depth(d)?);
                         for opt in options {
-                            ties(opt, &mut params)?;
+                            search_option(opt, &mut params)?;
                         }
                         params
                     }
@@ -170,7 +170,7 @@ impl PlayerSpec {
                                     Ok(f) => params.full_search_depth = f,
                                     _ => return Err(format!("full `{f}` must be a non-negative integer")),
                                 },
-                                Some(("ties" | "perspective", _)) => ties(opt, &mut params)?,
+                                Some(("ties" | "perspective", _)) => search_option(opt, &mut params)?,
                                 _ => {
                                     return Err(format!(
                                         "unknown option `{opt}` (ratio=R, maxbranch=M, full=F, ties=random|first, \
