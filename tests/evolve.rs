@@ -77,9 +77,21 @@ fn champions_check_and_play() {
     let champ_s = champ.to_str().expect("utf-8");
     let (code, stdout, stderr) = stratagem(&["check", champ_s]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(read(&dir, "champions/tiny.sg").contains("chosen by validation"));
+    let text = read(&dir, "champions/tiny.sg");
+    assert!(text.contains("chosen by validation against alphabeta:1:material:ties=first"), "{text}");
     let log = read(&dir, "log.jsonl");
     assert_eq!(log.matches("\"validation\":{\"candidates\":").count(), 3, "{log}");
+    // The final round: at most three distinct finalists, 6 games each, the
+    // champion the one with most points.
+    let round: serde_json::Value = serde_json::from_str(&read(&dir, "final.json")).expect("final.json");
+    assert_eq!(round["games"], 6);
+    let finalists = round["finalists"].as_array().expect("finalists");
+    assert!((1..=3).contains(&finalists.len()), "{round}");
+    let header = format!("of 6 points in a final round of the {} best validated", finalists.len());
+    assert!(text.contains(&header), "{text}");
+    let best = finalists.iter().filter_map(|f| f["final_points"].as_f64()).fold(f64::MIN, f64::max);
+    let champion = round["champion"].as_u64().expect("champion index") as usize;
+    assert_eq!(finalists[champion]["final_points"].as_f64(), Some(best));
     assert!(stdout.contains("individual tiny-champion"), "{stdout}");
     let spec = format!("gp:{champ_s}:tiny-champion:alphabeta:1");
     let (code, stdout, stderr) =
@@ -126,4 +138,5 @@ fn bad_experiments_are_rejected_before_any_work() {
     assert!(!dir.exists(), "no output for a rejected experiment");
     assert!(stderr.contains("expected (ties first) or (ties random)"), "{stderr}");
     assert!(stderr.contains("top 5 is not between 1 and the population (4)"), "{stderr}");
+    assert!(stderr.contains("0 is not between 1 and 10000"), "{stderr}");
 }

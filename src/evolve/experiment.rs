@@ -13,7 +13,7 @@
 //!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
 //!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N))
-//!   (champion last | (validate OPPONENT GAMES) (top K)))
+//!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
 //!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
 //! ```
 //! Everything is checked before any work starts: unknown keys (with
@@ -51,9 +51,11 @@ pub enum ChampionRule {
     /// The fittest individual of the last generation.
     Last,
     /// Each generation the `top` fittest individuals play `games` games
-    /// against `opponent`; the champion is the one that scored most over the
-    /// whole run (the later on a tie).
-    Validate { opponent: Opponent, games: u32, top: usize },
+    /// against `opponent`; the `finalists` best distinct ones over the run are
+    /// kept (the later on a tie). With `final_games` > 0 they then play that
+    /// many fresh games each against `opponent` and the winner is the
+    /// champion; otherwise the best validated one is.
+    Validate { opponent: Opponent, games: u32, top: usize, finalists: usize, final_games: u32 },
 }
 
 /// One source of fitness points (1 per win, ½ per draw).
@@ -518,9 +520,10 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     })
 }
 
-/// `(champion (validate OPPONENT GAMES) (top K))`, `(top K)` optional (1).
+/// `(champion (validate OPPONENT GAMES) (top K) (final M N))`, `(top K)`
+/// optional (1), `(final M N)` optional (one finalist, no final round).
 fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population: usize) -> ChampionRule {
-    const USAGE: &str = "usage: (champion last) or (champion (validate OPPONENT GAMES) (top K))";
+    const USAGE: &str = "usage: (champion last) or (champion (validate OPPONENT GAMES) (top K) (final M N))";
     let usage = |cx: &mut Cx| {
         cx.push(
             Diagnostic::error("stratagem::experiment::usage", USAGE)
@@ -528,7 +531,7 @@ fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population: usize) ->
                 .with_help("OPPONENT: random, (material DEPTH) or (guide DEPTH), optionally with (ties first)"),
         )
     };
-    let (mut validate, mut top) = (None, 1);
+    let (mut validate, mut top, mut finalists, mut final_games) = (None, 1, 1, 0);
     let reported = cx.diags.len();
     for item in items {
         let list = item.as_list().unwrap_or_default();
@@ -555,6 +558,23 @@ fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population: usize) ->
                 ),
                 None => {}
             },
+            (Some("final"), 3) => {
+                let count = |cx: &mut Cx, s: &Sexp, what: &str, max: i64| match cx.expect_int(s, what) {
+                    Some(n) if (1..=max).contains(&n) => Some(n),
+                    Some(n) => {
+                        cx.error(
+                            "stratagem::experiment::range",
+                            s,
+                            format!("{n} is not between 1 and {max}"),
+                            "out of range",
+                        );
+                        None
+                    }
+                    None => None,
+                };
+                finalists = count(cx, &list[1], "a number of finalists", 10_000).map_or(1, |n| n as usize);
+                final_games = count(cx, &list[2], "a number of games", 1_000_000).map_or(0, |n| n as u32);
+            }
             _ => {
                 usage(cx);
                 return ChampionRule::Last;
@@ -562,7 +582,7 @@ fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population: usize) ->
         }
     }
     match validate {
-        Some((opponent, games)) => ChampionRule::Validate { opponent, games, top },
+        Some((opponent, games)) => ChampionRule::Validate { opponent, games, top, finalists, final_games },
         None => {
             if cx.diags.len() == reported {
                 usage(cx);

@@ -143,20 +143,19 @@ where
         points(record.result, colour)
     }
 
-    /// Points each of `candidates` (population indices) scores in `games`
-    /// games against `opponent`, alternating colours. Games are named by
-    /// (seed, generation, candidate, game), so the points are the same
-    /// whatever the thread count.
+    /// Points each of `candidates` scores in `games` games against
+    /// `opponent`, alternating colours. Games are named by (seed, round,
+    /// candidate id, game), so the points are the same whatever the thread
+    /// count; a generation's round is its number and ids are population indices.
     pub fn validate(
         &self,
-        population: &[Genome],
-        candidates: &[usize],
+        candidates: &[(u64, &Genome)],
         opponent: &Opponent,
         games: u32,
-        generation: u64,
+        round: u64,
         seed: u64,
     ) -> Vec<f64> {
-        let chosen: Vec<Genome> = candidates.iter().filter_map(|&i| population.get(i).cloned()).collect();
+        let chosen: Vec<Genome> = candidates.iter().map(|&(_, g)| g.clone()).collect();
         let players = self.players(&chosen);
         let opponent = match *opponent {
             Opponent::Random => PlayerFactory::Random,
@@ -168,7 +167,7 @@ where
         let points: Vec<f64> = jobs
             .par_iter()
             .map(|&(c, j)| {
-                let tags = [VALIDATE, generation, candidates[c] as u64, j];
+                let tags = [VALIDATE, round, candidates[c].0, j];
                 self.game(&players[c], &opponent, (j % 2) as Player, seed, &tags)
             })
             .collect();

@@ -3,6 +3,7 @@
 
 pub mod engine;
 pub mod experiment;
+pub mod finalists;
 pub mod ga;
 pub mod game_fitness;
 pub mod genome;

@@ -8,6 +8,7 @@
 //! <out>/fitness.svg          best and mean fitness over generations
 //! <out>/checkpoint.json      the population at the start of the next generation
 //! <out>/champions/*.sg       simplified best programs, checkable and playable
+//! <out>/final.json           the final round of validated finalists, when there is one
 //! ```
 
 use std::io::Write;
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::engine::GenerationStats;
+use super::finalists::Finalist;
 
 /// One line of log.jsonl.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -40,15 +42,16 @@ pub struct Checkpoint {
     pub population: Vec<String>,
     /// The log so far, so a resumed run ends with the full log.
     pub log: Vec<LogRecord>,
-    /// The champion so far, as program text: the best genome of the last
-    /// evaluated generation, or the best validated one.
+    /// The best genome of the last evaluated generation, as program text
+    /// (the champion unless champions are chosen by validation).
     pub champion: Option<String>,
-    /// The champion's validation points, when champions are chosen by validation.
+    /// The best validated candidates so far, when champions are chosen by validation.
     #[serde(default)]
-    pub champion_points: Option<f64>,
+    pub finalists: Vec<Finalist>,
 }
 
-pub const CHECKPOINT_FORMAT: u32 = 1;
+/// Version 2 keeps the finalists of validation; version 1 kept one champion.
+pub const CHECKPOINT_FORMAT: u32 = 2;
 
 pub fn checkpoint_path(dir: &Path) -> PathBuf {
     dir.join("checkpoint.json")
@@ -181,11 +184,11 @@ mod tests {
             population: vec!["(x)".into()],
             log: log.clone(),
             champion: None,
-            champion_points: Some(3.5),
+            finalists: vec![Finalist { program: "(y)".into(), generation: 1, rank: 0, points: 3.5 }],
         };
         save_checkpoint(&dir, &cp).expect("save");
         let back = load_checkpoint(&dir).expect("load");
-        assert_eq!((back.generation, back.log), (2, log.clone()));
+        assert_eq!((back.generation, back.log, back.finalists), (2, log.clone(), cp.finalists.clone()));
         write_log(&dir, &log).expect("log");
         let text = std::fs::read_to_string(dir.join("log.jsonl")).expect("read log");
         assert_eq!(text.lines().count(), 2);

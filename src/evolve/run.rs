@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::{Engine, EngineParams, State, Validation};
 use super::experiment::{ChampionRule, Experiment, Opponent};
+use super::finalists::{self, FinalResult, FinalRound, Finalist};
 use super::game_fitness::GameFitness;
 use super::genome::{Genome, Representation};
 use super::init::Builder;
@@ -122,7 +123,7 @@ where
     let print = fingerprint(form, exp.seed);
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
 
-    let (mut state, mut log, mut champion, mut champion_points) = if opts.resume {
+    let (mut state, mut log, mut fittest, mut finalists) = if opts.resume {
         let cp = output::load_checkpoint(&opts.out)
             .map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
         if cp.experiment != print || cp.seed != exp.seed {
@@ -145,8 +146,11 @@ where
                 "the checkpoint is inconsistent (population size or log length); it is not used",
             )]);
         }
-        let champion = cp.champion.as_deref().map(|t| parse_genome(ps, exp.primset, &rep, t)).transpose()?;
-        (State { generation: cp.generation, population }, cp.log, champion, cp.champion_points)
+        let fittest = cp.champion.as_deref().map(|t| parse_genome(ps, exp.primset, &rep, t)).transpose()?;
+        for f in &cp.finalists {
+            parse_genome(ps, exp.primset, &rep, &f.program)?;
+        }
+        (State { generation: cp.generation, population }, cp.log, fittest, cp.finalists)
     } else {
         if output::checkpoint_path(&opts.out).exists() {
             return Err(vec![
@@ -157,7 +161,7 @@ where
                 .with_help("continue it with --resume, or choose another --out directory"),
             ]);
         }
-        (engine.initial(), Vec::new(), None, None)
+        (engine.initial(), Vec::new(), None, Vec::new())
     };
 
     let total = exp.generations as u64;
@@ -172,23 +176,19 @@ where
     while state.generation < total && opts.stop_after.is_none_or(|n| done_here < n) {
         let clock = Instant::now();
         let (next, mut stats, eval) = engine.step(&state, &fitness);
-        match exp.champion {
-            ChampionRule::Last => champion = state.population.get(stats.best_index).cloned(),
-            ChampionRule::Validate { opponent, games, top } => {
-                let candidates = select::elite(&eval.fitness, top);
-                let points =
-                    fitness.validate(&state.population, &candidates, &opponent, games, state.generation, exp.seed);
-                // The best candidate (the fitter on a tie) replaces the champion
-                // unless an earlier one scored more.
-                let best = (0..points.len()).rev().max_by(|&a, &b| points[a].total_cmp(&points[b]));
-                if let Some(b) = best
-                    && champion_points.is_none_or(|p| points[b] >= p)
-                {
-                    champion = state.population.get(candidates[b]).cloned();
-                    champion_points = Some(points[b]);
-                }
-                stats.validation = Some(Validation { candidates, points, games });
+        fittest = state.population.get(stats.best_index).cloned();
+        if let ChampionRule::Validate { opponent, games, top, finalists: capacity, .. } = exp.champion {
+            let candidates = select::elite(&eval.fitness, top);
+            let genomes: Vec<(u64, &Genome)> =
+                candidates.iter().filter_map(|&i| state.population.get(i).map(|g| (i as u64, g))).collect();
+            let points = fitness.validate(&genomes, &opponent, games, state.generation, exp.seed);
+            // From the least fit up, so the fitter candidate wins a tie.
+            for (rank, (&(_, g), &p)) in genomes.iter().zip(&points).enumerate().rev() {
+                let program = genome_text(g, "finalist", ps, &rep);
+                let finalist = Finalist { program, generation: state.generation, rank, points: p };
+                finalists::offer(&mut finalists, capacity, finalist);
             }
+            stats.validation = Some(Validation { candidates, points, games });
         }
         let seconds = clock.elapsed().as_secs_f64();
         let games_per_s = if seconds > 0.0 { stats.games as f64 / seconds } else { 0.0 };
@@ -209,8 +209,8 @@ where
                 .map(|(i, g)| genome_text(g, &format!("g{}", i), ps, &rep))
                 .collect(),
             log: log.clone(),
-            champion: champion.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
-            champion_points,
+            champion: fittest.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
+            finalists: finalists.clone(),
         };
         output::save_checkpoint(&opts.out, &cp).map_err(|e| io_error("write a checkpoint in", &opts.out, e))?;
         output::write_log(&opts.out, &log).map_err(|e| io_error("write the log in", &opts.out, e))?;
@@ -218,9 +218,57 @@ where
     }
     bar.finish_and_clear();
     let finished = state.generation >= total;
-    let champion_path = match (&champion, finished) {
-        (Some(g), true) => Some(write_champion(g, exp, ps, &rep, &log, primset_import, opts)?),
-        _ => None,
+    let champion_path = match (finished, exp.champion) {
+        (false, _) => None,
+        (true, ChampionRule::Last) => match &fittest {
+            Some(g) => {
+                let last = log.last();
+                let origin = format!(
+                    "generation {}, fitness {}",
+                    last.map_or(0, |r| r.stats.generation),
+                    last.map_or(0.0, |r| r.stats.best)
+                );
+                Some(write_champion(g, &origin, exp, ps, &rep, primset_import, opts)?)
+            }
+            None => None,
+        },
+        (true, ChampionRule::Validate { opponent, final_games, .. }) => {
+            let (chosen, origin) = if final_games > 0 && !finalists.is_empty() {
+                let round = final_round(&fitness, &finalists, ps, exp, &rep, opponent, final_games, opts)?;
+                let f = &round.finalists[round.champion];
+                let origin = format!(
+                    "generation {} (fitness rank {}), chosen by validation against {}: {} of {} points in a final round of the {} best validated ({} of {} in its generation)",
+                    f.generation,
+                    f.rank + 1,
+                    round.opponent,
+                    f.final_points,
+                    final_games,
+                    round.finalists.len(),
+                    f.validation_points,
+                    validation_games(&exp.champion),
+                );
+                (round.champion, origin)
+            } else {
+                let origin = finalists.first().map_or(String::new(), |f| {
+                    format!(
+                        "generation {} (fitness rank {}), chosen by validation: {} of {} points against {}",
+                        f.generation,
+                        f.rank + 1,
+                        f.points,
+                        validation_games(&exp.champion),
+                        opponent_name(&exp.champion)
+                    )
+                });
+                (0, origin)
+            };
+            match finalists.get(chosen) {
+                Some(f) => {
+                    let g = parse_genome(ps, exp.primset, &rep, &f.program)?;
+                    Some(write_champion(&g, &origin, exp, ps, &rep, primset_import, opts)?)
+                }
+                None => None,
+            }
+        }
     };
     Ok(RunReport { log, finished, champion: champion_path })
 }
@@ -266,10 +314,10 @@ fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str
 #[allow(clippy::too_many_arguments)]
 fn write_champion(
     g: &Genome,
+    origin: &str,
     exp: &Experiment,
     ps: &PrimSet,
     rep: &Representation,
-    log: &[LogRecord],
     primset_import: &PrimsetImport,
     opts: &RunOptions,
 ) -> Result<PathBuf, Vec<Diagnostic>> {
@@ -286,7 +334,6 @@ fn write_champion(
         PrimsetImport::Library => format!("(import {})", ps.name),
         PrimsetImport::File(file) => format!("(import {:?})", relative_to(&dir, file).display().to_string()),
     };
-    let last = log.last();
     let p = &exp.player;
     let mut spec = match (p.selective_ratio, p.max_branching) {
         (None, None) => format!("alphabeta:{}", p.depth),
@@ -308,21 +355,6 @@ fn write_champion(
         spec.push_str(":perspective=root");
     }
     let name = format!("{}-champion", exp.name);
-    let origin = match validated_champion(log) {
-        Some(v) => format!(
-            "generation {} (fitness rank {}), chosen by validation: {} of {} points against {}",
-            v.generation,
-            v.rank + 1,
-            v.points,
-            v.games,
-            opponent_name(&exp.champion)
-        ),
-        None => format!(
-            "generation {}, fitness {}",
-            last.map_or(0, |r| r.stats.generation),
-            last.map_or(0.0, |r| r.stats.best)
-        ),
-    };
     let header = format!(
         "; Champion of experiment `{}` (seed {}), {origin}.\n; Simplified: constants folded, dead branches and introns removed.\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
         exp.name,
@@ -348,34 +380,58 @@ fn write_champion(
     Ok(path)
 }
 
-/// Where a validated champion came from.
-struct ValidatedChampion {
-    generation: u64,
-    /// 0 for the fittest of its generation.
-    rank: usize,
-    points: f64,
+/// The round tag of the final round's games, apart from every generation's.
+const FINAL_ROUND: u64 = u64::MAX;
+
+/// Plays the final round: each finalist plays `games` fresh games against
+/// `opponent`; writes `<out>/final.json` and returns the round.
+#[allow(clippy::too_many_arguments)]
+fn final_round<G>(
+    fitness: &GameFitness<G>,
+    finalists: &[Finalist],
+    ps: &PrimSet,
+    exp: &Experiment,
+    rep: &Representation,
+    opponent: Opponent,
     games: u32,
+    opts: &RunOptions,
+) -> Result<FinalRound, Vec<Diagnostic>>
+where
+    G: GpDomain + 'static,
+    G::State: Send + Sync + 'static,
+    G::Move: Send,
+{
+    let genomes =
+        finalists.iter().map(|f| parse_genome(ps, exp.primset, rep, &f.program)).collect::<Result<Vec<_>, _>>()?;
+    let candidates: Vec<(u64, &Genome)> = genomes.iter().enumerate().map(|(i, g)| (i as u64, g)).collect();
+    let points = fitness.validate(&candidates, &opponent, games, FINAL_ROUND, exp.seed);
+    let round = FinalRound {
+        opponent: opponent_name(&exp.champion),
+        games,
+        finalists: finalists
+            .iter()
+            .zip(&points)
+            .map(|(f, &p)| FinalResult {
+                generation: f.generation,
+                rank: f.rank,
+                validation_points: f.points,
+                final_points: p,
+            })
+            .collect(),
+        champion: finalists::winner(&points).unwrap_or(0),
+    };
+    let path = opts.out.join("final.json");
+    let text = serde_json::to_string_pretty(&round).map_err(|e| io_error("write", &path, e))?;
+    output::write_atomically(&path, &format!("{text}\n")).map_err(|e| io_error("write", &path, e))?;
+    Ok(round)
 }
 
-/// The champion the validation records of `log` choose: the most points,
-/// the later generation and then the fitter candidate on a tie (the rule of the run loop).
-fn validated_champion(log: &[LogRecord]) -> Option<ValidatedChampion> {
-    let mut best: Option<ValidatedChampion> = None;
-    for rec in log {
-        let Some(v) = &rec.stats.validation else { continue };
-        let top = (0..v.points.len()).rev().max_by(|&a, &b| v.points[a].total_cmp(&v.points[b]));
-        if let Some(t) = top
-            && best.as_ref().is_none_or(|b| v.points[t] >= b.points)
-        {
-            best = Some(ValidatedChampion {
-                generation: rec.stats.generation,
-                rank: t,
-                points: v.points[t],
-                games: v.games,
-            });
-        }
+/// Games each candidate plays in a generation's validation round.
+fn validation_games(rule: &ChampionRule) -> u32 {
+    match rule {
+        ChampionRule::Last => 0,
+        ChampionRule::Validate { games, .. } => *games,
     }
-    best
 }
 
 /// The validation opponent as a player spec, for the champion's header.
