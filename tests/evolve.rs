@@ -136,7 +136,20 @@ fn bad_experiments_are_rejected_before_any_work() {
         stratagem(&["evolve", "tests/data/evolve/bad-champion.sg", "--out", dir.to_str().expect("utf-8")]);
     assert_eq!(code, 1);
     assert!(!dir.exists(), "no output for a rejected experiment");
-    assert!(stderr.contains("expected (ties first) or (ties random)"), "{stderr}");
+    assert!(stderr.contains("ties are broken `first` or `random`"), "{stderr}");
     assert!(stderr.contains("top 5 is not between 1 and the population (4)"), "{stderr}");
     assert!(stderr.contains("0 is not between 1 and 10000"), "{stderr}");
+    let (code, _, stderr) = stratagem(&["check", "tests/data/evolve/bad-search.sg"]);
+    assert_eq!(code, 1);
+    for expected in [
+        "unknown or malformed option of `alphabeta`",
+        "expected (perspective root|mover)",
+        "a search depth is between 1 and 64",
+        "expected (ties first|random)",
+        "SelectiveSearchRatio is in (0, 1]",
+        "a perspective is `root` or `mover`",
+        "expected (ratio R), (maxbranch M), (full F), (perspective root|mover)",
+    ] {
+        assert!(stderr.contains(expected), "missing `{expected}` in:\n{stderr}");
+    }
 }

@@ -597,36 +597,10 @@ fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
     if s.as_symbol() == Some("random") {
         return Some(Opponent::Random);
     }
-    let items = s.as_list().unwrap_or_default();
-    let search = |cx: &mut Cx| -> Option<SearchParams> {
-        let mut params = match items.get(1).and_then(|d| cx.expect_int(d, "a search depth")) {
-            Some(d) if (1..=64).contains(&d) => SearchParams::full(d as u32),
-            _ => {
-                cx.error("stratagem::experiment::range", s, "a search depth is between 1 and 64", "bad depth");
-                return None;
-            }
-        };
-        for opt in &items[2..] {
-            let value = opt.as_list().filter(|l| l.len() == 2).and_then(|l| l[1].as_symbol());
-            params.ties = match (opt.head(), value) {
-                (Some("ties"), Some("first")) => Ties::First,
-                (Some("ties"), Some("random")) => Ties::Random,
-                _ => {
-                    cx.error(
-                        "stratagem::experiment::champion",
-                        opt,
-                        "unknown opponent option",
-                        "expected (ties first) or (ties random)",
-                    );
-                    return None;
-                }
-            };
-        }
-        Some(params)
-    };
+    let with_depth = s.as_list().is_some_and(|items| items.len() >= 2);
     match s.head() {
-        Some("material") if items.len() >= 2 => search(cx).map(Opponent::Material),
-        Some("guide") if items.len() >= 2 => search(cx).map(Opponent::Guide),
+        Some("material") if with_depth => lower_search(cx, s, &["ties"]).map(Opponent::Material),
+        Some("guide") if with_depth => lower_search(cx, s, &["ties"]).map(Opponent::Guide),
         _ => {
             cx.error(
                 "stratagem::experiment::champion",
@@ -668,66 +642,10 @@ fn lower_selection(cx: &mut Cx, s: &Sexp) -> Selection {
 }
 
 fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
-    let items = p.as_list().unwrap_or_default();
-    let depth = |cx: &mut Cx| match items.get(1).and_then(|d| cx.expect_int(d, "a search depth")) {
-        Some(d) if (1..=64).contains(&d) => d as u32,
-        _ => {
-            cx.error("stratagem::experiment::range", p, "a search depth is between 1 and 64", "bad depth");
-            1
-        }
-    };
-    match p.head() {
-        Some("alphabeta") if (2..=3).contains(&items.len()) => {
-            let mut params = SearchParams::full(depth(cx));
-            for opt in &items[2..] {
-                lower_perspective(cx, opt, &mut params);
-            }
-            params
-        }
-        Some("select") if items.len() >= 3 => {
-            let mut params = SearchParams::full(depth(cx));
-            for opt in &items[2..] {
-                let pair = opt.as_list().filter(|l| l.len() == 2);
-                let value = pair.map(|l| &l[1]);
-                match (opt.head(), value) {
-                    (Some("ratio"), Some(v)) => match cx.expect_number(v, "a ratio") {
-                        Some(r) if r > 0.0 && r <= 1.0 => params.selective_ratio = Some(r),
-                        _ => cx.error(
-                            "stratagem::experiment::range",
-                            v,
-                            "SelectiveSearchRatio is in (0, 1]",
-                            "bad ratio",
-                        ),
-                    },
-                    (Some("maxbranch"), Some(v)) => match cx.expect_int(v, "a branching factor") {
-                        Some(m) if m >= 1 => params.max_branching = Some(m as usize),
-                        _ => cx.error(
-                            "stratagem::experiment::range",
-                            v,
-                            "MaxBranchingFactor is a positive integer",
-                            "bad factor",
-                        ),
-                    },
-                    (Some("full"), Some(v)) => match cx.expect_int(v, "a depth") {
-                        Some(f) if f >= 0 => params.full_search_depth = f as u32,
-                        _ => cx.error(
-                            "stratagem::experiment::range",
-                            v,
-                            "FullSearchDepth is a non-negative integer",
-                            "bad depth",
-                        ),
-                    },
-                    (Some("perspective"), Some(_)) => lower_perspective(cx, opt, &mut params),
-                    _ => cx.error(
-                        "stratagem::experiment::player",
-                        opt,
-                        "unknown selective-search option",
-                        "expected (ratio R), (maxbranch M), (full F) or (perspective root|mover)",
-                    ),
-                }
-            }
-            params
-        }
+    let with_depth = p.as_list().is_some_and(|items| items.len() >= 2);
+    let params = match p.head() {
+        Some("alphabeta") if with_depth => lower_search(cx, p, &["perspective"]),
+        Some("select") if with_depth => lower_search(cx, p, &["ratio", "maxbranch", "full", "perspective"]),
         _ => {
             cx.error(
                 "stratagem::experiment::player",
@@ -735,24 +653,80 @@ fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
                 "unknown player",
                 "expected (alphabeta D) or (select D (ratio R) (maxbranch M) (full F))",
             );
-            SearchParams::full(1)
+            None
         }
-    }
+    };
+    params.unwrap_or(SearchParams::full(1))
 }
 
-/// `(perspective mover|root)`: whose point of view leaves are evaluated from.
-fn lower_perspective(cx: &mut Cx, opt: &Sexp, params: &mut SearchParams) {
-    let value =
-        opt.as_list().filter(|l| l.len() == 2 && opt.head() == Some("perspective")).and_then(|l| l[1].as_symbol());
-    match value {
-        Some("mover") => params.perspective = Perspective::Mover,
-        Some("root") => params.perspective = Perspective::Root,
-        _ => cx.error(
-            "stratagem::experiment::player",
-            opt,
-            "unknown player option",
-            "expected (perspective mover) or (perspective root)",
-        ),
+/// The options of a search, `(NAME VALUE)`, with their usage.
+const SEARCH_OPTIONS: [(&str, &str); 5] = [
+    ("ratio", "(ratio R)"),
+    ("maxbranch", "(maxbranch M)"),
+    ("full", "(full F)"),
+    ("perspective", "(perspective root|mover)"),
+    ("ties", "(ties first|random)"),
+];
+
+/// `(HEAD DEPTH (NAME VALUE)...)`: an α-β search of DEPTH plies with the
+/// options named in `allowed` (of [`SEARCH_OPTIONS`]); `None` after reporting
+/// a bad depth or option.
+fn lower_search(cx: &mut Cx, s: &Sexp, allowed: &[&str]) -> Option<SearchParams> {
+    let items = s.as_list().unwrap_or_default();
+    let reported = cx.diags.len();
+    let mut params = match items.get(1).and_then(|d| cx.expect_int(d, "a search depth")) {
+        Some(d) if (1..=64).contains(&d) => SearchParams::full(d as u32),
+        _ => {
+            cx.error("stratagem::experiment::range", s, "a search depth is between 1 and 64", "bad depth");
+            SearchParams::full(1)
+        }
+    };
+    for opt in items.iter().skip(2) {
+        let name = opt.head().filter(|h| allowed.contains(h));
+        match (name, opt.as_list().filter(|l| l.len() == 2)) {
+            (Some(name), Some(pair)) => lower_search_option(cx, name, &pair[1], &mut params),
+            _ => {
+                let usage: Vec<&str> =
+                    SEARCH_OPTIONS.iter().filter(|(n, _)| allowed.contains(n)).map(|&(_, u)| u).collect();
+                cx.error(
+                    "stratagem::experiment::player",
+                    opt,
+                    format!("unknown or malformed option of `{}`", s.head().unwrap_or("search")),
+                    format!("expected {}", usage.join(", ")),
+                );
+            }
+        }
+    }
+    (cx.diags.len() == reported).then_some(params)
+}
+
+/// Sets search option `name` (one of [`SEARCH_OPTIONS`]) to `v`.
+fn lower_search_option(cx: &mut Cx, name: &str, v: &Sexp, params: &mut SearchParams) {
+    let range = |cx: &mut Cx, message: &str, label: &str| cx.error("stratagem::experiment::range", v, message, label);
+    match name {
+        "ratio" => match cx.expect_number(v, "a ratio") {
+            Some(r) if r > 0.0 && r <= 1.0 => params.selective_ratio = Some(r),
+            _ => range(cx, "SelectiveSearchRatio is in (0, 1]", "bad ratio"),
+        },
+        "maxbranch" => match cx.expect_int(v, "a branching factor") {
+            Some(m) if m >= 1 => params.max_branching = Some(m as usize),
+            _ => range(cx, "MaxBranchingFactor is a positive integer", "bad factor"),
+        },
+        "full" => match cx.expect_int(v, "a depth") {
+            Some(f) if f >= 0 => params.full_search_depth = f as u32,
+            _ => range(cx, "FullSearchDepth is a non-negative integer", "bad depth"),
+        },
+        "perspective" => match v.as_symbol() {
+            Some("mover") => params.perspective = Perspective::Mover,
+            Some("root") => params.perspective = Perspective::Root,
+            _ => range(cx, "a perspective is `root` or `mover`", "expected root or mover"),
+        },
+        "ties" => match v.as_symbol() {
+            Some("first") => params.ties = Ties::First,
+            Some("random") => params.ties = Ties::Random,
+            _ => range(cx, "ties are broken `first` or `random`", "expected first or random"),
+        },
+        _ => {} // callers pass names of SEARCH_OPTIONS only
     }
 }
 
