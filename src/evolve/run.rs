@@ -232,9 +232,9 @@ where
             }
             None => None,
         },
-        (true, ChampionRule::Validate { opponent, final_games, .. }) => {
+        (true, ChampionRule::Validate { final_games, .. }) => {
             let (chosen, origin) = if final_games > 0 && !finalists.is_empty() {
-                let round = final_round(&fitness, &finalists, ps, exp, &rep, opponent, final_games, opts)?;
+                let round = final_round(&fitness, &finalists, ps, exp, &rep, opts)?;
                 let f = &round.finalists[round.champion];
                 let origin = format!(
                     "generation {} (fitness rank {}), chosen by validation against {}: {} of {} points in a final round of the {} best validated ({} of {} in its generation)",
@@ -383,17 +383,15 @@ fn write_champion(
 /// The round tag of the final round's games, apart from every generation's.
 const FINAL_ROUND: u64 = u64::MAX;
 
-/// Plays the final round: each finalist plays `games` fresh games against
-/// `opponent`; writes `<out>/final.json` and returns the round.
-#[allow(clippy::too_many_arguments)]
+/// Plays the final round of the experiment's champion rule: each finalist
+/// plays fresh games against the validation opponent; writes
+/// `<out>/final.json` and returns the round.
 fn final_round<G>(
     fitness: &GameFitness<G>,
     finalists: &[Finalist],
     ps: &PrimSet,
     exp: &Experiment,
     rep: &Representation,
-    opponent: Opponent,
-    games: u32,
     opts: &RunOptions,
 ) -> Result<FinalRound, Vec<Diagnostic>>
 where
@@ -401,6 +399,10 @@ where
     G::State: Send + Sync + 'static,
     G::Move: Send,
 {
+    let (opponent, games) = match exp.champion {
+        ChampionRule::Validate { opponent, final_games, .. } => (opponent, final_games),
+        ChampionRule::Last => (Opponent::Random, 0),
+    };
     let genomes =
         finalists.iter().map(|f| parse_genome(ps, exp.primset, rep, &f.program)).collect::<Result<Vec<_>, _>>()?;
     let candidates: Vec<(u64, &Genome)> = genomes.iter().enumerate().map(|(i, g)| (i as u64, g)).collect();

@@ -251,6 +251,15 @@ mod tests {
         }
     }
 
+    /// The value of a decided game for `me`, found `ply` plies below the root.
+    fn decided(r: GameResult, me: Player, ply: u32) -> f64 {
+        match r {
+            GameResult::Draw => 0.0,
+            GameResult::Winner(w) if w == me => WIN - f64::from(ply),
+            GameResult::Winner(_) => -(WIN - f64::from(ply)),
+        }
+    }
+
     /// Plain negamax without pruning: the reference α-β must agree with.
     fn minimax<G: GpDomain>(game: &G, state: &G::State, depth: u32, ply: u32) -> f64
     where
@@ -258,11 +267,7 @@ mod tests {
     {
         let me = game.to_move(state);
         if let Some(r) = game.result(state) {
-            return match r {
-                GameResult::Draw => 0.0,
-                GameResult::Winner(w) if w == me => WIN - f64::from(ply),
-                GameResult::Winner(_) => -(WIN - f64::from(ply)),
-            };
+            return decided(r, me, ply);
         }
         if depth == 0 {
             return Noisy.evaluate(game, state, me);
@@ -340,11 +345,7 @@ mod tests {
     /// Max/min search of the root player's values (no negation of evaluations).
     fn root_minimax(game: &Morris, state: &<Morris as Game>::State, depth: u32, ply: u32, root: Player) -> f64 {
         if let Some(r) = game.result(state) {
-            return match r {
-                GameResult::Draw => 0.0,
-                GameResult::Winner(w) if w == root => WIN - f64::from(ply),
-                GameResult::Winner(_) => -(WIN - f64::from(ply)),
-            };
+            return decided(r, root, ply);
         }
         if depth == 0 {
             return Lopsided.evaluate(game, state, root);
