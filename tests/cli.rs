@@ -250,3 +250,52 @@ fn classical_tie_breaking_makes_deterministic_players_replay_their_game() {
     // Random ties: the seed gives other games.
     assert_ne!(outcome("", "1"), outcome("", "2"));
 }
+
+#[test]
+fn play_records_every_game_it_scores() {
+    let dir = std::env::temp_dir().join(format!("stratagem-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("games.jsonl");
+    let record = path.to_str().expect("utf-8");
+    let (code, stdout, stderr) = stratagem(&[
+        "play",
+        "--game",
+        "morris",
+        "--a",
+        "alphabeta:1:material",
+        "--b",
+        "random",
+        "--games",
+        "5",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--record",
+        record,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let text = std::fs::read_to_string(&path).expect("the record is written");
+    let games: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(games.len(), 5);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g["game"], i);
+        assert_eq!(g["a_moves_first"], i % 2 == 0, "colours alternate: {g}");
+        let turns = g["moves"].as_array().expect("moves").len();
+        assert_eq!(g["turns"], turns);
+        // Morris positions end with the turn count: the moves lead to the final position.
+        assert!(g["final"].as_str().expect("final").ends_with(&format!(":T{turns}")), "{g}");
+    }
+    let count = |w: &str| games.iter().filter(|g| g["winner"] == w).count() as u64;
+    assert_eq!(count("a"), summary["a"]["wins"].as_u64().expect("wins"));
+    assert_eq!(count("draw"), summary["a"]["draws"].as_u64().expect("draws"));
+    assert_eq!(count("b"), summary["a"]["losses"].as_u64().expect("losses"));
+
+    let unwritable = dir.join("no-such-dir").join("games.jsonl");
+    let (code, _, stderr) =
+        stratagem(&["play", "--game", "morris", "--games", "1", "--record", unwritable.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("cannot write"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -137,6 +137,10 @@ pub enum Command {
         position: Option<String>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Write every game to FILE, one JSON line each: the winner (a, b or
+        /// draw), the moves and the final position.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
     },
 }
 
@@ -228,8 +232,9 @@ fn run() -> ExitCode {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
-        Command::Play { game, a, b, engine, games, seed, position, format } => {
-            play::run(&play::PlayArgs { game, a, b, games, seed, position, format, jit: engine != Engine::Interp })
+        Command::Play { game, a, b, engine, games, seed, position, format, record } => {
+            let jit = engine != Engine::Interp;
+            play::run(&play::PlayArgs { game, a, b, games, seed, position, format, jit, record })
         }
     };
     match outcome {

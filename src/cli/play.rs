@@ -4,7 +4,7 @@
 //! each with random streams named by (seed, game, side), so the result is the
 //! same at any thread count.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -14,6 +14,7 @@ use super::perft::{GameName, parse_position};
 use super::{Failure, Format, Outcome, out};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::jit::JitConfig;
+use crate::evolve::output::write_atomically;
 use crate::evolve::rng::stream;
 use crate::games::checkers::Checkers;
 use crate::games::domain::{Binding, GpDomain};
@@ -22,7 +23,7 @@ use crate::games::playout::random_playout;
 use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::search::evaluators::TreeProgram;
-use crate::search::players::{EvalSpec, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
+use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
 
 pub struct PlayArgs {
     pub game: GameName,
@@ -34,6 +35,8 @@ pub struct PlayArgs {
     pub format: Format,
     /// Evaluate evolved trees with the JIT (the default) or the interpreter.
     pub jit: bool,
+    /// Where to write every game (JSON lines), if anywhere.
+    pub record: Option<PathBuf>,
 }
 
 pub fn run(args: &PlayArgs) -> Outcome {
@@ -156,21 +159,26 @@ impl SideStats {
     }
 }
 
-/// Plays `n` games between A and B, in parallel; returns A's and B's totals.
+/// The games of a match, each with the colour A played.
+type Games<M> = Vec<(Player, GameRecord<M>)>;
+
+/// Plays `n` games between A and B, in parallel; returns A's and B's totals,
+/// and the games themselves if `keep_games`.
 pub fn play_match<G: GpDomain + 'static>(
     game: &G,
     start: &G::State,
-    a: &PlayerFactory<G::State>,
-    b: &PlayerFactory<G::State>,
+    (a, b): (&PlayerFactory<G::State>, &PlayerFactory<G::State>),
     n: u64,
     seed: u64,
-) -> (SideStats, SideStats)
+    keep_games: bool,
+) -> (SideStats, SideStats, Games<G::Move>)
 where
     G::State: Send + Sync + 'static,
     G::Move: Send,
 {
-    if matches!((a, b), (PlayerFactory::Random, PlayerFactory::Random)) {
-        return random_match(game, start, n, seed);
+    if !keep_games && matches!((a, b), (PlayerFactory::Random, PlayerFactory::Random)) {
+        let (sa, sb) = random_match(game, start, n, seed);
+        return (sa, sb, Vec::new());
     }
     let records: Vec<_> = (0..n)
         .into_par_iter()
@@ -187,13 +195,38 @@ where
         })
         .collect();
     let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
-    for (colour, record) in records {
-        let (ca, cb) = (colour as usize, 1 - colour as usize);
-        score_game(&mut sa, &mut sb, record.result, colour);
+    for (colour, record) in &records {
+        let (ca, cb) = (*colour as usize, 1 - *colour as usize);
+        score_game(&mut sa, &mut sb, record.result, *colour);
         sa.add_turns(&record.expanded[ca]);
         sb.add_turns(&record.expanded[cb]);
     }
-    (sa, sb)
+    (sa, sb, if keep_games { records } else { Vec::new() })
+}
+
+/// One JSON line per game: who won, the moves in the game's notation, and
+/// the final position, so that a match can be replayed and inspected.
+fn game_lines<G: GpDomain>(game: &G, start: &G::State, games: &Games<G::Move>) -> String {
+    let mut text = String::new();
+    for (i, (colour, record)) in games.iter().enumerate() {
+        let mut state = start.clone();
+        let mut moves = Vec::with_capacity(record.moves.len());
+        for mv in &record.moves {
+            moves.push(game.format_move(&state, mv));
+            state = game.apply(&state, mv);
+        }
+        let winner = match record.result {
+            GameResult::Draw => "draw",
+            GameResult::Winner(w) if w == *colour => "a",
+            GameResult::Winner(_) => "b",
+        };
+        let line = serde_json::json!({
+            "game": i, "a_moves_first": *colour == game.to_move(start), "winner": winner,
+            "turns": moves.len(), "moves": moves, "final": game.format_state(&state),
+        });
+        text.push_str(&format!("{line}\n"));
+    }
+    text
 }
 
 /// Counts one game for A (who played `colour`) and B.
@@ -248,8 +281,12 @@ where
     let a = factory(game, "--a", &args.a, args.jit)?;
     let b = factory(game, "--b", &args.b, args.jit)?;
     let clock = Instant::now();
-    let (sa, sb) = play_match(game, &start, &a, &b, args.games, args.seed);
+    let (sa, sb, games) = play_match(game, &start, (&a, &b), args.games, args.seed, args.record.is_some());
     let seconds = clock.elapsed().as_secs_f64();
+    if let Some(path) = &args.record {
+        write_atomically(path, &game_lines(game, &start, &games))
+            .map_err(|e| Failure::message("stratagem::io", format!("cannot write `{}`: {e}", path.display())))?;
+    }
     let games_per_s = if seconds > 0.0 { args.games as f64 / seconds } else { 0.0 };
     let side = |s: &SideStats, spec: &str| {
         serde_json::json!({

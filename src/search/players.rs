@@ -256,27 +256,31 @@ fn searcher<G: Game>(params: SearchParams, seed: u64, tags: &[u64]) -> AlphaBeta
 
 /// What one game produced.
 #[derive(Debug, Clone)]
-pub struct GameRecord {
+pub struct GameRecord<M> {
     pub result: GameResult,
     /// States expanded on each turn, per player (by player index).
     pub expanded: [Vec<u64>; 2],
+    /// The moves played, in order.
+    pub moves: Vec<M>,
 }
 
 /// Plays one game from `start`; `players[p]` moves for player `p`.
-pub fn play_game<G: Game>(game: &G, start: &G::State, players: [&mut dyn GamePlayer<G>; 2]) -> GameRecord {
+pub fn play_game<G: Game>(game: &G, start: &G::State, players: [&mut dyn GamePlayer<G>; 2]) -> GameRecord<G::Move> {
     let mut state = start.clone();
     let mut moves = Vec::with_capacity(64);
     let mut expanded: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+    let mut played = Vec::new();
     loop {
         game.legal_moves(&state, &mut moves);
         if moves.is_empty() {
             let result = game.result(&state).unwrap_or(GameResult::Draw);
-            return GameRecord { result, expanded };
+            return GameRecord { result, expanded, moves: played };
         }
         let p = game.to_move(&state) as usize & 1;
         let i = players[p].choose(game, &state, &moves).min(moves.len() - 1);
         expanded[p].push(players[p].expanded());
         state = game.apply(&state, &moves[i]);
+        played.push(moves.swap_remove(i));
     }
 }
 
