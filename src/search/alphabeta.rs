@@ -211,20 +211,30 @@ impl<G: Game> AlphaBeta<G> {
         self.expanded += 1;
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
         game.legal_moves(state, &mut moves);
-        let children: Vec<G::State> = moves.iter().map(|m| game.apply(state, m)).collect();
-        self.buffers[ply as usize] = moves;
         let prune = self.params.is_selective() && depth >= 2 && ply >= self.params.full_search_depth;
-        let candidates: Vec<usize> =
-            if prune { self.rank(game, &children, me, evals.ranker()) } else { (0..children.len()).collect() };
         let mut best = f64::NEG_INFINITY;
-        for i in candidates {
-            let v = -self.search(game, &children[i], depth - 1, ply + 1, -beta, -alpha, evals);
-            best = best.max(v);
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
+        if prune {
+            let children: Vec<G::State> = moves.iter().map(|m| game.apply(state, m)).collect();
+            for i in self.rank(game, &children, me, evals.ranker()) {
+                let v = -self.search(game, &children[i], depth - 1, ply + 1, -beta, -alpha, evals);
+                best = best.max(v);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        } else {
+            // Children are made one at a time: a cut-off spares the rest.
+            for m in &moves {
+                let v = -self.search(game, &game.apply(state, m), depth - 1, ply + 1, -beta, -alpha, evals);
+                best = best.max(v);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
+        self.buffers[ply as usize] = moves;
         best
     }
 }

@@ -98,9 +98,9 @@ impl<S> TreeProgram<S> {
         match &self.jit {
             Some(f) if self.uses_natives => {
                 let slots = ctx.slots.clone();
-                f.call(&slots, Some(&mut ctx)).0.as_f64()
+                f.call(slots.as_slice(), Some(&mut ctx)).0.as_f64()
             }
-            Some(f) => f.call(&ctx.slots, None).0.as_f64(),
+            Some(f) => f.call(ctx.slots.as_slice(), None).0.as_f64(),
             None => Interp::new(&self.ps, &mut ctx).eval_tree(&self.tree).as_f64(),
         }
     }

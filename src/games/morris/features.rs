@@ -17,31 +17,41 @@ use super::Position;
 use super::board::{ADJACENT, INTERSECTIONS, MILLS};
 use crate::games::Player;
 
-fn lines_where(pos: &Position, me: Player, keep: impl Fn(u32, u32, u32) -> bool) -> f64 {
-    let own = pos.men[me as usize];
-    let empty = pos.empty_points();
-    MILLS.iter().filter(|&&m| keep(m, m & own, m & empty)).count() as f64
+/// Whether `x`, the points of one line held by a player, are exactly two of
+/// the line's three: at least two bits set, and not all. Terminals are read
+/// at every leaf of every search, so they avoid counting bits one line at a time.
+#[inline]
+fn two_of(x: u32, line: u32) -> bool {
+    x & x.wrapping_sub(1) != 0 && x != line
 }
 
-/// Whether `p` could put a man on `pt` on its next turn, not using the men of `line`.
-fn can_reach(pos: &Position, p: Player, pt: u32, line: u32) -> bool {
-    let own = pos.men[p as usize] & !line;
-    pos.is_placing(p) || (pos.is_flying(p) && own != 0) || ADJACENT[pt as usize] & own != 0
+/// The lines where `me` holds two points and the third is empty.
+#[inline]
+fn possible_mills(pos: &Position, me: Player) -> impl Iterator<Item = u32> + '_ {
+    let (own, other) = (pos.men[me as usize], pos.men[(me ^ 1) as usize]);
+    MILLS.iter().copied().filter(move |&m| two_of(m & own, m) && m & other == 0)
 }
 
 fn almost_mills(pos: &Position, me: Player) -> f64 {
-    lines_where(pos, me, |m, own, empty| {
-        if own.count_ones() != 2 || empty.count_ones() != 1 {
-            return false;
-        }
-        let pt = empty.trailing_zeros();
-        can_reach(pos, me, pt, m) && !can_reach(pos, me ^ 1, pt, 0)
-    })
+    let (own, enemy) = (pos.men[me as usize], pos.men[(me ^ 1) as usize]);
+    // Where the player can put a man next turn, not using the men of the line;
+    // where the enemy can (to block). Placing and flying reach any empty point.
+    let (me_placing, me_flying) = (pos.is_placing(me), pos.is_flying(me));
+    let enemy_anywhere = pos.is_placing(me ^ 1) || (pos.is_flying(me ^ 1) && enemy != 0);
+    possible_mills(pos, me)
+        .filter(|&m| {
+            let pt = (m & !own).trailing_zeros() as usize;
+            let rest = own & !m;
+            let reach = me_placing || (me_flying && rest != 0) || ADJACENT[pt] & rest != 0;
+            reach && !enemy_anywhere && ADJACENT[pt] & enemy == 0
+        })
+        .count() as f64
 }
 
 /// FriendlyMillCount (table 2): the number of mills the player has.
 pub fn friendly_mill_count(pos: &Position, me: Player) -> f64 {
-    lines_where(pos, me, |m, own, _| own == m)
+    let own = pos.men[me as usize];
+    MILLS.iter().filter(|&&m| own & m == m).count() as f64
 }
 
 /// EnemyMillCount (table 2): the number of mills the enemy has.
@@ -66,7 +76,7 @@ pub fn enemy_almost_mill_count(pos: &Position, me: Player) -> f64 {
 
 /// FriendlyPossibleMillCount (table 2): the player's possible mills.
 pub fn friendly_possible_mill_count(pos: &Position, me: Player) -> f64 {
-    lines_where(pos, me, |_, own, empty| own.count_ones() == 2 && empty.count_ones() == 1)
+    possible_mills(pos, me).count() as f64
 }
 
 /// EnemyPossibleMillCount (table 2): the enemy's possible mills.
@@ -136,6 +146,50 @@ mod tests {
     use super::*;
     use crate::games::Game;
     use crate::games::morris::Morris;
+
+    /// The terminals as the module comment defines them, line by line.
+    fn reference(pos: &Position, me: Player) -> [f64; 3] {
+        let (own, empty) = (pos.men[me as usize], pos.empty_points());
+        let can_reach = |p: Player, pt: u32, line: u32| {
+            let own = pos.men[p as usize] & !line;
+            pos.is_placing(p) || (pos.is_flying(p) && own != 0) || ADJACENT[pt as usize] & own != 0
+        };
+        let possible = |m: u32| (m & own).count_ones() == 2 && (m & empty).count_ones() == 1;
+        let count = |keep: &dyn Fn(u32) -> bool| MILLS.iter().filter(|&&m| keep(m)).count() as f64;
+        [
+            count(&|m| m & own == m),
+            count(&possible),
+            count(&|m| {
+                let pt = (m & empty).trailing_zeros();
+                possible(m) && can_reach(me, pt, m) && !can_reach(me ^ 1, pt, 0)
+            }),
+        ]
+    }
+
+    #[test]
+    fn fast_counts_agree_with_the_definitions_on_random_games() {
+        use crate::evolve::rng::stream;
+        use rand::RngExt;
+        let mut moves = Vec::new();
+        let (mut checked, mut almost) = (0, 0);
+        for seed in 0..300 {
+            let mut rng = stream(seed, &[5]);
+            let mut pos = Morris.initial_state();
+            while !Morris.is_terminal(&pos) {
+                for me in [0, 1] {
+                    let fast =
+                        [friendly_mill_count(&pos, me), friendly_possible_mill_count(&pos, me), almost_mills(&pos, me)];
+                    assert_eq!(fast, reference(&pos, me), "{}", Morris.format_state(&pos));
+                    checked += 1;
+                    almost += usize::from(fast[2] > 0.0);
+                }
+                Morris.legal_moves(&pos, &mut moves);
+                pos = Morris.apply(&pos, &moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+        assert!(almost > 100, "positions with almost certain mills are among them: {almost}");
+    }
 
     #[test]
     fn counts_on_a_small_position() {
