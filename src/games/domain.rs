@@ -164,28 +164,23 @@ const INLINE_SLOTS: usize = 32;
 /// The feature slots of one evaluation: inline for primsets of up to
 /// [`INLINE_SLOTS`] slots (all shipped ones), on the heap beyond.
 #[derive(Clone)]
-pub enum Slots {
-    Inline([u64; INLINE_SLOTS]),
-    Heap(Vec<u64>),
+pub struct Slots {
+    inline: [u64; INLINE_SLOTS],
+    /// Empty (unallocated) unless the primset has more slots than fit inline.
+    heap: Vec<u64>,
 }
 
 impl Slots {
     fn zeroed(n: usize) -> Slots {
-        if n <= INLINE_SLOTS { Slots::Inline([0; INLINE_SLOTS]) } else { Slots::Heap(vec![0; n]) }
+        Slots { inline: [0; INLINE_SLOTS], heap: if n <= INLINE_SLOTS { Vec::new() } else { vec![0; n] } }
     }
 
     pub fn as_slice(&self) -> &[u64] {
-        match self {
-            Slots::Inline(a) => a,
-            Slots::Heap(v) => v,
-        }
+        if self.heap.is_empty() { &self.inline } else { &self.heap }
     }
 
     fn as_mut_slice(&mut self) -> &mut [u64] {
-        match self {
-            Slots::Inline(a) => a,
-            Slots::Heap(v) => v,
-        }
+        if self.heap.is_empty() { &mut self.inline } else { &mut self.heap }
     }
 }
 
