@@ -46,6 +46,8 @@ pub const FITNESS: u64 = 3;
 const SELECT: u64 = 4;
 /// Validation games that choose the champion (see `ChampionRule`).
 pub const VALIDATE: u64 = 5;
+/// The schedule and games of `(pairings N)` fitness.
+pub const PAIRINGS: u64 = 6;
 
 /// What evaluates a population. Implementations must be deterministic given
 /// `(seed, generation)` and the index of each task, whatever the thread count.

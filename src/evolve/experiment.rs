@@ -12,7 +12,7 @@
 //!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))  ; either with (perspective root)
 //!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
-//!   (fitness (cohort 10) (round-robin) (random N) (guide DEPTH N) (material DEPTH N))
+//!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N))
 //!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
 //!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
 //! ```
@@ -63,6 +63,9 @@ pub enum ChampionRule {
 pub enum FitnessPart {
     /// Games against members of the population drawn at random (coevolution).
     Cohort(u32),
+    /// N rounds of random pairings of the population; each game scores for
+    /// both players, so every member plays N games at half the cost of `Cohort(N)`.
+    Pairings(u32),
     /// One game with each colour against every other member.
     RoundRobin,
     /// Games against the uniformly random player.
@@ -744,6 +747,7 @@ fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
     };
     let part = match (p.head(), items.len()) {
         (Some("cohort"), 2) => FitnessPart::Cohort(num(cx, 1, "a number of games")?),
+        (Some("pairings"), 2) => FitnessPart::Pairings(num(cx, 1, "a number of rounds")?),
         (Some("round-robin"), 1) => FitnessPart::RoundRobin,
         (Some("random"), 2) => FitnessPart::Random(num(cx, 1, "a number of games")?),
         (Some("guide"), 3) => {
@@ -757,7 +761,7 @@ fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
                 "stratagem::experiment::fitness",
                 p,
                 "unknown fitness source",
-                "expected (cohort N), (round-robin), (random N), (guide DEPTH N) or (material DEPTH N)",
+                "expected (cohort N), (pairings N), (round-robin), (random N), (guide DEPTH N) or (material DEPTH N)",
             );
             return None;
         }

@@ -4,14 +4,17 @@
 //!
 //! Individual i's games draw opponents and randomness from streams named by
 //! (seed, generation, i, source, game), so the points are the same whatever
-//! the thread count. Each game counts for the individual being evaluated only.
+//! the thread count. Each game counts for the individual being evaluated only,
+//! except in `(pairings N)`, where the population is paired at random N times
+//! and every game scores for both players.
 
 use std::sync::{Arc, Mutex};
 
 use rand::RngExt;
+use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
-use super::engine::{Evaluation, FITNESS, Fitness, VALIDATE};
+use super::engine::{Evaluation, FITNESS, Fitness, PAIRINGS, VALIDATE};
 use super::experiment::{FitnessPart, Opponent};
 use super::genome::Genome;
 use super::rng::{GpRng, stream};
@@ -197,6 +200,8 @@ where
                         games += 1;
                     }
                 }
+                // Scored for the whole population at once in `pairings`.
+                FitnessPart::Pairings(_) => {}
                 FitnessPart::RoundRobin => {
                     for o in (0..n).filter(|&o| o != i) {
                         for colour in 0..2u64 {
@@ -218,6 +223,55 @@ where
         }
         (total, games)
     }
+
+    /// Points of every member from the `(pairings k)` part `p`: k rounds, each
+    /// pairing the shuffled population two by two, one game per pair scoring
+    /// for both. With an odd population the member left over plays someone
+    /// drawn at random, and only its own points count. Returns the points and
+    /// the games played.
+    fn pairings(
+        &self,
+        players: &[PlayerFactory<G::State>],
+        p: usize,
+        k: u32,
+        generation: u64,
+        seed: u64,
+    ) -> (Vec<f64>, u64) {
+        let n = players.len();
+        let mut rng = stream(seed, &[PAIRINGS, generation, p as u64]);
+        // (round, first, second, second scores too)
+        let mut games: Vec<(u64, usize, usize, bool)> = Vec::new();
+        let mut order: Vec<usize> = (0..n).collect();
+        for round in 0..u64::from(k) {
+            order.shuffle(&mut rng);
+            for pair in order.chunks(2) {
+                match *pair {
+                    [a, b] => games.push((round, a, b, true)),
+                    [a] if n > 1 => {
+                        let b = (a + 1 + rng.random_range(0..n - 1)) % n;
+                        games.push((round, a, b, false));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let results: Vec<f64> = games
+            .par_iter()
+            .enumerate()
+            .map(|(g, &(round, a, b, _))| {
+                let tags = [PAIRINGS, generation, p as u64, g as u64];
+                self.game(&players[a], &players[b], (round % 2) as Player, seed, &tags)
+            })
+            .collect();
+        let mut points = vec![0.0; n];
+        for (&(_, a, b, both), r) in games.iter().zip(&results) {
+            points[a] += r;
+            if both {
+                points[b] += 1.0 - r;
+            }
+        }
+        (points, games.len() as u64)
+    }
 }
 
 impl<G> Fitness for GameFitness<G>
@@ -230,10 +284,19 @@ where
         let players = Arc::new(self.players(population));
         let scored: Vec<(f64, u64)> =
             (0..population.len()).into_par_iter().map(|i| self.score(i, &players, generation, seed)).collect();
+        let mut fitness: Vec<f64> = scored.iter().map(|s| s.0).collect();
+        let mut games: u64 = scored.iter().map(|s| s.1).sum();
+        for (p, part) in self.parts.iter().enumerate() {
+            if let FitnessPart::Pairings(k) = *part {
+                let (points, played) = self.pairings(&players, p, k, generation, seed);
+                fitness.iter_mut().zip(points).for_each(|(f, x)| *f += x);
+                games += played;
+            }
+        }
         if let Ok(mut last) = self.last.lock() {
             *last = Some(players);
         }
-        Evaluation { fitness: scored.iter().map(|s| s.0).collect(), games: scored.iter().map(|s| s.1).sum() }
+        Evaluation { fitness, games }
     }
 
     fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
@@ -247,5 +310,49 @@ where
         }
         let half = f64::from(self.match_games) / 2.0;
         if total == half { rng.random_bool(0.5) } else { total > half }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::init::{Builder, Method};
+    use crate::games::morris::Morris;
+    use crate::lang::TypeId;
+    use crate::lang::library::load_primset;
+
+    /// Fitness of random depth-1 Morris players from `parts`.
+    fn fitness_of(n: usize, parts: Vec<FitnessPart>) -> Evaluation {
+        let ps = Arc::new(load_primset("morris").expect("shipped primset"));
+        let binding = Arc::new(Binding::new(&Morris, &ps).expect("binds"));
+        let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let mut rng = stream(3, &[]);
+        let population: Vec<Genome> =
+            (0..n).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
+        let fitness = GameFitness::new(Morris, ps, binding, 0, None, SearchParams::full(1), parts, 2, false);
+        fitness.evaluate(&population, 0, 9)
+    }
+
+    #[test]
+    fn pairings_score_every_game_for_both_players() {
+        let even = fitness_of(6, vec![FitnessPart::Pairings(3)]);
+        assert_eq!(even.games, 9, "3 rounds of 3 pairs");
+        assert_eq!(even.fitness.iter().sum::<f64>(), 9.0, "each game hands out one point in all");
+        assert!(even.fitness.iter().all(|&f| (0.0..=3.0).contains(&f)));
+        // The member left over in an odd population plays too, for itself only.
+        let odd = fitness_of(5, vec![FitnessPart::Pairings(2)]);
+        assert_eq!(odd.games, 6, "2 rounds of 2 pairs and one extra game");
+        let total: f64 = odd.fitness.iter().sum();
+        assert!((4.0..=5.0).contains(&total), "{total}");
+    }
+
+    #[test]
+    fn pairings_add_to_the_other_sources() {
+        let alone = fitness_of(6, vec![FitnessPart::Random(2)]);
+        let both = fitness_of(6, vec![FitnessPart::Random(2), FitnessPart::Pairings(1)]);
+        assert_eq!(both.games, alone.games + 3);
+        let paired: Vec<f64> = both.fitness.iter().zip(&alone.fitness).map(|(b, a)| b - a).collect();
+        assert!(paired.iter().all(|&p| (0.0..=1.0).contains(&p)), "one paired game each: {paired:?}");
+        assert_eq!(paired.iter().sum::<f64>(), 3.0);
     }
 }
