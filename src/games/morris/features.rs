@@ -15,7 +15,7 @@
 
 use super::Position;
 use super::board::{ADJACENT, INTERSECTIONS, MILLS};
-use crate::games::Player;
+use crate::games::{Bits, Player};
 
 /// Whether `x`, the points of one line held by a player, are exactly two of
 /// the line's three: at least two bits set, and not all. Terminals are read
@@ -116,14 +116,32 @@ pub fn piece_count(pos: &Position, me: Player) -> f64 {
     friendly_piece_count(pos, me) - enemy_piece_count(pos, me)
 }
 
+/// Mobility (seeds/000 table 1-3, "the number of plies available to the
+/// player") read for Morris: the placements, slides or flights `me` could make
+/// on its turn, counting a mill-closing one once whatever it removes (as
+/// OpenSpiel counts its actions). Blocking wins in Morris, so this is the
+/// measure of it.
+pub fn mobility(pos: &Position, me: Player) -> f64 {
+    let empty = pos.empty_points();
+    let own = pos.men[me as usize];
+    let n = if pos.is_placing(me) {
+        empty.count_ones()
+    } else if pos.is_flying(me) {
+        own.count_ones() * empty.count_ones()
+    } else {
+        Bits(own).map(|from| (ADJACENT[from as usize] & empty).count_ones()).sum()
+    };
+    f64::from(n)
+}
+
 /// A numeric terminal of a position for a player.
 pub type NumberTerminal = fn(&Position, Player) -> f64;
 /// A boolean terminal of a position for a player.
 pub type BoolTerminal = fn(&Position, Player) -> bool;
 
 /// The F-typed terminals of table 2, in the paper's order, then the generic
-/// piece counts of the board-game system (seeds/000 table 1-3).
-pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 12] = [
+/// piece counts and mobility of the board-game system (seeds/000 table 1-3).
+pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 13] = [
     ("FriendlyMillCount", friendly_mill_count),
     ("EnemyMillCount", enemy_mill_count),
     ("TotalMillCount", total_mill_count),
@@ -136,6 +154,7 @@ pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 12] = [
     ("FriendlyPieceCount", friendly_piece_count),
     ("EnemyPieceCount", enemy_piece_count),
     ("PieceCount", piece_count),
+    ("Mobility", mobility),
 ];
 
 /// The B-typed terminals of table 2.
@@ -167,7 +186,7 @@ mod tests {
     }
 
     #[test]
-    fn fast_counts_agree_with_the_definitions_on_random_games() {
+    fn fast_counts_and_mobility_agree_with_the_definitions_on_random_games() {
         use crate::evolve::rng::stream;
         use rand::RngExt;
         let mut moves = Vec::new();
@@ -177,6 +196,12 @@ mod tests {
             let mut pos = Morris.initial_state();
             while !Morris.is_terminal(&pos) {
                 for me in [0, 1] {
+                    let mut own_moves = Vec::new();
+                    pos.generate_for(me, &mut own_moves);
+                    let mut placements: Vec<_> = own_moves.iter().map(|m| (m.from, m.to)).collect();
+                    placements.dedup();
+                    let expected = if pos.n_men(me) == 0 { 0.0 } else { placements.len() as f64 };
+                    assert_eq!(mobility(&pos, me), expected, "{}", Morris.format_state(&pos));
                     let fast =
                         [friendly_mill_count(&pos, me), friendly_possible_mill_count(&pos, me), almost_mills(&pos, me)];
                     assert_eq!(fast, reference(&pos, me), "{}", Morris.format_state(&pos));
