@@ -226,7 +226,7 @@ impl GpDomain for Checkers {
 
     fn natives(&self) -> Vec<NativeDef<checkers::Position>> {
         fn square<const K: usize>(pos: &checkers::Position, me: Player, args: &[Value]) -> Value {
-            let (x, y) = (args.first().map_or(-1, |v| v.as_i64()), args.get(1).map_or(-1, |v| v.as_i64()));
+            let (x, y) = square_args(args);
             Value::B((checkers::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
         }
         let calls: [NativeFn<checkers::Position>; 4] = [square::<0>, square::<1>, square::<2>, square::<3>];
@@ -250,6 +250,11 @@ impl GpDomain for Checkers {
     }
 }
 
+/// The (X, Y) arguments of a square terminal; a missing one is off the board.
+fn square_args(args: &[Value]) -> (i64, i64) {
+    (args.first().map_or(-1, |v| v.as_i64()), args.get(1).map_or(-1, |v| v.as_i64()))
+}
+
 impl GpDomain for Morris {
     fn features(&self) -> Vec<FeatureDef<morris::Position>> {
         let numbers =
@@ -260,7 +265,16 @@ impl GpDomain for Morris {
     }
 
     fn natives(&self) -> Vec<NativeDef<morris::Position>> {
-        Vec::new()
+        fn square<const K: usize>(pos: &morris::Position, me: Player, args: &[Value]) -> Value {
+            let (x, y) = square_args(args);
+            Value::B((morris::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
+        }
+        let calls: [NativeFn<morris::Position>; 2] = [square::<0>, square::<1>];
+        morris::features::SQUARE_TERMINALS
+            .iter()
+            .zip(calls)
+            .map(|(&(name, _), call)| NativeDef { name, args: &[Base::I, Base::I], ret: Base::B, call })
+            .collect()
     }
 
     /// Men difference, counting men still in hand.
@@ -317,5 +331,32 @@ mod tests {
         let tree = &ind.trees[0].tree;
         let mut ctx = PositionContext::new(&binding, &state, 0, &tree.features_used(ps));
         assert_eq!(Interp::new(ps, &mut ctx).eval_tree(tree), Value::F(12.0 + 7.0));
+    }
+
+    #[test]
+    fn morris_square_natives_read_the_3x8_board() {
+        let mut loader = Loader::new();
+        loader.load_text(
+            "t.sg",
+            "(primset p (domain morris) (type X I) (type Y I) (erc x X (int 0 2)) (erc y Y (int 0 7))
+               (terminal Mobility F)
+               (function IsEmptySquare (X Y) B) (function IsFriendlyPiece (X Y) B)
+               (function IFT (B F F) F (builtin if)) (function AND (B B) B (builtin and)) (define Zero F 0.0))
+             (individual t (primset p)
+               (tree eval (IFT (AND (IsFriendlyPiece 1 3) (IsEmptySquare 0 0)) Mobility Zero)))",
+        );
+        assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
+        let ind = &loader.module.individuals[0];
+        let ps = loader.module.primset(ind.primset);
+        let binding = Binding::new(&Morris, ps).expect("binds");
+        let tree = &ind.trees[0].tree;
+        // White on f4 (ring 1, position 3), a7 (ring 0, position 0) empty; Black to move.
+        let state = Morris.parse_state("B:Wf4:Bd2:H8,8").expect("valid position");
+        let value = |me| {
+            let mut ctx = PositionContext::new(&binding, &state, me, &tree.features_used(ps));
+            Interp::new(ps, &mut ctx).eval_tree(tree)
+        };
+        assert_eq!(value(0), Value::F(22.0), "White: 22 empty points to place on");
+        assert_eq!(value(1), Value::F(0.0), "f4 is not Black's");
     }
 }

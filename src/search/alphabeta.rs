@@ -224,7 +224,8 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         } else {
-            // Children are made one at a time: a cut-off spares the rest.
+            // Children are made one at a time: a cut-off spares the rest. (One
+            // loop over a chain of both kinds of children measured a third slower.)
             for m in &moves {
                 let v = -self.search(game, &game.apply(state, m), depth - 1, ply + 1, -beta, -alpha, evals);
                 best = best.max(v);

@@ -160,6 +160,34 @@ pub const NUMBER_TERMINALS: [(&str, NumberTerminal); 13] = [
 /// The B-typed terminals of table 2.
 pub const BOOL_TERMINALS: [(&str, BoolTerminal); 1] = [("FirstPhaseCheck", first_phase_check)];
 
+/// The point at ring `x` (0 outer, 2 inner) and position `y` (0–7, clockwise
+/// from the top-left corner) of the paper's 3×8 board, if there is one. The
+/// board has no forward direction, so the coordinates are the same for both
+/// players.
+fn point_bit(x: i64, y: i64) -> u32 {
+    if (0..3).contains(&x) && (0..8).contains(&y) { 1 << (8 * x + y) } else { 0 }
+}
+
+/// IsEmptySquare(X,Y), the generic square terminal of seeds/000 table 1-4 on
+/// the 3×8 board: true iff no man stands on the point (and off the board).
+pub fn is_empty_square(pos: &Position, _me: Player, x: i64, y: i64) -> bool {
+    point_bit(x, y) & (pos.men[0] | pos.men[1]) == 0
+}
+
+/// IsFriendlyPiece(X,Y) (seeds/000 table 1-4): true iff one of the player's
+/// men stands on the point.
+pub fn is_friendly_piece(pos: &Position, me: Player, x: i64, y: i64) -> bool {
+    point_bit(x, y) & pos.men[me as usize] != 0
+}
+
+/// A square terminal: a property of the point at ring X, position Y.
+pub type SquareTerminal = fn(&Position, Player, i64, i64) -> bool;
+
+/// The square terminals of seeds/000 table 1-4 that have a meaning in Morris
+/// (it has no kings).
+pub const SQUARE_TERMINALS: [(&str, SquareTerminal); 2] =
+    [("IsEmptySquare", is_empty_square), ("IsFriendlyPiece", is_friendly_piece)];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,5 +262,10 @@ mod tests {
         assert_eq!(enemy_intersection_count(&pos, 0), 3.0); // d2, d3, b4
         assert!(!first_phase_check(&pos, 0));
         assert!(first_phase_check(&Morris.initial_state(), 0));
+        // a7 is ring 0, position 0; f4 is ring 1, position 3; c4 is ring 2, position 7.
+        assert!(is_friendly_piece(&pos, 0, 0, 0) && !is_friendly_piece(&pos, 1, 0, 0));
+        assert!(is_friendly_piece(&pos, 0, 1, 3) && is_friendly_piece(&pos, 1, 1, 7));
+        assert!(is_empty_square(&pos, 0, 2, 7) && !is_empty_square(&pos, 1, 0, 0));
+        assert!(is_empty_square(&pos, 0, 3, 0) && !is_friendly_piece(&pos, 0, 0, -8), "off the board");
     }
 }
