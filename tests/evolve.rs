@@ -139,6 +139,20 @@ fn bad_experiments_are_rejected_before_any_work() {
     assert!(stderr.contains("ties are broken `first` or `random`"), "{stderr}");
     assert!(stderr.contains("top 5 is not between 1 and the population (4)"), "{stderr}");
     assert!(stderr.contains("0 is not between 1 and 10000"), "{stderr}");
+    let (code, _, stderr) = stratagem(&["check", "tests/data/evolve/bad-clauses.sg"]);
+    assert_eq!(code, 1);
+    for usage in [
+        "(population N)",
+        "(init MIN-DEPTH MAX-DEPTH)",
+        "(crossover P) or (crossover P one-way)",
+        "(mutation P)",
+        "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))",
+        "(introns on) or (introns off)",
+        "(engine jit) or (engine interp)",
+        "(player (alphabeta D)) or (player (select D (ratio R) ...))",
+    ] {
+        assert!(stderr.contains(&format!("usage: {usage}")), "missing `{usage}` in:\n{stderr}");
+    }
     let (code, _, stderr) = stratagem(&["check", "tests/data/evolve/bad-search.sg"]);
     assert_eq!(code, 1);
     for expected in [

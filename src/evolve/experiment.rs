@@ -239,11 +239,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
                 None => default,
             },
             Some(_) => {
-                cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} N)")).at(
-                    cx.file,
-                    clause_span(clauses, key),
-                    "malformed",
-                ));
+                malformed(cx, clauses, key, &format!("({key} N)"));
                 default
             }
         }
@@ -297,36 +293,24 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
             _ => (2, 6),
         },
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (init MIN-DEPTH MAX-DEPTH)").at(
-                cx.file,
-                clause_span(clauses, "init"),
-                "malformed",
-            ));
+            malformed(cx, clauses, "init", "(init MIN-DEPTH MAX-DEPTH)");
             (2, 6)
         }
     };
-    let (crossover, one_way) =
-        match get("crossover") {
-            None => (0.8, false),
-            Some([p]) => (prob(cx, p, "crossover"), false),
-            Some([p, kind]) if kind.as_symbol() == Some("one-way") => (prob(cx, p, "crossover"), true),
-            Some(_) => {
-                cx.push(
-                    Diagnostic::error("stratagem::experiment::usage", "usage: (crossover P) or (crossover P one-way)")
-                        .at(cx.file, clause_span(clauses, "crossover"), "malformed"),
-                );
-                (0.8, false)
-            }
-        };
+    let (crossover, one_way) = match get("crossover") {
+        None => (0.8, false),
+        Some([p]) => (prob(cx, p, "crossover"), false),
+        Some([p, kind]) if kind.as_symbol() == Some("one-way") => (prob(cx, p, "crossover"), true),
+        Some(_) => {
+            malformed(cx, clauses, "crossover", "(crossover P) or (crossover P one-way)");
+            (0.8, false)
+        }
+    };
     let single_prob = |cx: &mut Cx, key: &str, default: f64| match get(key) {
         None => default,
         Some([p]) => prob(cx, p, key),
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: ({key} P)")).at(
-                cx.file,
-                clause_span(clauses, key),
-                "malformed",
-            ));
+            malformed(cx, clauses, key, &format!("({key} P)"));
             default
         }
     };
@@ -347,53 +331,28 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         None => Selection::Tournament(2),
         Some([s]) => lower_selection(cx, s),
         Some(_) => {
-            cx.push(
-                Diagnostic::error(
-                    "stratagem::experiment::usage",
-                    "usage: (selection (tournament K)), (selection proportionate) or (selection (fitnessless K))",
-                )
-                .at(cx.file, clause_span(clauses, "selection"), "malformed"),
-            );
+            let usage = "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))";
+            malformed(cx, clauses, "selection", usage);
             Selection::Tournament(2)
         }
     };
-    let introns = match get("introns") {
+    // `(KEY YES)` or `(KEY NO)`, true by default.
+    let switch = |cx: &mut Cx, key: &str, yes: &str, no: &str| match get(key) {
         None => true,
-        Some([v]) if v.as_symbol() == Some("on") => true,
-        Some([v]) if v.as_symbol() == Some("off") => false,
+        Some([v]) if v.as_symbol() == Some(yes) => true,
+        Some([v]) if v.as_symbol() == Some(no) => false,
         Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (introns on) or (introns off)").at(
-                cx.file,
-                clause_span(clauses, "introns"),
-                "malformed",
-            ));
+            malformed(cx, clauses, key, &format!("({key} {yes}) or ({key} {no})"));
             true
         }
     };
-    let jit = match get("engine") {
-        None => true,
-        Some([v]) if v.as_symbol() == Some("jit") => true,
-        Some([v]) if v.as_symbol() == Some("interp") => false,
-        Some(_) => {
-            cx.push(Diagnostic::error("stratagem::experiment::usage", "usage: (engine jit) or (engine interp)").at(
-                cx.file,
-                clause_span(clauses, "engine"),
-                "malformed",
-            ));
-            true
-        }
-    };
+    let introns = switch(cx, "introns", "on", "off");
+    let jit = switch(cx, "engine", "jit", "interp");
     let player = match get("player") {
         None => SearchParams::full(1),
         Some([p]) => lower_player(cx, p),
         Some(_) => {
-            cx.push(
-                Diagnostic::error(
-                    "stratagem::experiment::usage",
-                    "usage: (player (alphabeta D)) or (player (select D (ratio R) ...))",
-                )
-                .at(cx.file, clause_span(clauses, "player"), "malformed"),
-            );
+            malformed(cx, clauses, "player", "(player (alphabeta D)) or (player (select D (ratio R) ...))");
             SearchParams::full(1)
         }
     };
@@ -614,6 +573,15 @@ fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
             None
         }
     }
+}
+
+/// Reports the clause `(KEY ...)` as not of the form `usage`.
+fn malformed(cx: &mut Cx, clauses: &[Sexp], key: &str, usage: &str) {
+    cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: {usage}")).at(
+        cx.file,
+        clause_span(clauses, key),
+        "malformed",
+    ));
 }
 
 fn clause_span(clauses: &[Sexp], key: &str) -> Span {
