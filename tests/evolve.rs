@@ -120,6 +120,15 @@ fn existing_runs_and_bad_checkpoints_are_refused() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// `stratagem check FILE` fails, reporting each of `expected`.
+fn check_rejects(file: &str, expected: &[&str]) {
+    let (code, _, stderr) = stratagem(&["check", file]);
+    assert_eq!(code, 1, "{file}");
+    for e in expected {
+        assert!(stderr.contains(e), "missing `{e}` in:\n{stderr}");
+    }
+}
+
 #[test]
 fn bad_experiments_are_rejected_before_any_work() {
     let dir = temp("bad");
@@ -139,31 +148,29 @@ fn bad_experiments_are_rejected_before_any_work() {
     assert!(stderr.contains("ties are broken `first` or `random`"), "{stderr}");
     assert!(stderr.contains("top 5 is not between 1 and the population (4)"), "{stderr}");
     assert!(stderr.contains("0 is not between 1 and 10000"), "{stderr}");
-    let (code, _, stderr) = stratagem(&["check", "tests/data/evolve/bad-clauses.sg"]);
-    assert_eq!(code, 1);
-    for usage in [
-        "(population N)",
-        "(init MIN-DEPTH MAX-DEPTH)",
-        "(crossover P) or (crossover P one-way)",
-        "(mutation P)",
-        "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))",
-        "(introns on) or (introns off)",
-        "(engine jit) or (engine interp)",
-        "(player (alphabeta D)) or (player (select D (ratio R) ...))",
-    ] {
-        assert!(stderr.contains(&format!("usage: {usage}")), "missing `{usage}` in:\n{stderr}");
-    }
-    let (code, _, stderr) = stratagem(&["check", "tests/data/evolve/bad-search.sg"]);
-    assert_eq!(code, 1);
-    for expected in [
-        "unknown or malformed option of `alphabeta`",
-        "expected (perspective root|mover)",
-        "a search depth is between 1 and 64",
-        "expected (ties first|random)",
-        "SelectiveSearchRatio is in (0, 1]",
-        "a perspective is `root` or `mover`",
-        "expected (ratio R), (maxbranch M), (full F), (perspective root|mover)",
-    ] {
-        assert!(stderr.contains(expected), "missing `{expected}` in:\n{stderr}");
-    }
+    check_rejects(
+        "tests/data/evolve/bad-clauses.sg",
+        &[
+            "usage: (population N)",
+            "usage: (init MIN-DEPTH MAX-DEPTH)",
+            "usage: (crossover P) or (crossover P one-way)",
+            "usage: (mutation P)",
+            "usage: (selection (tournament K)), (selection proportionate) or (selection (fitnessless K))",
+            "usage: (introns on) or (introns off)",
+            "usage: (engine jit) or (engine interp)",
+            "usage: (player (alphabeta D)) or (player (select D (ratio R) ...))",
+        ],
+    );
+    check_rejects(
+        "tests/data/evolve/bad-search.sg",
+        &[
+            "unknown or malformed option of `alphabeta`",
+            "expected (perspective root|mover)",
+            "a search depth is between 1 and 64",
+            "expected (ties first|random)",
+            "SelectiveSearchRatio is in (0, 1]",
+            "a perspective is `root` or `mover`",
+            "expected (ratio R), (maxbranch M), (full F), (perspective root|mover)",
+        ],
+    );
 }
