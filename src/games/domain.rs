@@ -229,12 +229,7 @@ impl GpDomain for Checkers {
             let (x, y) = square_args(args);
             Value::B((checkers::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
         }
-        let calls: [NativeFn<checkers::Position>; 4] = [square::<0>, square::<1>, square::<2>, square::<3>];
-        checkers::features::SQUARE_TERMINALS
-            .iter()
-            .zip(calls)
-            .map(|(&(name, _), call)| NativeDef { name, args: &[Base::I, Base::I], ret: Base::B, call })
-            .collect()
+        square_natives(&checkers::features::SQUARE_TERMINALS, [square::<0>, square::<1>, square::<2>, square::<3>])
     }
 
     /// Piece difference with kings weighted by `KING_FACTOR`; in lose checkers
@@ -248,6 +243,22 @@ impl GpDomain for Checkers {
             checkers::Variant::American => diff,
         }
     }
+}
+
+/// A square terminal of a game: the position, the evaluated player, X and Y.
+type SquareFn<S> = fn(&S, Player, i64, i64) -> bool;
+
+/// The natives `(NAME (X Y) B)` of a game's square terminals; `calls[k]`
+/// calls the terminal `table[k]` (a native is a plain function pointer).
+fn square_natives<S, const N: usize>(
+    table: &[(&'static str, SquareFn<S>); N],
+    calls: [NativeFn<S>; N],
+) -> Vec<NativeDef<S>> {
+    table
+        .iter()
+        .zip(calls)
+        .map(|(&(name, _), call)| NativeDef { name, args: &[Base::I, Base::I], ret: Base::B, call })
+        .collect()
 }
 
 /// The (X, Y) arguments of a square terminal; a missing one is off the board.
@@ -269,12 +280,7 @@ impl GpDomain for Morris {
             let (x, y) = square_args(args);
             Value::B((morris::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
         }
-        let calls: [NativeFn<morris::Position>; 2] = [square::<0>, square::<1>];
-        morris::features::SQUARE_TERMINALS
-            .iter()
-            .zip(calls)
-            .map(|(&(name, _), call)| NativeDef { name, args: &[Base::I, Base::I], ret: Base::B, call })
-            .collect()
+        square_natives(&morris::features::SQUARE_TERMINALS, [square::<0>, square::<1>])
     }
 
     /// Men difference, counting men still in hand.

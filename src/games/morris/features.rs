@@ -14,7 +14,7 @@
 //!   (three or four lines meet there).
 
 use super::Position;
-use super::board::{ADJACENT, INTERSECTIONS, MILLS};
+use super::board::{ADJACENT, INTERSECTIONS, MILLS, point};
 use crate::games::{Bits, Player};
 
 /// Whether `x`, the points of one line held by a player, are exactly two of
@@ -165,7 +165,7 @@ pub const BOOL_TERMINALS: [(&str, BoolTerminal); 1] = [("FirstPhaseCheck", first
 /// board has no forward direction, so the coordinates are the same for both
 /// players.
 fn point_bit(x: i64, y: i64) -> u32 {
-    if (0..3).contains(&x) && (0..8).contains(&y) { 1 << (8 * x + y) } else { 0 }
+    if (0..3).contains(&x) && (0..8).contains(&y) { 1 << point(x as u32, y as u32) } else { 0 }
 }
 
 /// IsEmptySquare(X,Y), the generic square terminal of seeds/000 table 1-4 on
