@@ -27,6 +27,7 @@ use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::games::checkers::Checkers;
 use crate::games::domain::Binding;
 use crate::games::morris::Morris;
+use crate::lang::primset::PrimSet;
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
 use crate::search::alphabeta::{Perspective, SearchParams, Ties};
@@ -146,217 +147,48 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         return None;
     };
     let name = cx.expect_symbol(name_sexp, "the experiment's name")?.to_owned();
-    let clauses = &items[2..];
+    let clauses = Clauses::checked(cx, &items[2..]);
+    let ps_id = lower_primset(cx, module, &clauses, &name, form.span.first_byte());
+    let game = lower_game(cx, &clauses, &name, form.span.first_byte());
 
-    // Every clause is `(KEY VALUE...)` with a known key, given once.
-    let mut seen: Vec<&str> = Vec::new();
-    for clause in clauses {
-        let Some(key) = clause.head() else {
-            cx.error(
-                "stratagem::experiment::clause",
-                clause,
-                "expected `(KEY VALUE...)`",
-                format!("found {}", clause.describe()),
-            );
-            continue;
-        };
-        if !KEYS.contains(&key) {
-            let mut d =
-                Diagnostic::error("stratagem::experiment::unknown-key", format!("unknown experiment setting `{key}`"))
-                    .at(cx.file, clause.span, "not a setting");
-            d = match did_you_mean(key, KEYS) {
-                Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                None => d.with_help(format!("settings: {}", KEYS.join(", "))),
-            };
-            cx.push(d);
-        } else if seen.contains(&key) {
-            cx.error("stratagem::experiment::duplicate", clause, format!("`{key}` is given twice"), "second setting");
-        }
-        seen.push(key);
-    }
-    let get = |key: &str| clauses.iter().find(|c| c.head() == Some(key)).and_then(|c| c.as_list()).map(|l| &l[1..]);
-
-    let ps_id = match get("primset") {
-        Some([p]) => match p.as_symbol().and_then(|n| module.find_primset(n)) {
-            Some(id) => Some(id),
-            None => {
-                cx.error(
-                    "stratagem::experiment::primset",
-                    p,
-                    format!("unknown primset `{p}`"),
-                    "not defined or imported",
-                );
-                None
-            }
-        },
-        _ => {
-            cx.push(
-                Diagnostic::error("stratagem::experiment::primset", format!("experiment `{name}` names no primset"))
-                    .at(cx.file, form.span.first_byte(), "needs `(primset P)`")
-                    .with_help("e.g. (import morris) before it and (primset morris) in it"),
-            );
-            None
-        }
-    };
-    let game = match get("game") {
-        Some([g]) => match g.as_symbol().filter(|g| GAMES.contains(g)) {
-            Some(g) => Some(g.to_owned()),
-            None => {
-                let mut d = Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`")).at(
-                    cx.file,
-                    g.span,
-                    "not a game",
-                );
-                d = d.with_help(format!("games: {}", GAMES.join(", ")));
-                cx.push(d);
-                None
-            }
-        },
-        _ => {
-            cx.push(
-                Diagnostic::error("stratagem::experiment::game", format!("experiment `{name}` names no game"))
-                    .at(cx.file, form.span.first_byte(), "needs `(game G)`")
-                    .with_help(format!("games: {}", GAMES.join(", "))),
-            );
-            None
-        }
-    };
-
-    let int = |cx: &mut Cx, key: &str, default: i64, min: i64, max: i64| -> i64 {
-        match get(key) {
-            None => default,
-            Some([v]) => match cx.expect_int(v, "an integer") {
-                Some(n) if (min..=max).contains(&n) => n,
-                Some(n) => {
-                    cx.error(
-                        "stratagem::experiment::range",
-                        v,
-                        format!("`{key}` must be between {min} and {max}, not {n}"),
-                        "out of range",
-                    );
-                    default
-                }
-                None => default,
-            },
-            Some(_) => {
-                malformed(cx, clauses, key, &format!("({key} N)"));
-                default
-            }
-        }
-    };
-    let prob = |cx: &mut Cx, v: &Sexp, key: &str| -> f64 {
-        match cx.expect_number(v, "a probability") {
-            Some(p) if (0.0..=1.0).contains(&p) => p,
-            Some(p) => {
-                cx.error(
-                    "stratagem::experiment::range",
-                    v,
-                    format!("`{key}` is a probability in [0, 1], not {p}"),
-                    "out of range",
-                );
-                0.0
-            }
-            None => 0.0,
-        }
-    };
-
-    let population = int(cx, "population", 100, 2, 1_000_000) as usize;
-    let generations = int(cx, "generations", 50, 1, 1_000_000) as usize;
-    let seed = int(cx, "seed", 1, 0, i64::MAX) as u64;
-    let max_depth = int(cx, "max-depth", 17, 1, 200) as usize;
-    let mutation_depth = int(cx, "mutation-depth", 4, 1, 200) as usize;
-    let elitism = int(cx, "elitism", 1, 0, 1_000_000) as usize;
-    let match_games = int(cx, "match-games", 2, 1, 1000) as u32;
+    let population = clauses.int(cx, "population", 100, 2, 1_000_000) as usize;
+    let generations = clauses.int(cx, "generations", 50, 1, 1_000_000) as usize;
+    let seed = clauses.int(cx, "seed", 1, 0, i64::MAX) as u64;
+    let max_depth = clauses.int(cx, "max-depth", 17, 1, 200) as usize;
+    let mutation_depth = clauses.int(cx, "mutation-depth", 4, 1, 200) as usize;
+    let elitism = clauses.int(cx, "elitism", 1, 0, 1_000_000) as usize;
+    let match_games = clauses.int(cx, "match-games", 2, 1, 1000) as u32;
     if elitism >= population {
         cx.push(
             Diagnostic::error(
                 "stratagem::experiment::range",
                 format!("elitism {elitism} leaves no room to breed in a population of {population}"),
             )
-            .at(cx.file, clause_span(clauses, "elitism"), "too many elites"),
+            .at(cx.file, clauses.span("elitism"), "too many elites"),
         );
     }
-
-    let (init_min, init_max) = match get("init") {
-        None => (2, 6),
-        Some([a, b]) => match (cx.expect_int(a, "a depth"), cx.expect_int(b, "a depth")) {
-            (Some(a), Some(b)) if 1 <= a && a <= b => (a as usize, b as usize),
-            (Some(_), Some(_)) => {
-                cx.error(
-                    "stratagem::experiment::range",
-                    &Sexp::list(vec![], clause_span(clauses, "init")),
-                    "init depths must satisfy 1 <= MIN <= MAX",
-                    "bad ramp",
-                );
-                (2, 6)
-            }
-            _ => (2, 6),
-        },
-        Some(_) => {
-            malformed(cx, clauses, "init", "(init MIN-DEPTH MAX-DEPTH)");
-            (2, 6)
-        }
-    };
-    let (crossover, one_way) = match get("crossover") {
-        None => (0.8, false),
-        Some([p]) => (prob(cx, p, "crossover"), false),
-        Some([p, kind]) if kind.as_symbol() == Some("one-way") => (prob(cx, p, "crossover"), true),
-        Some(_) => {
-            malformed(cx, clauses, "crossover", "(crossover P) or (crossover P one-way)");
-            (0.8, false)
-        }
-    };
-    let single_prob = |cx: &mut Cx, key: &str, default: f64| match get(key) {
-        None => default,
-        Some([p]) => prob(cx, p, key),
-        Some(_) => {
-            malformed(cx, clauses, key, &format!("({key} P)"));
-            default
-        }
-    };
-    let mutation = single_prob(cx, "mutation", 0.2);
-    let local_mutation = single_prob(cx, "local-mutation", 0.5);
-    if crossover + mutation > 1.0 + 1e-12 {
-        cx.push(
-            Diagnostic::error(
-                "stratagem::experiment::range",
-                format!("crossover {crossover} + mutation {mutation} exceed 1"),
-            )
-            .at(cx.file, clause_span(clauses, "mutation"), "too likely")
-            .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
-        );
-    }
-
-    let selection = match get("selection") {
+    let (init_min, init_max) = lower_init(cx, &clauses);
+    let (crossover, one_way, mutation, local_mutation) = lower_rates(cx, &clauses);
+    let selection = match clauses.get("selection") {
         None => Selection::Tournament(2),
         Some([s]) => lower_selection(cx, s),
         Some(_) => {
             let usage = "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))";
-            malformed(cx, clauses, "selection", usage);
+            clauses.malformed(cx, "selection", usage);
             Selection::Tournament(2)
         }
     };
-    // `(KEY YES)` or `(KEY NO)`, true by default.
-    let switch = |cx: &mut Cx, key: &str, yes: &str, no: &str| match get(key) {
-        None => true,
-        Some([v]) if v.as_symbol() == Some(yes) => true,
-        Some([v]) if v.as_symbol() == Some(no) => false,
-        Some(_) => {
-            malformed(cx, clauses, key, &format!("({key} {yes}) or ({key} {no})"));
-            true
-        }
-    };
-    let introns = switch(cx, "introns", "on", "off");
-    let jit = switch(cx, "engine", "jit", "interp");
-    let player = match get("player") {
+    let introns = clauses.switch(cx, "introns", "on", "off");
+    let jit = clauses.switch(cx, "engine", "jit", "interp");
+    let player = match clauses.get("player") {
         None => SearchParams::full(1),
         Some([p]) => lower_player(cx, p),
         Some(_) => {
-            malformed(cx, clauses, "player", "(player (alphabeta D)) or (player (select D (ratio R) ...))");
+            clauses.malformed(cx, "player", "(player (alphabeta D)) or (player (select D (ratio R) ...))");
             SearchParams::full(1)
         }
     };
-    let fitness = match get("fitness") {
+    let fitness = match clauses.get("fitness") {
         None => vec![FitnessPart::Cohort(10)],
         Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
         Some(_) => {
@@ -365,90 +197,29 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
                     "stratagem::experiment::usage",
                     "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)",
                 )
-                .at(cx.file, clause_span(clauses, "fitness"), "no fitness source"),
+                .at(cx.file, clauses.span("fitness"), "no fitness source"),
             );
             Vec::new()
         }
     };
-
-    let champion = match get("champion") {
+    let champion = match clauses.get("champion") {
         None => ChampionRule::Last,
         Some([v]) if v.as_symbol() == Some("last") => ChampionRule::Last,
-        Some(items) => lower_champion(cx, items, clause_span(clauses, "champion"), population),
+        Some(items) => lower_champion(cx, items, clauses.span("champion"), population),
     };
 
     let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
     let ps = module.primset(ps_id);
-    // The primset must fit the game.
-    let bound = match game.as_str() {
-        "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
-        _ => Binding::new(&Morris, ps).map(|_| ()),
-    };
-    if let Err(ds) = bound {
-        cx.push(
-            Diagnostic::error(
-                "stratagem::experiment::primset-game",
-                format!("primset `{}` does not fit the game {game}", ps.name),
-            )
-            .at(cx.file, clause_span(clauses, "primset"), "this primset")
-            .with_help("see the problems reported with it"),
-        );
-        cx.diags.extend(ds);
-        return None;
-    }
-    let trees: Vec<(String, TypeId)> = match get("trees") {
-        Some(names) if !names.is_empty() => names
-            .iter()
-            .filter_map(|n| {
-                let name = n.as_symbol()?;
-                match ps.tree_slots.iter().find(|s| s.name == name) {
-                    Some(slot) => Some((slot.name.clone(), slot.ty)),
-                    None if ps.tree_slots.is_empty() => Some((name.to_owned(), TypeId::F)),
-                    None => {
-                        cx.error(
-                            "stratagem::experiment::trees",
-                            n,
-                            format!("primset `{}` has no tree `{name}`", ps.name),
-                            "unknown tree",
-                        );
-                        None
-                    }
-                }
-            })
-            .collect(),
-        _ if ps.tree_slots.is_empty() => vec![("eval".into(), TypeId::F)],
-        _ => ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
-    };
-    let needed: Vec<TypeId> = trees.iter().map(|(_, t)| *t).collect();
-    match Builder::with_introns(ps, &needed, introns) {
-        Err(d) => cx.push(d),
-        Ok(b) => {
-            for (tree, ty) in &trees {
-                let need = b.min_depth(*ty).unwrap_or(1);
-                if max_depth < need || init_max < need {
-                    cx.push(
-                        Diagnostic::error(
-                            "stratagem::experiment::depth",
-                            format!(
-                                "tree `{tree}` of type {} needs depth {need}, but the limit is {}",
-                                ps.type_name(*ty),
-                                max_depth.min(init_max)
-                            ),
-                        )
-                        .at(cx.file, form.span.first_byte(), "impossible depth limit")
-                        .with_help(format!("raise (max-depth ...) and (init ...) to at least {need}")),
-                    );
-                }
-            }
-        }
-    }
+    check_fits_game(cx, ps, &game, &clauses)?;
+    let trees = lower_trees(cx, ps, &clauses);
+    check_depths(cx, ps, &trees, introns, (max_depth, init_max), form.span.first_byte());
     if init_max > max_depth {
         cx.push(
             Diagnostic::error(
                 "stratagem::experiment::depth",
                 format!("init depth {init_max} exceeds max-depth {max_depth}"),
             )
-            .at(cx.file, clause_span(clauses, "init"), "deeper than allowed"),
+            .at(cx.file, clauses.span("init"), "deeper than allowed"),
         );
     }
     let variation = Variation {
@@ -480,6 +251,324 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         jit,
         champion,
     })
+}
+
+/// The clauses of an experiment, `(KEY VALUE...)`, looked up by key.
+struct Clauses<'a> {
+    list: &'a [Sexp],
+}
+
+impl<'a> Clauses<'a> {
+    /// The clauses, after reporting any that is not `(KEY ...)` with a known
+    /// key given once.
+    fn checked(cx: &mut Cx, list: &'a [Sexp]) -> Clauses<'a> {
+        let mut seen: Vec<&str> = Vec::new();
+        for clause in list {
+            let Some(key) = clause.head() else {
+                cx.error(
+                    "stratagem::experiment::clause",
+                    clause,
+                    "expected `(KEY VALUE...)`",
+                    format!("found {}", clause.describe()),
+                );
+                continue;
+            };
+            if !KEYS.contains(&key) {
+                let mut d = Diagnostic::error(
+                    "stratagem::experiment::unknown-key",
+                    format!("unknown experiment setting `{key}`"),
+                )
+                .at(cx.file, clause.span, "not a setting");
+                d = match did_you_mean(key, KEYS) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(format!("settings: {}", KEYS.join(", "))),
+                };
+                cx.push(d);
+            } else if seen.contains(&key) {
+                cx.error(
+                    "stratagem::experiment::duplicate",
+                    clause,
+                    format!("`{key}` is given twice"),
+                    "second setting",
+                );
+            }
+            seen.push(key);
+        }
+        Clauses { list }
+    }
+
+    /// The values of clause `key`, if it is given.
+    fn get(&self, key: &str) -> Option<&'a [Sexp]> {
+        self.list.iter().find(|c| c.head() == Some(key)).and_then(|c| c.as_list()).map(|l| &l[1..])
+    }
+
+    /// Where clause `key` is, for diagnostics about its value as a whole.
+    fn span(&self, key: &str) -> Span {
+        self.list.iter().find(|c| c.head() == Some(key)).map_or(Span::default(), |c| c.span)
+    }
+
+    /// Reports clause `key` as not of the form `usage`.
+    fn malformed(&self, cx: &mut Cx, key: &str, usage: &str) {
+        cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: {usage}")).at(
+            cx.file,
+            self.span(key),
+            "malformed",
+        ));
+    }
+
+    /// `(KEY N)` with MIN <= N <= MAX; `default` when absent or reported.
+    fn int(&self, cx: &mut Cx, key: &str, default: i64, min: i64, max: i64) -> i64 {
+        match self.get(key) {
+            None => default,
+            Some([v]) => match cx.expect_int(v, "an integer") {
+                Some(n) if (min..=max).contains(&n) => n,
+                Some(n) => {
+                    cx.error(
+                        "stratagem::experiment::range",
+                        v,
+                        format!("`{key}` must be between {min} and {max}, not {n}"),
+                        "out of range",
+                    );
+                    default
+                }
+                None => default,
+            },
+            Some(_) => {
+                self.malformed(cx, key, &format!("({key} N)"));
+                default
+            }
+        }
+    }
+
+    /// `(KEY P)`, a probability; `default` when absent or reported.
+    fn probability(&self, cx: &mut Cx, key: &str, default: f64) -> f64 {
+        match self.get(key) {
+            None => default,
+            Some([p]) => probability(cx, p, key),
+            Some(_) => {
+                self.malformed(cx, key, &format!("({key} P)"));
+                default
+            }
+        }
+    }
+
+    /// `(KEY YES)` or `(KEY NO)`, true by default.
+    fn switch(&self, cx: &mut Cx, key: &str, yes: &str, no: &str) -> bool {
+        match self.get(key) {
+            None => true,
+            Some([v]) if v.as_symbol() == Some(yes) => true,
+            Some([v]) if v.as_symbol() == Some(no) => false,
+            Some(_) => {
+                self.malformed(cx, key, &format!("({key} {yes}) or ({key} {no})"));
+                true
+            }
+        }
+    }
+}
+
+/// A probability in [0, 1], the value of setting `key`; 0 after reporting.
+fn probability(cx: &mut Cx, v: &Sexp, key: &str) -> f64 {
+    match cx.expect_number(v, "a probability") {
+        Some(p) if (0.0..=1.0).contains(&p) => p,
+        Some(p) => {
+            cx.error(
+                "stratagem::experiment::range",
+                v,
+                format!("`{key}` is a probability in [0, 1], not {p}"),
+                "out of range",
+            );
+            0.0
+        }
+        None => 0.0,
+    }
+}
+
+/// `(primset P)`, required; `at` is where to point when it is missing.
+fn lower_primset(cx: &mut Cx, module: &Module, clauses: &Clauses, name: &str, at: Span) -> Option<PrimSetId> {
+    match clauses.get("primset") {
+        Some([p]) => match p.as_symbol().and_then(|n| module.find_primset(n)) {
+            Some(id) => Some(id),
+            None => {
+                cx.error(
+                    "stratagem::experiment::primset",
+                    p,
+                    format!("unknown primset `{p}`"),
+                    "not defined or imported",
+                );
+                None
+            }
+        },
+        _ => {
+            cx.push(
+                Diagnostic::error("stratagem::experiment::primset", format!("experiment `{name}` names no primset"))
+                    .at(cx.file, at, "needs `(primset P)`")
+                    .with_help("e.g. (import morris) before it and (primset morris) in it"),
+            );
+            None
+        }
+    }
+}
+
+/// `(game G)`, required, one of [`GAMES`]; `at` is where to point when it is missing.
+fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<String> {
+    match clauses.get("game") {
+        Some([g]) => match g.as_symbol().filter(|g| GAMES.contains(g)) {
+            Some(g) => Some(g.to_owned()),
+            None => {
+                cx.push(
+                    Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`"))
+                        .at(cx.file, g.span, "not a game")
+                        .with_help(format!("games: {}", GAMES.join(", "))),
+                );
+                None
+            }
+        },
+        _ => {
+            cx.push(
+                Diagnostic::error("stratagem::experiment::game", format!("experiment `{name}` names no game"))
+                    .at(cx.file, at, "needs `(game G)`")
+                    .with_help(format!("games: {}", GAMES.join(", "))),
+            );
+            None
+        }
+    }
+}
+
+/// `(init MIN MAX)`: the depths of ramped half-and-half, (2, 6) by default.
+fn lower_init(cx: &mut Cx, clauses: &Clauses) -> (usize, usize) {
+    match clauses.get("init") {
+        None => (2, 6),
+        Some([a, b]) => match (cx.expect_int(a, "a depth"), cx.expect_int(b, "a depth")) {
+            (Some(a), Some(b)) if 1 <= a && a <= b => (a as usize, b as usize),
+            (Some(_), Some(_)) => {
+                cx.error(
+                    "stratagem::experiment::range",
+                    &Sexp::list(vec![], clauses.span("init")),
+                    "init depths must satisfy 1 <= MIN <= MAX",
+                    "bad ramp",
+                );
+                (2, 6)
+            }
+            _ => (2, 6),
+        },
+        Some(_) => {
+            clauses.malformed(cx, "init", "(init MIN-DEPTH MAX-DEPTH)");
+            (2, 6)
+        }
+    }
+}
+
+/// `(crossover P [one-way])`, `(mutation P)` and `(local-mutation P)`:
+/// the crossover probability, whether it is one-way, the mutation
+/// probability and the share of local mutations.
+fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f64) {
+    let (crossover, one_way) = match clauses.get("crossover") {
+        None => (0.8, false),
+        Some([p]) => (probability(cx, p, "crossover"), false),
+        Some([p, kind]) if kind.as_symbol() == Some("one-way") => (probability(cx, p, "crossover"), true),
+        Some(_) => {
+            clauses.malformed(cx, "crossover", "(crossover P) or (crossover P one-way)");
+            (0.8, false)
+        }
+    };
+    let mutation = clauses.probability(cx, "mutation", 0.2);
+    let local_mutation = clauses.probability(cx, "local-mutation", 0.5);
+    if crossover + mutation > 1.0 + 1e-12 {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::range",
+                format!("crossover {crossover} + mutation {mutation} exceed 1"),
+            )
+            .at(cx.file, clauses.span("mutation"), "too likely")
+            .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
+        );
+    }
+    (crossover, one_way, mutation, local_mutation)
+}
+
+/// Reports, and gives `None`, when primset `ps` does not fit `game`.
+fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &str, clauses: &Clauses) -> Option<()> {
+    let bound = match game {
+        "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
+        _ => Binding::new(&Morris, ps).map(|_| ()),
+    };
+    let Err(ds) = bound else { return Some(()) };
+    cx.push(
+        Diagnostic::error(
+            "stratagem::experiment::primset-game",
+            format!("primset `{}` does not fit the game {game}", ps.name),
+        )
+        .at(cx.file, clauses.span("primset"), "this primset")
+        .with_help("see the problems reported with it"),
+    );
+    cx.diags.extend(ds);
+    None
+}
+
+/// `(trees NAME...)`: the trees that evolve, by default the primset's
+/// required ones (a single F tree `eval` for a primset that declares none).
+fn lower_trees(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses) -> Vec<(String, TypeId)> {
+    match clauses.get("trees") {
+        Some(names) if !names.is_empty() => names
+            .iter()
+            .filter_map(|n| {
+                let name = n.as_symbol()?;
+                match ps.tree_slots.iter().find(|s| s.name == name) {
+                    Some(slot) => Some((slot.name.clone(), slot.ty)),
+                    None if ps.tree_slots.is_empty() => Some((name.to_owned(), TypeId::F)),
+                    None => {
+                        cx.error(
+                            "stratagem::experiment::trees",
+                            n,
+                            format!("primset `{}` has no tree `{name}`", ps.name),
+                            "unknown tree",
+                        );
+                        None
+                    }
+                }
+            })
+            .collect(),
+        _ if ps.tree_slots.is_empty() => vec![("eval".into(), TypeId::F)],
+        _ => ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
+    }
+}
+
+/// Reports trees that cannot be built within the depth limits `(max-depth,
+/// init max)`, or at all from the primset's primitives.
+fn check_depths(
+    cx: &mut Cx,
+    ps: &PrimSet,
+    trees: &[(String, TypeId)],
+    introns: bool,
+    limits: (usize, usize),
+    at: Span,
+) {
+    let needed: Vec<TypeId> = trees.iter().map(|(_, t)| *t).collect();
+    let builder = match Builder::with_introns(ps, &needed, introns) {
+        Ok(b) => b,
+        Err(d) => {
+            cx.push(d);
+            return;
+        }
+    };
+    let (max_depth, init_max) = limits;
+    for (tree, ty) in trees {
+        let need = builder.min_depth(*ty).unwrap_or(1);
+        if max_depth < need || init_max < need {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::depth",
+                    format!(
+                        "tree `{tree}` of type {} needs depth {need}, but the limit is {}",
+                        ps.type_name(*ty),
+                        max_depth.min(init_max)
+                    ),
+                )
+                .at(cx.file, at, "impossible depth limit")
+                .with_help(format!("raise (max-depth ...) and (init ...) to at least {need}")),
+            );
+        }
+    }
 }
 
 /// `(champion (validate OPPONENT GAMES) (top K) (final M N))`, `(top K)`
@@ -573,19 +662,6 @@ fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
             None
         }
     }
-}
-
-/// Reports the clause `(KEY ...)` as not of the form `usage`.
-fn malformed(cx: &mut Cx, clauses: &[Sexp], key: &str, usage: &str) {
-    cx.push(Diagnostic::error("stratagem::experiment::usage", format!("usage: {usage}")).at(
-        cx.file,
-        clause_span(clauses, key),
-        "malformed",
-    ));
-}
-
-fn clause_span(clauses: &[Sexp], key: &str) -> Span {
-    clauses.iter().find(|c| c.head() == Some(key)).map_or(Span::default(), |c| c.span)
 }
 
 fn lower_selection(cx: &mut Cx, s: &Sexp) -> Selection {
