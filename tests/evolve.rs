@@ -81,6 +81,11 @@ fn champions_check_and_play() {
     assert!(text.contains("chosen by validation against alphabeta:1:material:ties=first"), "{text}");
     let log = read(&dir, "log.jsonl");
     assert_eq!(log.matches("\"validation\":{\"candidates\":").count(), 3, "{log}");
+    // tiny.sg limits trees to 12 nodes; without the limit its first generation has a tree of 20.
+    for line in log.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("a JSON record");
+        assert!(record["max_size"].as_u64().is_some_and(|n| n <= 12), "{record}");
+    }
     // The final round: at most three distinct finalists, 6 games each, the
     // champion the one with most points.
     let round: serde_json::Value = serde_json::from_str(&read(&dir, "final.json")).expect("final.json");
@@ -172,5 +177,9 @@ fn bad_experiments_are_rejected_before_any_work() {
             "a perspective is `root` or `mover`",
             "expected (ratio R), (maxbranch M), (full F), (perspective root|mover)",
         ],
+    );
+    check_rejects(
+        "tests/data/evolve/bad-size.sg",
+        &["tree `cond` of type B needs 3 nodes, but the limit is 2", "`max-size` must be between 1 and 1000000, not 0"],
     );
 }

@@ -6,6 +6,7 @@
 //!   (population 100) (generations 50) (seed 1)
 //!   (trees eval order)                               ; default: the primset's required trees
 //!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
+//!   (max-size 200)                                   ; nodes per tree (default: no limit)
 //!   (crossover 0.8 [one-way]) (mutation 0.2) (local-mutation 0.5)
 //!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
 //!   (elitism 1)
@@ -103,7 +104,7 @@ pub struct Experiment {
     pub champion: ChampionRule,
 }
 
-const KEYS: [&str; 21] = [
+const KEYS: [&str; 22] = [
     "champion",
     "introns",
     "engine",
@@ -115,6 +116,7 @@ const KEYS: [&str; 21] = [
     "trees",
     "init",
     "max-depth",
+    "max-size",
     "mutation-depth",
     "crossover",
     "mutation",
@@ -156,6 +158,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let seed = clauses.int(cx, "seed", 1, 0, i64::MAX) as u64;
     let max_depth = clauses.int(cx, "max-depth", 17, 1, 200) as usize;
     let mutation_depth = clauses.int(cx, "mutation-depth", 4, 1, 200) as usize;
+    let max_size = clauses.get("max-size").map(|_| clauses.int(cx, "max-size", 1_000_000, 1, 1_000_000) as usize);
     let elitism = clauses.int(cx, "elitism", 1, 0, 1_000_000) as usize;
     let match_games = clauses.int(cx, "match-games", 2, 1, 1000) as u32;
     if elitism >= population {
@@ -212,7 +215,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let ps = module.primset(ps_id);
     check_fits_game(cx, ps, &game, &clauses)?;
     let trees = lower_trees(cx, ps, &clauses);
-    check_depths(cx, ps, &trees, introns, (max_depth, init_max), form.span.first_byte());
+    check_limits(cx, ps, &trees, introns, (max_depth, init_max, max_size), &clauses, form.span.first_byte());
     if init_max > max_depth {
         cx.push(
             Diagnostic::error(
@@ -223,7 +226,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         );
     }
     let variation = Variation {
-        limits: super::ops::Limits { max_depth, mutation_depth, internal_bias: 0.9 },
+        limits: super::ops::Limits { max_depth, mutation_depth, max_size, internal_bias: 0.9 },
         init_min_depth: init_min,
         init_max_depth: init_max,
         one_way,
@@ -533,14 +536,16 @@ fn lower_trees(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses) -> Vec<(String, Typ
     }
 }
 
-/// Reports trees that cannot be built within the depth limits `(max-depth,
-/// init max)`, or at all from the primset's primitives.
-fn check_depths(
+/// Reports trees that cannot be built from the primset's primitives, or not
+/// within the limits `(max-depth, init max, max-size)`; `at` is where to
+/// point for a depth limit, which may be a default.
+fn check_limits(
     cx: &mut Cx,
     ps: &PrimSet,
     trees: &[(String, TypeId)],
     introns: bool,
-    limits: (usize, usize),
+    limits: (usize, usize, Option<usize>),
+    clauses: &Clauses,
     at: Span,
 ) {
     let needed: Vec<TypeId> = trees.iter().map(|(_, t)| *t).collect();
@@ -551,7 +556,7 @@ fn check_depths(
             return;
         }
     };
-    let (max_depth, init_max) = limits;
+    let (max_depth, init_max, max_size) = limits;
     for (tree, ty) in trees {
         let need = builder.min_depth(*ty).unwrap_or(1);
         if max_depth < need || init_max < need {
@@ -566,6 +571,20 @@ fn check_depths(
                 )
                 .at(cx.file, at, "impossible depth limit")
                 .with_help(format!("raise (max-depth ...) and (init ...) to at least {need}")),
+            );
+        }
+        let need = builder.min_size(*ty).unwrap_or(1);
+        if let Some(max_size) = max_size.filter(|&m| m < need) {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::size",
+                    format!(
+                        "tree `{tree}` of type {} needs {need} nodes, but the limit is {max_size}",
+                        ps.type_name(*ty)
+                    ),
+                )
+                .at(cx.file, clauses.span("max-size"), "impossible size limit")
+                .with_help(format!("raise (max-size ...) to at least {need}")),
             );
         }
     }

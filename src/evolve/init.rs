@@ -5,6 +5,8 @@
 //! terminals and ERCs, and refuses a primset where a needed type has none
 //! (DEAP's typed generation fails at run time instead). A node is only given a
 //! primitive whose arguments can all be completed within the remaining depth.
+//! With a size limit, a tree that comes out too large is drawn again, and after
+//! a few tries replaced by the smallest tree of its type.
 
 use rand::RngExt;
 
@@ -12,6 +14,10 @@ use super::rng::GpRng;
 use crate::diagnostic::Diagnostic;
 use crate::lang::primset::ErcGen;
 use crate::lang::{Node, PrimId, PrimSet, Tree, TypeId, Value};
+
+/// How many times a tree over the size limit is drawn again before the
+/// smallest tree of its type is taken instead.
+const SIZE_TRIES: usize = 8;
 
 /// How a tree's interior is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,6 +34,10 @@ pub struct Builder<'a> {
     /// Minimal depth of a tree of each type from terminals and ERCs (not from
     /// `literals`, which give no values to draw).
     min_depth: Vec<Option<usize>>,
+    /// Fewest nodes of a tree of each type, likewise.
+    min_size: Vec<Option<usize>>,
+    /// The most nodes a generated tree may have.
+    max_size: Option<usize>,
     /// Zero-arity primitives and ERC indices per type.
     leaves: Vec<Vec<Leaf>>,
     /// Primitives with arguments per result type.
@@ -71,24 +81,30 @@ impl<'a> Builder<'a> {
         for (i, e) in ps.ercs.iter().enumerate() {
             leaves[e.ty.0 as usize].push(Leaf::Erc(i));
         }
-        let mut min_depth: Vec<Option<usize>> = leaves.iter().map(|l| (!l.is_empty()).then_some(1)).collect();
-        loop {
-            let mut changed = false;
-            for p in ps.prims.iter().filter(|p| p.arity() > 0) {
-                let args: Option<Vec<usize>> = p.args.iter().map(|a| min_depth[a.0 as usize]).collect();
-                if let Some(args) = args {
-                    let d = 1 + args.into_iter().max().unwrap_or(0);
-                    let slot = &mut min_depth[p.ret.0 as usize];
-                    if slot.is_none_or(|old| d < old) {
-                        *slot = Some(d);
-                        changed = true;
+        let generated: Vec<&crate::lang::primset::Primitive> =
+            functions.iter().flatten().map(|&id: &PrimId| ps.prim(id)).collect();
+        let least = |combine: fn(Vec<usize>) -> usize| {
+            let mut least: Vec<Option<usize>> = leaves.iter().map(|l| (!l.is_empty()).then_some(1)).collect();
+            loop {
+                let mut changed = false;
+                for p in &generated {
+                    let args: Option<Vec<usize>> = p.args.iter().map(|a| least[a.0 as usize]).collect();
+                    if let Some(args) = args {
+                        let d = 1 + combine(args);
+                        let slot = &mut least[p.ret.0 as usize];
+                        if slot.is_none_or(|old| d < old) {
+                            *slot = Some(d);
+                            changed = true;
+                        }
                     }
                 }
+                if !changed {
+                    return least;
+                }
             }
-            if !changed {
-                break;
-            }
-        }
+        };
+        let min_depth = least(|args| args.into_iter().max().unwrap_or(0));
+        let min_size = least(|args| args.into_iter().sum());
         let missing: Vec<&str> =
             needed.iter().filter(|t| min_depth[t.0 as usize].is_none()).map(|t| ps.type_name(*t)).collect();
         if !missing.is_empty() {
@@ -101,7 +117,12 @@ impl<'a> Builder<'a> {
                 "generation needs a terminal or an ERC of each type (a `literals` declaration gives no values to draw)",
             ));
         }
-        Ok(Builder { ps, min_depth, leaves, functions })
+        Ok(Builder { ps, min_depth, min_size, max_size: None, leaves, functions })
+    }
+
+    /// This builder with a limit on the nodes of a generated tree.
+    pub fn with_max_size(self, max_size: Option<usize>) -> Builder<'a> {
+        Builder { max_size, ..self }
     }
 
     pub fn primset(&self) -> &PrimSet {
@@ -113,13 +134,45 @@ impl<'a> Builder<'a> {
         self.min_depth[ty.0 as usize]
     }
 
+    /// The fewest nodes of a generated tree of type `ty`.
+    pub fn min_size(&self, ty: TypeId) -> Option<usize> {
+        self.min_size[ty.0 as usize]
+    }
+
     /// A tree of type `ty` no deeper than `max_depth` (raised to the type's
-    /// minimal depth if it is below it).
+    /// minimal depth if it is below it) and within the size limit.
     pub fn tree(&self, rng: &mut GpRng, ty: TypeId, method: Method, max_depth: usize) -> Tree {
-        let mut tree = Tree::default();
         let depth = max_depth.max(self.min_depth(ty).unwrap_or(1));
-        self.build(rng, ty, depth, method, &mut tree.nodes);
+        let fits = |t: &Tree| self.max_size.is_none_or(|m| t.len() <= m);
+        for _ in 0..SIZE_TRIES {
+            let mut tree = Tree::default();
+            self.build(rng, ty, depth, method, &mut tree.nodes);
+            if fits(&tree) {
+                return tree;
+            }
+        }
+        let mut tree = Tree::default();
+        self.smallest(rng, ty, &mut tree.nodes);
         tree
+    }
+
+    /// Appends a tree of type `ty` with the fewest nodes: a leaf where the type
+    /// has one, else the function whose arguments need the fewest nodes.
+    fn smallest(&self, rng: &mut GpRng, ty: TypeId, out: &mut Vec<Node>) {
+        let t = ty.0 as usize;
+        if let Some(&leaf) = self.leaves[t].first() {
+            out.push(self.leaf(rng, leaf));
+            return;
+        }
+        let size = |f: &PrimId| -> Option<usize> {
+            self.ps.prim(*f).args.iter().map(|a| self.min_size[a.0 as usize]).sum::<Option<usize>>()
+        };
+        if let Some(f) = self.functions[t].iter().filter(|f| size(f).is_some()).min_by_key(|f| size(f)) {
+            out.push(Node::Prim(*f));
+            for &arg in &self.ps.prim(*f).args {
+                self.smallest(rng, arg, out);
+            }
+        }
     }
 
     /// Ramped half-and-half: `count` trees whose depth limits ramp from
@@ -249,5 +302,28 @@ mod tests {
         let ps = primset("(primset l (function + (F F) F (builtin add)) (literals F))");
         let err = Builder::new(&ps, &[TypeId::F]).err().expect("refused");
         assert!(err.message.contains("no tree of type F"));
+    }
+
+    #[test]
+    fn the_size_limit_holds_down_to_the_smallest_tree() {
+        // `pair` needs two nodes below it: the smallest W tree has 3 nodes.
+        let ps = primset(
+            "(primset s (type W F) (terminal a F) (function pair (F F) W) (function + (F F) F (builtin add))
+              (function wrap (W) F))",
+        );
+        let w = ps.type_id("W").expect("type W");
+        let b = Builder::new(&ps, &[TypeId::F, w]).expect("buildable");
+        assert_eq!((b.min_size(TypeId::F), b.min_size(w)), (Some(1), Some(3)));
+        let mut rng = stream(4, &[]);
+        for max_size in 3..12 {
+            let b = Builder::new(&ps, &[TypeId::F, w]).expect("buildable").with_max_size(Some(max_size));
+            for method in [Method::Grow, Method::Full] {
+                for depth in 2..8 {
+                    let tree = b.tree(&mut rng, w, method, depth);
+                    assert!((3..=max_size).contains(&tree.len()), "{} nodes, limit {max_size}", tree.len());
+                    assert!(tree.depth(&ps) <= depth.max(2));
+                }
+            }
+        }
     }
 }

@@ -2,14 +2,14 @@
 //! subtree mutation, point mutation and ERC mutation.
 //!
 //! Every operator keeps trees well typed (a subtree is only replaced by one of
-//! the same type) and within the depth limit; when no legal choice exists the
-//! parent is returned unchanged, as ECJ does after its retries.
+//! the same type) and within the depth and size limits; when no legal choice
+//! exists the parent is returned unchanged, as ECJ does after its retries.
 
 use rand::RngExt;
 
 use super::init::{Builder, Method, draw};
 use super::rng::GpRng;
-use super::shape::{heights, node_shapes};
+use super::shape::{heights, node_shapes, sizes};
 use crate::lang::{Node, PrimId, Tree, TypeId, Value};
 
 /// Limits every operator respects.
@@ -19,6 +19,8 @@ pub struct Limits {
     pub max_depth: usize,
     /// Depth limit of the subtrees subtree mutation grows.
     pub mutation_depth: usize,
+    /// The most nodes a tree may have; no limit when `None`.
+    pub max_size: Option<usize>,
     /// Probability that a crossover or mutation point is an internal node
     /// rather than a leaf (Koza's 90/10 rule).
     pub internal_bias: f64,
@@ -26,7 +28,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_depth: 17, mutation_depth: 4, internal_bias: 0.9 }
+        Limits { max_depth: 17, mutation_depth: 4, max_size: None, internal_bias: 0.9 }
     }
 }
 
@@ -55,17 +57,23 @@ fn pick_point(b: &Builder, rng: &mut GpRng, tree: &Tree, bias: f64) -> usize {
 }
 
 /// Subtree crossover: swaps a subtree of `a` with a subtree of the same type of
-/// `b`, keeping both children within the depth limit.
+/// `b`, keeping both children within the depth and size limits.
 pub fn crossover(b: &Builder, rng: &mut GpRng, x: &Tree, y: &Tree, root: TypeId, limits: &Limits) -> (Tree, Tree) {
     let ps = b.primset();
     let (sx, sy) = (node_shapes(ps, x, root), node_shapes(ps, y, root));
     let (hx, hy) = (heights(ps, x), heights(ps, y));
+    let (nx, ny) = (sizes(ps, x), sizes(ps, y));
+    let small = |n: usize| limits.max_size.is_none_or(|m| n <= m);
     for _ in 0..TRIES {
         let i = pick_point(b, rng, x, limits.internal_bias);
         let (ty, di) = sx[i];
         let fits = |j: usize| {
             let (tj, dj) = sy[j];
-            tj == ty && di + hy[j] - 1 <= limits.max_depth && dj + hx[i] - 1 <= limits.max_depth
+            tj == ty
+                && di + hy[j] - 1 <= limits.max_depth
+                && dj + hx[i] - 1 <= limits.max_depth
+                && small(x.len() - nx[i] + ny[j])
+                && small(y.len() - ny[j] + nx[i])
         };
         let candidates: Vec<usize> = (0..y.len()).filter(|&j| fits(j)).collect();
         if candidates.is_empty() {
@@ -103,19 +111,25 @@ pub fn one_way_crossover(
 }
 
 /// Subtree mutation: a random subtree is replaced by a newly grown one of the
-/// same type.
+/// same type. A child over the size limit is grown again, a few times.
 pub fn subtree_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId, limits: &Limits) -> Tree {
     let ps = b.primset();
     let shapes = node_shapes(ps, tree, root);
-    let i = pick_point(b, rng, tree, limits.internal_bias);
-    let (ty, depth) = shapes[i];
-    let room = (limits.max_depth + 1).saturating_sub(depth).min(limits.mutation_depth);
-    if b.min_depth(ty).is_none_or(|d| d > room) {
-        return tree.clone();
+    for _ in 0..TRIES {
+        let i = pick_point(b, rng, tree, limits.internal_bias);
+        let (ty, depth) = shapes[i];
+        let room = (limits.max_depth + 1).saturating_sub(depth).min(limits.mutation_depth);
+        if b.min_depth(ty).is_none_or(|d| d > room) {
+            return tree.clone();
+        }
+        let mut grown = Vec::new();
+        b.build(rng, ty, room, Method::Grow, &mut grown);
+        let end = tree.subtree_end(ps, i);
+        if limits.max_size.is_none_or(|m| tree.len() - (end - i) + grown.len() <= m) {
+            return splice(tree, i, end, &grown);
+        }
     }
-    let mut grown = Vec::new();
-    b.build(rng, ty, room, Method::Grow, &mut grown);
-    splice(tree, i, tree.subtree_end(ps, i), &grown)
+    tree.clone()
 }
 
 /// Point mutation, the least disruptive change: one primitive is replaced by
@@ -237,5 +251,29 @@ mod tests {
         let y = point_mutation(&b, &mut rng, &x, TypeId::F);
         assert_eq!(x.len(), y.len());
         assert!(x.nodes.iter().zip(&y.nodes).filter(|(a, b)| a != b).count() <= 1);
+    }
+
+    #[test]
+    fn operators_keep_trees_within_the_size_limit() {
+        let ps = primset();
+        let limits = Limits { max_depth: 9, max_size: Some(25), ..Limits::default() };
+        let b = Builder::new(&ps, &[TypeId::F]).expect("buildable").with_max_size(limits.max_size);
+        let (mut crossed, mut mutated) = (0, 0);
+        for seed in 0..200 {
+            let mut rng = stream(seed, &[9]);
+            let x = b.tree(&mut rng, TypeId::F, Method::Full, 6);
+            let y = b.tree(&mut rng, TypeId::F, Method::Grow, 6);
+            assert!(x.len() <= 25 && y.len() <= 25, "generated {} and {} nodes", x.len(), y.len());
+            let (c, d) = crossover(&b, &mut rng, &x, &y, TypeId::F, &limits);
+            crossed += usize::from(c.nodes != x.nodes);
+            let m = subtree_mutation(&b, &mut rng, &x, TypeId::F, &limits);
+            mutated += usize::from(m.nodes != x.nodes);
+            for t in [c, d, one_way_crossover(&b, &mut rng, &x, &y, TypeId::F, &limits), m] {
+                assert!(t.len() <= 25, "{} nodes", t.len());
+                assert_well_typed(&ps, &t, limits.max_depth);
+            }
+        }
+        // The limit constrains the operators without stopping them.
+        assert!(crossed > 100 && mutated > 100, "crossed {crossed}, mutated {mutated} of 200");
     }
 }

@@ -1,4 +1,5 @@
-//! The shape of a tree as operators need it: the type and depth of every node.
+//! The shape of a tree as operators need it: the type, depth, height and size
+//! of every node.
 
 use crate::lang::{Node, PrimSet, Tree, TypeId};
 
@@ -35,4 +36,19 @@ pub fn heights(ps: &PrimSet, tree: &Tree) -> Vec<usize> {
         }
     }
     h
+}
+
+/// Nodes in the subtree rooted at each node (a leaf has size 1).
+pub fn sizes(ps: &PrimSet, tree: &Tree) -> Vec<usize> {
+    let mut size = vec![1usize; tree.len()];
+    for i in (0..tree.len()).rev() {
+        if let Node::Prim(id) = tree.nodes[i] {
+            let mut child = i + 1;
+            for _ in 0..ps.prim(id).arity() {
+                size[i] += size[child];
+                child += size[child];
+            }
+        }
+    }
+    size
 }
