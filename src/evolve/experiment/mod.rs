@@ -1,0 +1,362 @@
+//! Experiments as programs: the `(experiment ...)` form and its validation.
+//!
+//! ```text
+//! (experiment NAME
+//!   (primset P) (game lose-checkers|morris)          ; required
+//!   (population 100) (generations 50) (seed 1)
+//!   (trees eval order)                               ; default: the primset's required trees
+//!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
+//!   (max-size 200)                                   ; nodes per tree (default: no limit)
+//!   (crossover 0.8 [one-way]) (mutation 0.2) (local-mutation 0.5)
+//!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
+//!   (elitism 1)
+//!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))  ; either with (perspective root)
+//!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
+//!   (engine jit|interp)                              ; how evolved trees are evaluated
+//!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N))
+//!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
+//!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
+//! ```
+//! Everything is checked before any work starts: unknown keys (with
+//! suggestions), impossible values, a primset that does not fit the game, and
+//! depth and size limits below what the primset's types need.
+
+mod breeding;
+mod clauses;
+mod players;
+
+use breeding::{check_limits, lower_init, lower_rates, lower_selection};
+use clauses::Clauses;
+use players::{lower_champion, lower_fitness, lower_player};
+
+use super::engine::Selection;
+use super::genome::Variation;
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::games::checkers::Checkers;
+use crate::games::domain::Binding;
+use crate::games::morris::Morris;
+use crate::lang::primset::PrimSet;
+use crate::lang::syntax_helpers::Cx;
+use crate::lang::{Module, PrimSetId, TypeId};
+use crate::search::alphabeta::SearchParams;
+use crate::syntax::{Sexp, Span};
+
+/// The games experiments can evolve players for.
+pub const GAMES: [&str; 2] = ["lose-checkers", "morris"];
+
+/// A fixed opponent of validation games.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Opponent {
+    Random,
+    /// α-β with material evaluation (the papers' benchmark).
+    Material(SearchParams),
+    /// α-β with random evaluation (the papers' guide).
+    Guide(SearchParams),
+}
+
+/// How the run's champion is chosen.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ChampionRule {
+    /// The fittest individual of the last generation.
+    Last,
+    /// Each generation the `top` fittest individuals play `games` games
+    /// against `opponent`; the `finalists` best distinct ones over the run are
+    /// kept (the later on a tie). With `final_games` > 0 they then play that
+    /// many fresh games each against `opponent` and the winner is the
+    /// champion; otherwise the best validated one is.
+    Validate { opponent: Opponent, games: u32, top: usize, finalists: usize, final_games: u32 },
+}
+
+/// One source of fitness points (1 per win, ½ per draw).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum FitnessPart {
+    /// Games against members of the population drawn at random (coevolution).
+    Cohort(u32),
+    /// N rounds of random pairings of the population; each game scores for
+    /// both players, so every member plays N games at half the cost of `Cohort(N)`.
+    Pairings(u32),
+    /// One game with each colour against every other member.
+    RoundRobin,
+    /// Games against the uniformly random player.
+    Random(u32),
+    /// Games against α-β of the given depth with random evaluation (the papers' guide).
+    Guide { depth: u32, games: u32 },
+    /// Games against α-β of the given depth with material evaluation.
+    Material { depth: u32, games: u32 },
+}
+
+#[derive(Debug, Clone)]
+pub struct Experiment {
+    pub name: String,
+    pub file: FileId,
+    pub span: Span,
+    pub game: String,
+    pub primset: PrimSetId,
+    pub population: usize,
+    pub generations: usize,
+    pub seed: u64,
+    pub trees: Vec<(String, TypeId)>,
+    pub crossover: f64,
+    pub mutation: f64,
+    pub selection: Selection,
+    pub match_games: u32,
+    pub elitism: usize,
+    pub variation: Variation,
+    pub player: SearchParams,
+    pub fitness: Vec<FitnessPart>,
+    /// Whether the explicitly defined intron primitives are generated.
+    pub introns: bool,
+    /// Evaluate evolved trees with the JIT (else the interpreter).
+    pub jit: bool,
+    pub champion: ChampionRule,
+}
+
+const KEYS: [&str; 22] = [
+    "champion",
+    "introns",
+    "engine",
+    "primset",
+    "game",
+    "population",
+    "generations",
+    "seed",
+    "trees",
+    "init",
+    "max-depth",
+    "max-size",
+    "mutation-depth",
+    "crossover",
+    "mutation",
+    "local-mutation",
+    "selection",
+    "match-games",
+    "elitism",
+    "player",
+    "fitness",
+    "description",
+];
+
+/// Lowers and validates experiment `index` of `module`.
+pub fn lower_experiment(module: &Module, index: usize) -> Result<Experiment, Vec<Diagnostic>> {
+    let (file, form) = &module.experiments[index];
+    let mut diags = Vec::new();
+    let mut cx = Cx { file: *file, diags: &mut diags };
+    let result = lower(&mut cx, module, form);
+    match result {
+        Some(e) if diags.is_empty() => Ok(e),
+        _ => Err(diags),
+    }
+}
+
+fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
+    const USAGE: &str = "(experiment NAME (primset P) (game G) (population N) ...)";
+    let items = form.as_list()?;
+    let Some(name_sexp) = items.get(1) else {
+        cx.usage(form, USAGE);
+        return None;
+    };
+    let name = cx.expect_symbol(name_sexp, "the experiment's name")?.to_owned();
+    let clauses = Clauses::checked(cx, &items[2..]);
+    let ps_id = lower_primset(cx, module, &clauses, &name, form.span.first_byte());
+    let game = lower_game(cx, &clauses, &name, form.span.first_byte());
+
+    let population = clauses.int(cx, "population", 100, 2, 1_000_000) as usize;
+    let generations = clauses.int(cx, "generations", 50, 1, 1_000_000) as usize;
+    let seed = clauses.int(cx, "seed", 1, 0, i64::MAX) as u64;
+    let max_depth = clauses.int(cx, "max-depth", 17, 1, 200) as usize;
+    let mutation_depth = clauses.int(cx, "mutation-depth", 4, 1, 200) as usize;
+    let max_size = clauses.get("max-size").map(|_| clauses.int(cx, "max-size", 1_000_000, 1, 1_000_000) as usize);
+    let elitism = clauses.int(cx, "elitism", 1, 0, 1_000_000) as usize;
+    let match_games = clauses.int(cx, "match-games", 2, 1, 1000) as u32;
+    if elitism >= population {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::range",
+                format!("elitism {elitism} leaves no room to breed in a population of {population}"),
+            )
+            .at(cx.file, clauses.span("elitism"), "too many elites"),
+        );
+    }
+    let (init_min, init_max) = lower_init(cx, &clauses);
+    let (crossover, one_way, mutation, local_mutation) = lower_rates(cx, &clauses);
+    let selection = match clauses.get("selection") {
+        None => Selection::Tournament(2),
+        Some([s]) => lower_selection(cx, s),
+        Some(_) => {
+            let usage = "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))";
+            clauses.malformed(cx, "selection", usage);
+            Selection::Tournament(2)
+        }
+    };
+    let introns = clauses.switch(cx, "introns", "on", "off");
+    let jit = clauses.switch(cx, "engine", "jit", "interp");
+    let player = match clauses.get("player") {
+        None => SearchParams::full(1),
+        Some([p]) => lower_player(cx, p),
+        Some(_) => {
+            clauses.malformed(cx, "player", "(player (alphabeta D)) or (player (select D (ratio R) ...))");
+            SearchParams::full(1)
+        }
+    };
+    let fitness = match clauses.get("fitness") {
+        None => vec![FitnessPart::Cohort(10)],
+        Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
+        Some(_) => {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::usage",
+                    "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)",
+                )
+                .at(cx.file, clauses.span("fitness"), "no fitness source"),
+            );
+            Vec::new()
+        }
+    };
+    let champion = match clauses.get("champion") {
+        None => ChampionRule::Last,
+        Some([v]) if v.as_symbol() == Some("last") => ChampionRule::Last,
+        Some(items) => lower_champion(cx, items, clauses.span("champion"), population),
+    };
+
+    let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
+    let ps = module.primset(ps_id);
+    check_fits_game(cx, ps, &game, &clauses)?;
+    let trees = lower_trees(cx, ps, &clauses);
+    check_limits(cx, ps, &trees, introns, (max_depth, init_max, max_size), &clauses, form.span.first_byte());
+    if init_max > max_depth {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::depth",
+                format!("init depth {init_max} exceeds max-depth {max_depth}"),
+            )
+            .at(cx.file, clauses.span("init"), "deeper than allowed"),
+        );
+    }
+    let variation = Variation {
+        limits: super::ops::Limits { max_depth, mutation_depth, max_size, internal_bias: 0.9 },
+        init_min_depth: init_min,
+        init_max_depth: init_max,
+        one_way,
+        local_mutation,
+    };
+    Some(Experiment {
+        name,
+        file: cx.file,
+        span: form.span,
+        game,
+        primset: ps_id,
+        population,
+        generations,
+        seed,
+        trees,
+        crossover,
+        mutation,
+        selection,
+        match_games,
+        elitism,
+        variation,
+        player,
+        fitness,
+        introns,
+        jit,
+        champion,
+    })
+}
+
+/// `(primset P)`, required; `at` is where to point when it is missing.
+fn lower_primset(cx: &mut Cx, module: &Module, clauses: &Clauses, name: &str, at: Span) -> Option<PrimSetId> {
+    match clauses.get("primset") {
+        Some([p]) => match p.as_symbol().and_then(|n| module.find_primset(n)) {
+            Some(id) => Some(id),
+            None => {
+                cx.error(
+                    "stratagem::experiment::primset",
+                    p,
+                    format!("unknown primset `{p}`"),
+                    "not defined or imported",
+                );
+                None
+            }
+        },
+        _ => {
+            cx.push(
+                Diagnostic::error("stratagem::experiment::primset", format!("experiment `{name}` names no primset"))
+                    .at(cx.file, at, "needs `(primset P)`")
+                    .with_help("e.g. (import morris) before it and (primset morris) in it"),
+            );
+            None
+        }
+    }
+}
+
+/// `(game G)`, required, one of [`GAMES`]; `at` is where to point when it is missing.
+fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<String> {
+    match clauses.get("game") {
+        Some([g]) => match g.as_symbol().filter(|g| GAMES.contains(g)) {
+            Some(g) => Some(g.to_owned()),
+            None => {
+                cx.push(
+                    Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`"))
+                        .at(cx.file, g.span, "not a game")
+                        .with_help(format!("games: {}", GAMES.join(", "))),
+                );
+                None
+            }
+        },
+        _ => {
+            cx.push(
+                Diagnostic::error("stratagem::experiment::game", format!("experiment `{name}` names no game"))
+                    .at(cx.file, at, "needs `(game G)`")
+                    .with_help(format!("games: {}", GAMES.join(", "))),
+            );
+            None
+        }
+    }
+}
+
+/// Reports, and gives `None`, when primset `ps` does not fit `game`.
+fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &str, clauses: &Clauses) -> Option<()> {
+    let bound = match game {
+        "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
+        _ => Binding::new(&Morris, ps).map(|_| ()),
+    };
+    let Err(ds) = bound else { return Some(()) };
+    cx.push(
+        Diagnostic::error(
+            "stratagem::experiment::primset-game",
+            format!("primset `{}` does not fit the game {game}", ps.name),
+        )
+        .at(cx.file, clauses.span("primset"), "this primset")
+        .with_help("see the problems reported with it"),
+    );
+    cx.diags.extend(ds);
+    None
+}
+
+/// `(trees NAME...)`: the trees that evolve, by default the primset's
+/// required ones (a single F tree `eval` for a primset that declares none).
+fn lower_trees(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses) -> Vec<(String, TypeId)> {
+    match clauses.get("trees") {
+        Some(names) if !names.is_empty() => names
+            .iter()
+            .filter_map(|n| {
+                let name = n.as_symbol()?;
+                match ps.tree_slots.iter().find(|s| s.name == name) {
+                    Some(slot) => Some((slot.name.clone(), slot.ty)),
+                    None if ps.tree_slots.is_empty() => Some((name.to_owned(), TypeId::F)),
+                    None => {
+                        cx.error(
+                            "stratagem::experiment::trees",
+                            n,
+                            format!("primset `{}` has no tree `{name}`", ps.name),
+                            "unknown tree",
+                        );
+                        None
+                    }
+                }
+            })
+            .collect(),
+        _ if ps.tree_slots.is_empty() => vec![("eval".into(), TypeId::F)],
+        _ => ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
+    }
+}
