@@ -83,15 +83,17 @@ impl<'a> Builder<'a> {
         }
         let generated: Vec<&crate::lang::primset::Primitive> =
             functions.iter().flatten().map(|&id: &PrimId| ps.prim(id)).collect();
+        // The least depth or size of a tree of each type, by a fixpoint over the
+        // functions generation may use: `combine` folds the arguments' values.
         let least = |combine: fn(Vec<usize>) -> usize| {
-            let mut least: Vec<Option<usize>> = leaves.iter().map(|l| (!l.is_empty()).then_some(1)).collect();
+            let mut best: Vec<Option<usize>> = leaves.iter().map(|l| (!l.is_empty()).then_some(1)).collect();
             loop {
                 let mut changed = false;
                 for p in &generated {
-                    let args: Option<Vec<usize>> = p.args.iter().map(|a| least[a.0 as usize]).collect();
+                    let args: Option<Vec<usize>> = p.args.iter().map(|a| best[a.0 as usize]).collect();
                     if let Some(args) = args {
                         let d = 1 + combine(args);
-                        let slot = &mut least[p.ret.0 as usize];
+                        let slot = &mut best[p.ret.0 as usize];
                         if slot.is_none_or(|old| d < old) {
                             *slot = Some(d);
                             changed = true;
@@ -99,7 +101,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 if !changed {
-                    return least;
+                    return best;
                 }
             }
         };
