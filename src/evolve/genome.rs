@@ -34,6 +34,9 @@ pub enum Representation {
 #[derive(Debug, Clone, Copy)]
 pub struct Variation {
     pub limits: Limits,
+    /// The node limit of every tree (none when `None`), which the run's
+    /// [`Builder`] enforces in generation and variation alike.
+    pub max_size: Option<usize>,
     /// Initial depth ramp for trees.
     pub init_min_depth: usize,
     pub init_max_depth: usize,
@@ -48,6 +51,7 @@ impl Default for Variation {
     fn default() -> Variation {
         Variation {
             limits: Limits::default(),
+            max_size: None,
             init_min_depth: 2,
             init_max_depth: 6,
             one_way: false,

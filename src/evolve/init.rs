@@ -36,7 +36,8 @@ pub struct Builder<'a> {
     min_depth: Vec<Option<usize>>,
     /// Fewest nodes of a tree of each type, likewise.
     min_size: Vec<Option<usize>>,
-    /// The most nodes a generated tree may have.
+    /// The most nodes a tree may have: generation and the variation
+    /// operators both keep to it.
     max_size: Option<usize>,
     /// Zero-arity primitives and ERC indices per type.
     leaves: Vec<Vec<Leaf>>,
@@ -125,6 +126,11 @@ impl<'a> Builder<'a> {
     /// This builder with a limit on the nodes of a generated tree.
     pub fn with_max_size(self, max_size: Option<usize>) -> Builder<'a> {
         Builder { max_size, ..self }
+    }
+
+    /// The node limit of every tree; no limit when `None`.
+    pub fn max_size(&self) -> Option<usize> {
+        self.max_size
     }
 
     pub fn primset(&self) -> &PrimSet {

@@ -2,8 +2,9 @@
 //! subtree mutation, point mutation and ERC mutation.
 //!
 //! Every operator keeps trees well typed (a subtree is only replaced by one of
-//! the same type) and within the depth and size limits; when no legal choice
-//! exists the parent is returned unchanged, as ECJ does after its retries.
+//! the same type) and within the depth limit of [`Limits`] and the builder's
+//! size limit; when no legal choice exists the parent is returned unchanged,
+//! as ECJ does after its retries.
 
 use rand::RngExt;
 
@@ -19,8 +20,6 @@ pub struct Limits {
     pub max_depth: usize,
     /// Depth limit of the subtrees subtree mutation grows.
     pub mutation_depth: usize,
-    /// The most nodes a tree may have; no limit when `None`.
-    pub max_size: Option<usize>,
     /// Probability that a crossover or mutation point is an internal node
     /// rather than a leaf (Koza's 90/10 rule).
     pub internal_bias: f64,
@@ -28,7 +27,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_depth: 17, mutation_depth: 4, max_size: None, internal_bias: 0.9 }
+        Limits { max_depth: 17, mutation_depth: 4, internal_bias: 0.9 }
     }
 }
 
@@ -63,7 +62,7 @@ pub fn crossover(b: &Builder, rng: &mut GpRng, x: &Tree, y: &Tree, root: TypeId,
     let (sx, sy) = (node_shapes(ps, x, root), node_shapes(ps, y, root));
     let (hx, hy) = (heights(ps, x), heights(ps, y));
     let (nx, ny) = (sizes(ps, x), sizes(ps, y));
-    let small = |n: usize| limits.max_size.is_none_or(|m| n <= m);
+    let small = |n: usize| b.max_size().is_none_or(|m| n <= m);
     for _ in 0..TRIES {
         let i = pick_point(b, rng, x, limits.internal_bias);
         let (ty, di) = sx[i];
@@ -125,7 +124,7 @@ pub fn subtree_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId,
         let mut grown = Vec::new();
         b.build(rng, ty, room, Method::Grow, &mut grown);
         let end = tree.subtree_end(ps, i);
-        if limits.max_size.is_none_or(|m| tree.len() - (end - i) + grown.len() <= m) {
+        if b.max_size().is_none_or(|m| tree.len() - (end - i) + grown.len() <= m) {
             return splice(tree, i, end, &grown);
         }
     }
@@ -256,8 +255,8 @@ mod tests {
     #[test]
     fn operators_keep_trees_within_the_size_limit() {
         let ps = primset();
-        let limits = Limits { max_depth: 9, max_size: Some(25), ..Limits::default() };
-        let b = Builder::new(&ps, &[TypeId::F]).expect("buildable").with_max_size(limits.max_size);
+        let limits = Limits { max_depth: 9, ..Limits::default() };
+        let b = Builder::new(&ps, &[TypeId::F]).expect("buildable").with_max_size(Some(25));
         let (mut crossed, mut mutated) = (0, 0);
         for seed in 0..200 {
             let mut rng = stream(seed, &[9]);

@@ -95,9 +95,8 @@ where
     let ps: &PrimSet = module.primset(exp.primset);
     let binding = Arc::new(Binding::new(&game, ps)?);
     let needed: Vec<_> = exp.trees.iter().map(|(_, t)| *t).collect();
-    let builder = Builder::with_introns(ps, &needed, exp.introns)
-        .map_err(|d| vec![d])?
-        .with_max_size(exp.variation.limits.max_size);
+    let builder =
+        Builder::with_introns(ps, &needed, exp.introns).map_err(|d| vec![d])?.with_max_size(exp.variation.max_size);
     let rep = Representation::Trees(exp.trees.clone());
     let slot = |name: &str| exp.trees.iter().position(|(n, _)| n == name);
     let fitness = GameFitness::new(

@@ -233,7 +233,8 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         );
     }
     let variation = Variation {
-        limits: super::ops::Limits { max_depth, mutation_depth, max_size, internal_bias: 0.9 },
+        limits: super::ops::Limits { max_depth, mutation_depth, internal_bias: 0.9 },
+        max_size,
         init_min_depth: init_min,
         init_max_depth: init_max,
         one_way,
