@@ -165,6 +165,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let seed = clauses.int(cx, "seed", 1, 0, i64::MAX) as u64;
     let max_depth = clauses.int(cx, "max-depth", 17, 1, 200) as usize;
     let mutation_depth = clauses.int(cx, "mutation-depth", 4, 1, 200) as usize;
+    // No size limit unless given; the fallback after a reported error never runs.
     let max_size = clauses.get("max-size").map(|_| clauses.int(cx, "max-size", 1_000_000, 1, 1_000_000) as usize);
     let elitism = clauses.int(cx, "elitism", 1, 0, 1_000_000) as usize;
     let match_games = clauses.int(cx, "match-games", 2, 1, 1000) as u32;
