@@ -39,9 +39,9 @@ fn bench_playouts<G: Game>(c: &mut Criterion, game: &G) {
 
 fn games(c: &mut Criterion) {
     bench_perft(c, &Checkers::lose(), 7);
-    bench_perft(c, &Morris, 4);
+    bench_perft(c, &Morris::standard(), 4);
     bench_playouts(c, &Checkers::lose());
-    bench_playouts(c, &Morris);
+    bench_playouts(c, &Morris::standard());
 }
 
 criterion_group!(benches, games);

@@ -33,9 +33,9 @@ fn checkers_perft_matches_openspiel() {
 
 #[test]
 fn morris_perft_matches_openspiel() {
-    let start = Morris.initial_state();
+    let start = Morris::standard().initial_state();
     for (d, &expected) in MORRIS_PERFT.iter().enumerate().take(4) {
-        assert_eq!(perft(&Morris, &start, d as u32 + 1), expected, "depth {}", d + 1);
+        assert_eq!(perft(&Morris::standard(), &start, d as u32 + 1), expected, "depth {}", d + 1);
     }
 }
 
@@ -108,7 +108,12 @@ fn checkers_positions() {
 
 #[test]
 fn morris_positions() {
-    run_ok_cases(&Morris, "morris");
+    run_ok_cases(&Morris::standard(), "morris");
+}
+
+#[test]
+fn morris_no_flying_positions() {
+    run_ok_cases(&Morris::no_flying(), "morris-no-flying");
 }
 
 fn stratagem(args: &[&str]) -> std::process::Output {
@@ -150,11 +155,11 @@ fn bad_moves_are_errors_not_panics() {
         assert!(game.parse_move(&start, text).is_err(), "{text:?} parsed");
     }
     assert!(game.parse_move(&start, " 11-15 ").is_ok());
-    let start = Morris.initial_state();
+    let start = Morris::standard().initial_state();
     for text in ["", "x", "a", "a1-", "a1xb2", "h1", "a1-a4", "a1x", "é1"] {
-        assert!(Morris.parse_move(&start, text).is_err(), "{text:?} parsed");
+        assert!(Morris::standard().parse_move(&start, text).is_err(), "{text:?} parsed");
     }
-    assert!(Morris.parse_move(&start, "d2").is_ok());
+    assert!(Morris::standard().parse_move(&start, "d2").is_ok());
 }
 
 proptest::proptest! {
@@ -164,8 +169,8 @@ proptest::proptest! {
         let checkers = Checkers::lose();
         let _ = checkers.parse_state(&text);
         let _ = checkers.parse_move(&checkers.initial_state(), &text);
-        let _ = Morris.parse_state(&text);
-        let _ = Morris.parse_move(&Morris.initial_state(), &text);
+        let _ = Morris::standard().parse_state(&text);
+        let _ = Morris::standard().parse_move(&Morris::standard().initial_state(), &text);
     }
 }
 
@@ -200,7 +205,8 @@ fn checkers_playouts_terminate() {
 
 #[test]
 fn morris_playouts_terminate() {
-    playouts_terminate(&Morris, 200);
+    playouts_terminate(&Morris::standard(), 200);
+    playouts_terminate(&Morris::no_flying(), 200);
 }
 
 #[test]
@@ -227,11 +233,20 @@ fn cli_perft_prints_json() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
     assert_eq!(json["depths"][1]["nodes"], 552);
+
+    // Without flying, a blocked three-man player has no move.
+    let blocked = "B:Wa4,d6,g4,b2,f2:Ba7,d7,g7:T40";
+    for (game, nodes) in [("morris", 48), ("morris-no-flying", 0)] {
+        let output = stratagem(&["perft", "--game", game, "--depth", "1", "--position", blocked]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+        assert_eq!((&json["game"], &json["depths"][0]["nodes"]), (&game.into(), &nodes.into()), "{json}");
+    }
 }
 
 #[test]
 fn cli_play_random_games() {
-    for game in ["lose-checkers", "morris"] {
+    for game in ["lose-checkers", "morris", "morris-no-flying"] {
         let output = stratagem(&[
             "play", "--game", game, "--a", "random", "--b", "random", "--games", "50", "--seed", "3", "--format",
             "json",
@@ -268,6 +283,6 @@ fn random_outcomes_match_openspiel() {
     let stats = stratagem::games::playout::random_playouts(&Checkers::american(), N, &mut SmallRng::seed_from_u64(11));
     close(freq(stats.wins, stats.draws), [0.4239, 0.4469, 0.1293], "checkers");
 
-    let stats = stratagem::games::playout::random_playouts(&Morris, N, &mut SmallRng::seed_from_u64(12));
+    let stats = stratagem::games::playout::random_playouts(&Morris::standard(), N, &mut SmallRng::seed_from_u64(12));
     close(freq(stats.wins, stats.draws), [0.3619, 0.3370, 0.3011], "morris");
 }

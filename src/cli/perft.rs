@@ -17,8 +17,10 @@ use crate::games::{Game, ParseError, perft};
 pub enum GameName {
     /// Lose (giveaway) checkers: American checkers moves, the side without a move wins.
     LoseCheckers,
-    /// Nine Men's Morris.
+    /// Nine Men's Morris (OpenSpiel's rules: a player down to three men flies).
     Morris,
+    /// Nine Men's Morris in two stages, placing and moving, without flying (seeds/002).
+    MorrisNoFlying,
 }
 
 pub struct PerftArgs {
@@ -30,7 +32,8 @@ pub struct PerftArgs {
 pub fn run(args: &PerftArgs) -> Outcome {
     match args.game {
         GameName::LoseCheckers => run_game(&Checkers::lose(), args),
-        GameName::Morris => run_game(&Morris, args),
+        GameName::Morris => run_game(&Morris::standard(), args),
+        GameName::MorrisNoFlying => run_game(&Morris::no_flying(), args),
     }
 }
 

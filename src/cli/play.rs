@@ -42,7 +42,8 @@ pub struct PlayArgs {
 pub fn run(args: &PlayArgs) -> Outcome {
     match args.game {
         GameName::LoseCheckers => run_game(&Checkers::lose(), args),
-        GameName::Morris => run_game(&Morris, args),
+        GameName::Morris => run_game(&Morris::standard(), args),
+        GameName::MorrisNoFlying => run_game(&Morris::no_flying(), args),
     }
 }
 

@@ -324,12 +324,13 @@ mod tests {
     /// Fitness of random depth-1 Morris players from `parts`.
     fn fitness_of(n: usize, parts: Vec<FitnessPart>) -> Evaluation {
         let ps = Arc::new(load_primset("morris").expect("shipped primset"));
-        let binding = Arc::new(Binding::new(&Morris, &ps).expect("binds"));
+        let binding = Arc::new(Binding::new(&Morris::standard(), &ps).expect("binds"));
         let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");
         let mut rng = stream(3, &[]);
         let population: Vec<Genome> =
             (0..n).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
-        let fitness = GameFitness::new(Morris, ps, binding, 0, None, SearchParams::full(1), parts, 2, false);
+        let fitness =
+            GameFitness::new(Morris::standard(), ps, binding, 0, None, SearchParams::full(1), parts, 2, false);
         fitness.evaluate(&population, 0, 9)
     }
 

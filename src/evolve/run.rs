@@ -75,7 +75,8 @@ pub fn run_experiment(
 ) -> Result<RunReport, Vec<Diagnostic>> {
     match exp.game.as_str() {
         "lose-checkers" => run_game(Checkers::lose(), module, form, exp, primset_import, opts),
-        _ => run_game(Morris, module, form, exp, primset_import, opts),
+        "morris-no-flying" => run_game(Morris::no_flying(), module, form, exp, primset_import, opts),
+        _ => run_game(Morris::standard(), module, form, exp, primset_import, opts),
     }
 }
 

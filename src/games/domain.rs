@@ -67,6 +67,11 @@ pub struct NativeDef<S> {
 
 /// A game whose positions GP programs can evaluate.
 pub trait GpDomain: Game + Sync {
+    /// The name primsets declare with `(domain NAME)`: the game's, unless
+    /// variants of one game share their terminals.
+    fn domain(&self) -> &'static str {
+        self.name()
+    }
     /// The terminals primsets of this domain may declare.
     fn features(&self) -> Vec<FeatureDef<Self::State>>;
     /// The native functions primsets of this domain may declare.
@@ -90,7 +95,7 @@ impl<S> Binding<S> {
     /// does not provide (with suggestions) and every type that does not match.
     pub fn new<G: GpDomain<State = S>>(game: &G, ps: &PrimSet) -> Result<Binding<S>, Vec<Diagnostic>> {
         let mut diags = Vec::new();
-        if ps.domain.as_deref() != Some(game.name()) {
+        if ps.domain.as_deref() != Some(game.domain()) {
             let found = ps.domain.as_deref().map_or("no domain".to_owned(), |d| format!("domain `{d}`"));
             diags.push(
                 Diagnostic::error(
@@ -98,7 +103,7 @@ impl<S> Binding<S> {
                     format!("primset `{}` is not for {}", ps.name, game.name()),
                 )
                 .at(ps.file, ps.span.first_byte(), format!("declares {found}"))
-                .with_help(format!("a primset for this game declares `(domain {})`", game.name())),
+                .with_help(format!("a primset for this game declares `(domain {})`", game.domain())),
             );
             return Err(diags);
         }
@@ -267,6 +272,10 @@ fn square_args(args: &[Value]) -> (i64, i64) {
 }
 
 impl GpDomain for Morris {
+    fn domain(&self) -> &'static str {
+        "morris"
+    }
+
     fn features(&self) -> Vec<FeatureDef<morris::Position>> {
         let numbers =
             morris::features::NUMBER_TERMINALS.iter().map(|&(name, f)| FeatureDef { name, compute: Compute::F(f) });
@@ -301,8 +310,8 @@ mod tests {
         let lc = load_primset("lose-checkers").expect("lose-checkers primset");
         assert!(Binding::new(&Checkers::lose(), &lc).is_ok());
         let mm = load_primset("morris").expect("morris primset");
-        assert!(Binding::new(&Morris, &mm).is_ok());
-        assert!(Binding::new(&Morris, &lc).is_err(), "a lose-checkers primset is not for morris");
+        assert!(Binding::new(&Morris::standard(), &mm).is_ok());
+        assert!(Binding::new(&Morris::standard(), &lc).is_err(), "a lose-checkers primset is not for morris");
     }
 
     #[test]
@@ -313,7 +322,7 @@ mod tests {
             "(primset p (domain morris) (terminal FriendlyMilCount F) (terminal FirstPhaseCheck F) (function Probe (F) F))",
         );
         let ps = &loader.module.primsets[0];
-        let Err(diags) = Binding::new(&Morris, ps) else { panic!("binding must fail") };
+        let Err(diags) = Binding::new(&Morris::standard(), ps) else { panic!("binding must fail") };
         let text = loader.sources.render_plain(&diags);
         assert!(text.contains("did you mean `FriendlyMillCount`?"), "{text}");
         assert!(text.contains("computes `FirstPhaseCheck` as B"), "{text}");
@@ -354,10 +363,10 @@ mod tests {
         assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
         let ind = &loader.module.individuals[0];
         let ps = loader.module.primset(ind.primset);
-        let binding = Binding::new(&Morris, ps).expect("binds");
+        let binding = Binding::new(&Morris::standard(), ps).expect("binds");
         let tree = &ind.trees[0].tree;
         // White on f4 (ring 1, position 3), a7 (ring 0, position 0) empty; Black to move.
-        let state = Morris.parse_state("B:Wf4:Bd2:H8,8").expect("valid position");
+        let state = Morris::standard().parse_state("B:Wf4:Bd2:H8,8").expect("valid position");
         let value = |me| {
             let mut ctx = PositionContext::new(&binding, &state, me, &tree.features_used(ps));
             Interp::new(ps, &mut ctx).eval_tree(tree)

@@ -26,6 +26,9 @@ use std::ops::Range;
 /// A player index: 0 moves first, 1 second.
 pub type Player = u8;
 
+/// The native games, by the names the CLI, the REPL and experiments use.
+pub const GAMES: [&str; 3] = ["lose-checkers", "morris", "morris-no-flying"];
+
 /// The final result of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {

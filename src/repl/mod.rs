@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::eval::interp::Interp;
+use crate::games::GAMES;
 use crate::games::checkers::Checkers;
 use crate::games::morris::Morris;
 use crate::lang::check::{TreeEnv, check_tree};
@@ -149,25 +150,26 @@ impl Repl {
     }
 
     fn set_game(&mut self, name: &str) -> String {
-        let game: Box<dyn ReplGame> = match name {
-            "lose-checkers" => Box::new(Session::new(Checkers::lose(), ["Black", "White"])),
-            "morris" => Box::new(Session::new(Morris, ["White", "Black"])),
+        // The game, and the domain its primsets declare.
+        let (game, domain): (Box<dyn ReplGame>, &str) = match name {
+            "lose-checkers" => (Box::new(Session::new(Checkers::lose(), ["Black", "White"])), name),
+            "morris" => (Box::new(Session::new(Morris::standard(), ["White", "Black"])), "morris"),
+            "morris-no-flying" => (Box::new(Session::new(Morris::no_flying(), ["White", "Black"])), "morris"),
             _ => {
-                let hint = did_you_mean(name, ["lose-checkers", "morris"])
-                    .map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
-                return format!("unknown game `{name}`{hint}; games: lose-checkers, morris\n");
+                let hint = did_you_mean(name, GAMES).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
+                return format!("unknown game `{name}`{hint}; games: {}\n", GAMES.join(", "));
             }
         };
         // Expressions use the game's primset: one loaded for its domain, else the shipped one.
-        let loaded = self.loader.module.primsets.iter().rposition(|p| p.domain.as_deref() == Some(name));
+        let loaded = self.loader.module.primsets.iter().rposition(|p| p.domain.as_deref() == Some(domain));
         let id = match loaded {
             Some(i) => PrimSetId(i),
             None => {
-                self.loader.load_text("(repl)", &format!("(import {name})"));
+                self.loader.load_text("(repl)", &format!("(import {domain})"));
                 self.shown = self.loader.diags.len();
-                match self.loader.module.find_primset(name) {
+                match self.loader.module.find_primset(domain) {
                     Some(id) => id,
-                    None => return format!("no primset for {name}\n"),
+                    None => return format!("no primset for {domain}\n"),
                 }
             }
         };

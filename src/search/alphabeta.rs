@@ -373,7 +373,7 @@ mod tests {
 
     #[test]
     fn root_perspective_evaluates_every_leaf_for_the_searching_player() {
-        let game = Morris;
+        let game = Morris::standard();
         let mut differs = false;
         for state in positions(&game, 25) {
             let mut moves = Vec::new();
@@ -399,12 +399,12 @@ mod tests {
     #[test]
     fn alphabeta_chooses_what_minimax_chooses() {
         agrees_with_minimax(&Checkers::lose());
-        agrees_with_minimax(&Morris);
+        agrees_with_minimax(&Morris::standard());
     }
 
     #[test]
     fn forward_pruning_expands_fewer_states() {
-        let game = Morris;
+        let game = Morris::standard();
         let mut full_total = 0;
         let mut pruned_total = 0;
         for state in positions(&game, 20) {

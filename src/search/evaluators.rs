@@ -163,6 +163,6 @@ mod tests {
     #[test]
     fn jit_evaluates_positions_like_the_interpreter() {
         jit_matches_interpreter(&Checkers::lose(), "lose-checkers");
-        jit_matches_interpreter(&Morris, "morris");
+        jit_matches_interpreter(&Morris::standard(), "morris");
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! (experiment NAME
-//!   (primset P) (game lose-checkers|morris)          ; required
+//!   (primset P) (game lose-checkers|morris|morris-no-flying) ; required
 //!   (population 100) (generations 50) (seed 1)
 //!   (trees eval order)                               ; default: the primset's required trees
 //!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
@@ -32,6 +32,7 @@ use players::{lower_champion, lower_fitness, lower_player};
 use super::engine::Selection;
 use super::genome::Variation;
 use crate::diagnostic::{Diagnostic, FileId};
+use crate::games::GAMES;
 use crate::games::checkers::Checkers;
 use crate::games::domain::Binding;
 use crate::games::morris::Morris;
@@ -40,9 +41,6 @@ use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
 use crate::search::alphabeta::SearchParams;
 use crate::syntax::{Sexp, Span};
-
-/// The games experiments can evolve players for.
-pub const GAMES: [&str; 2] = ["lose-checkers", "morris"];
 
 /// A fixed opponent of validation games.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -320,7 +318,7 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<St
 fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &str, clauses: &Clauses) -> Option<()> {
     let bound = match game {
         "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
-        _ => Binding::new(&Morris, ps).map(|_| ()),
+        _ => Binding::new(&Morris::standard(), ps).map(|_| ()),
     };
     let Err(ds) = bound else { return Some(()) };
     cx.push(

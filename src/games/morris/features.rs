@@ -214,29 +214,29 @@ mod tests {
     }
 
     #[test]
-    fn fast_counts_and_mobility_agree_with_the_definitions_on_random_games() {
+    fn fast_counts_and_mobility_agree_with_the_definitions_on_random_games_under_both_rules() {
         use crate::evolve::rng::stream;
         use rand::RngExt;
         let mut moves = Vec::new();
         let (mut checked, mut almost) = (0, 0);
-        for seed in 0..300 {
+        for (seed, game) in (0..300).flat_map(|seed| [(seed, Morris::standard()), (seed, Morris::no_flying())]) {
             let mut rng = stream(seed, &[5]);
-            let mut pos = Morris.initial_state();
-            while !Morris.is_terminal(&pos) {
+            let mut pos = game.initial_state();
+            while !game.is_terminal(&pos) {
                 for me in [0, 1] {
                     let mut own_moves = Vec::new();
                     pos.generate_for(me, &mut own_moves);
                     let mut placements: Vec<_> = own_moves.iter().map(|m| (m.from, m.to)).collect();
                     placements.dedup();
-                    assert_eq!(mobility(&pos, me), placements.len() as f64, "{}", Morris.format_state(&pos));
+                    assert_eq!(mobility(&pos, me), placements.len() as f64, "{}", game.format_state(&pos));
                     let fast =
                         [friendly_mill_count(&pos, me), friendly_possible_mill_count(&pos, me), almost_mills(&pos, me)];
-                    assert_eq!(fast, reference(&pos, me), "{}", Morris.format_state(&pos));
+                    assert_eq!(fast, reference(&pos, me), "{}", game.format_state(&pos));
                     checked += 1;
                     almost += usize::from(fast[2] > 0.0);
                 }
-                Morris.legal_moves(&pos, &mut moves);
-                pos = Morris.apply(&pos, &moves[rng.random_range(0..moves.len())]);
+                game.legal_moves(&pos, &mut moves);
+                pos = game.apply(&pos, &moves[rng.random_range(0..moves.len())]);
             }
         }
         assert!(checked > 10_000, "{checked}");
@@ -246,7 +246,7 @@ mod tests {
     #[test]
     fn counts_on_a_small_position() {
         // White: mill a7 d7 g7, and a1 a4 with a7 already used; Black: d2 d3, d1 empty.
-        let pos = Morris.parse_state("B:Wa7,d7,g7,a1,f4:Bd2,d3,g1,b4:T20").expect("valid position");
+        let pos = Morris::standard().parse_state("B:Wa7,d7,g7,a1,f4:Bd2,d3,g1,b4:T20").expect("valid position");
         assert_eq!(friendly_mill_count(&pos, 0), 1.0);
         assert_eq!(enemy_mill_count(&pos, 1), 1.0);
         assert_eq!(total_mill_count(&pos, 0), 1.0);
@@ -261,7 +261,7 @@ mod tests {
         assert_eq!(friendly_intersection_count(&pos, 0), 2.0); // d7, f4
         assert_eq!(enemy_intersection_count(&pos, 0), 3.0); // d2, d3, b4
         assert!(!first_phase_check(&pos, 0));
-        assert!(first_phase_check(&Morris.initial_state(), 0));
+        assert!(first_phase_check(&Morris::standard().initial_state(), 0));
         // a7 is ring 0, position 0; f4 is ring 1, position 3; c4 is ring 2, position 7.
         assert!(is_friendly_piece(&pos, 0, 0, 0) && !is_friendly_piece(&pos, 1, 0, 0));
         assert!(is_friendly_piece(&pos, 0, 1, 3) && is_friendly_piece(&pos, 1, 1, 7));

@@ -17,6 +17,11 @@
 //!   man on the board (possible only in the placing phase), the move stands
 //!   without a removal; OpenSpiel scores that position as a loss for the mover.
 //!
+//! [`Morris::no_flying`] (the CLI's `morris-no-flying`) plays the game as
+//! seeds/002 describes it, in "two distinct stages", placing and moving: a
+//! player with three men slides like any other, so a blocked three-man
+//! player loses. Everything else is the same.
+//!
 //! Text formats are in [`text`]; the paper's terminals (table 2) in [`features`].
 
 mod board;
@@ -41,9 +46,24 @@ pub const WHITE: Player = 0;
 /// Player 1.
 pub const BLACK: Player = 1;
 
-/// The Nine Men's Morris engine.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Morris;
+/// The Nine Men's Morris engine, under one of two rule sets.
+#[derive(Clone, Copy, Debug)]
+pub struct Morris {
+    /// Whether a player down to three men flies.
+    flying: bool,
+}
+
+impl Morris {
+    /// The standard rules (OpenSpiel's): a player down to three men flies.
+    pub const fn standard() -> Morris {
+        Morris { flying: true }
+    }
+
+    /// The two-stage game of seeds/002: no flying.
+    pub const fn no_flying() -> Morris {
+        Morris { flying: false }
+    }
+}
 
 /// A position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -56,11 +76,15 @@ pub struct Position {
     pub side: Player,
     /// Turns played so far; drawn at [`MAX_TURNS`].
     pub turns: u16,
+    /// The rules: whether a player down to three men flies. Carried by the
+    /// position so that move generation and the terminals see them.
+    pub flying: bool,
 }
 
 impl Position {
+    /// The start under the standard rules.
     pub fn initial() -> Position {
-        Position { men: [0, 0], in_hand: [MEN, MEN], side: WHITE, turns: 0 }
+        Position { men: [0, 0], in_hand: [MEN, MEN], side: WHITE, turns: 0, flying: true }
     }
 
     /// Men on the board plus in hand (OpenSpiel's `num_men`).
@@ -78,9 +102,10 @@ impl Position {
         self.in_hand[p as usize] > 0
     }
 
-    /// Whether `p` may fly: exactly three men, none in hand.
+    /// Whether `p` may fly: the rules allow it and it has exactly three
+    /// men, none in hand.
     pub fn is_flying(&self, p: Player) -> bool {
-        self.in_hand[p as usize] == 0 && self.n_men(p) == 3
+        self.flying && self.in_hand[p as usize] == 0 && self.n_men(p) == 3
     }
 
     /// Whether the rules end the game whatever the moves (men or turns).
@@ -121,7 +146,7 @@ impl Position {
             }
             return;
         }
-        let flying = self.n_men(p) == 3;
+        let flying = self.is_flying(p);
         for from in Bits(own) {
             let targets = if flying { empty } else { ADJACENT[from as usize] & empty };
             let rest = own & !(1 << from);
@@ -152,7 +177,7 @@ impl Position {
                 return None;
             }
             (None, pick(rng, empty))
-        } else if n_men[p] == 3 {
+        } else if self.is_flying(self.side) {
             // Flying: every man may go to every empty point.
             if empty == 0 || own == 0 {
                 return None;
@@ -280,11 +305,11 @@ impl Game for Morris {
     }
 
     fn name(&self) -> &'static str {
-        "morris"
+        if self.flying { "morris" } else { "morris-no-flying" }
     }
 
     fn initial_state(&self) -> Position {
-        Position::initial()
+        Position { flying: self.flying, ..Position::initial() }
     }
 
     fn to_move(&self, state: &Position) -> Player {
@@ -308,7 +333,7 @@ impl Game for Morris {
     }
 
     fn parse_state(&self, text: &str) -> Result<Position, ParseError> {
-        text::parse_position(text)
+        text::parse_position(text).map(|pos| Position { flying: self.flying, ..pos })
     }
 
     fn format_state(&self, state: &Position) -> String {

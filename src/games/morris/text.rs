@@ -19,6 +19,7 @@ use std::ops::Range;
 const USAGE: &str = "a position looks like `W:Wa1,d2:Bg7:H8,8:T3` (side to move, White's men, Black's men, \
                      men in hand, turns played)";
 
+/// Parses a position under the standard rules; a game sets its own.
 pub fn parse_position(text: &str) -> Result<Position, ParseError> {
     let fields = split_spans(text, 0, ':');
     let (turn, turn_span) = &fields[0];
@@ -34,7 +35,7 @@ pub fn parse_position(text: &str) -> Result<Position, ParseError> {
             .with_help(USAGE));
         }
     };
-    let mut pos = Position { men: [0, 0], in_hand: [0, 0], side, turns: 0 };
+    let mut pos = Position { men: [0, 0], in_hand: [0, 0], side, turns: 0, flying: true };
     let mut seen = [false; 4];
     for (field, span) in &fields[1..] {
         let Some(first) = field.chars().next() else {
