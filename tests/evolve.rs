@@ -107,6 +107,41 @@ fn champions_check_and_play() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// An experiment on the two-stage game evolves players for it: the champion's
+/// header plays it under those rules, and so does `play`.
+#[test]
+fn experiments_run_on_morris_without_flying() {
+    let dir = temp("noflying");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let tiny = std::fs::read_to_string(TINY).expect("read tiny.sg");
+    let file = dir.join("tiny.sg");
+    std::fs::write(&file, tiny.replace("(game morris)", "(game morris-no-flying)")).expect("write");
+    let out = dir.join("run");
+    let (code, _, stderr) =
+        stratagem(&["evolve", file.to_str().expect("utf-8"), "--out", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = read(&out, "champions/tiny.sg");
+    assert!(text.contains("stratagem play --game morris-no-flying"), "{text}");
+    let spec = format!("gp:{}:tiny-champion:alphabeta:1", out.join("champions/tiny.sg").display());
+    let (code, stdout, stderr) = stratagem(&[
+        "play",
+        "--game",
+        "morris-no-flying",
+        "--a",
+        &spec,
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(json["games"], 4);
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn existing_runs_and_bad_checkpoints_are_refused() {
     let dir = temp("refuse");
