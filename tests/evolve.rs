@@ -107,6 +107,23 @@ fn champions_check_and_play() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Every shipped experiment passes `check`, which validates all it would run.
+#[test]
+fn shipped_experiments_check() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("programs/experiments")
+        .expect("programs/experiments")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sg"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6, "{files:?}");
+    for file in files {
+        let (code, stdout, stderr) = stratagem(&["check", file.to_str().expect("utf-8")]);
+        assert_eq!(code, 0, "{}: {stderr}", file.display());
+        assert!(stdout.contains("experiment "), "{}: {stdout}", file.display());
+    }
+}
+
 /// An experiment on the two-stage game evolves players for it: the champion's
 /// header plays it under those rules, and so does `play`.
 #[test]
