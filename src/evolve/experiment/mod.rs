@@ -318,6 +318,7 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<St
 fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &str, clauses: &Clauses) -> Option<()> {
     let bound = match game {
         "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
+        // Both Morris rule sets offer the same terminals.
         _ => Binding::new(&Morris::standard(), ps).map(|_| ()),
     };
     let Err(ds) = bound else { return Some(()) };
