@@ -8,6 +8,8 @@ use crate::games::{ParseError, Player};
 use crate::lang::PrimSet;
 
 pub trait ReplGame {
+    /// The domain its primsets declare.
+    fn domain(&self) -> &'static str;
     fn board(&self) -> String;
     fn position(&self) -> String;
     fn set_position(&mut self, text: &str) -> Result<(), ParseError>;
@@ -64,6 +66,10 @@ impl<G: GpDomain> Session<G> {
 }
 
 impl<G: GpDomain + 'static> ReplGame for Session<G> {
+    fn domain(&self) -> &'static str {
+        self.game.domain()
+    }
+
     fn board(&self) -> String {
         let mut out = self.game.render(self.state());
         if let Some(r) = self.result() {

@@ -150,17 +150,17 @@ impl Repl {
     }
 
     fn set_game(&mut self, name: &str) -> String {
-        // The game, and the domain its primsets declare.
-        let (game, domain): (Box<dyn ReplGame>, &str) = match name {
-            "lose-checkers" => (Box::new(Session::new(Checkers::lose(), ["Black", "White"])), name),
-            "morris" => (Box::new(Session::new(Morris::standard(), ["White", "Black"])), "morris"),
-            "morris-no-flying" => (Box::new(Session::new(Morris::no_flying(), ["White", "Black"])), "morris"),
+        let game: Box<dyn ReplGame> = match name {
+            "lose-checkers" => Box::new(Session::new(Checkers::lose(), ["Black", "White"])),
+            "morris" => Box::new(Session::new(Morris::standard(), ["White", "Black"])),
+            "morris-no-flying" => Box::new(Session::new(Morris::no_flying(), ["White", "Black"])),
             _ => {
                 let hint = did_you_mean(name, GAMES).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
                 return format!("unknown game `{name}`{hint}; games: {}\n", GAMES.join(", "));
             }
         };
         // Expressions use the game's primset: one loaded for its domain, else the shipped one.
+        let domain = game.domain();
         let loaded = self.loader.module.primsets.iter().rposition(|p| p.domain.as_deref() == Some(domain));
         let id = match loaded {
             Some(i) => PrimSetId(i),
