@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
 
+use crate::limits::Limit;
 use crate::syntax::Span;
 
 /// Index of a file in [`Sources`].
@@ -45,10 +46,15 @@ impl Sources {
         id
     }
 
-    /// Reads a file from disk; a missing or unreadable file becomes a diagnostic
-    /// attached to `from` (the import or the command line that named it).
+    /// Reads a program or other text input from disk, within the
+    /// `input-size` limit.
     pub fn load(&mut self, path: &Path) -> Result<FileId, std::io::Error> {
-        let bytes = std::fs::read(path)?;
+        self.load_within(path, Limit::InputSize)
+    }
+
+    /// Reads a file from disk, refusing one larger than `limit`.
+    pub fn load_within(&mut self, path: &Path, limit: Limit) -> Result<FileId, std::io::Error> {
+        let bytes = crate::files::read_limited(path, limit)?;
         let text = String::from_utf8(bytes).map_err(|e| {
             std::io::Error::new(
                 std::io::ErrorKind::InvalidData,

@@ -114,7 +114,7 @@ pub fn run(args: &BatchArgs) -> Outcome {
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.trees.display())))?;
     let trees = read_bench_trees(&sources, trees_file, &ps).map_err(|d| Failure::new(sources.clone(), d))?;
     let rows_file = sources
-        .load(&args.rows)
+        .load_within(&args.rows, crate::limits::Limit::CsvSize)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())))?;
     let (table, csv_diags) = read_csv(&sources, rows_file).map_err(|d| Failure::new(sources.clone(), d))?;
     if !csv_diags.is_empty() {

@@ -103,7 +103,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
     }
     used.sort_unstable();
     used.dedup();
-    let csv = match loader.sources.load(&args.rows) {
+    let csv = match loader.sources.load_within(&args.rows, crate::limits::Limit::CsvSize) {
         Ok(f) => f,
         Err(e) => {
             return Err(Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())));

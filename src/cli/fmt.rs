@@ -31,7 +31,7 @@ pub fn run(files: &[PathBuf], check: bool) -> Outcome {
         }
         if formatted != *text {
             changed.push(path.clone());
-            if !check && let Err(e) = write_atomically(path, &formatted) {
+            if !check && let Err(e) = crate::files::write_atomic(path, formatted.as_bytes()) {
                 diags.push(Diagnostic::error("stratagem::io", format!("cannot write `{}`: {e}", path.display())));
             }
         }
@@ -64,14 +64,4 @@ fn same_program(original: &str, formatted: &str, path: &Path) -> Result<(), Diag
         .with_help("this is a bug in the formatter: please report it with the file"));
     }
     Ok(())
-}
-
-/// Writes through a temporary file and a rename, so an interrupted write
-/// never leaves a half-written program.
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.stratagem-fmt.tmp"));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
 }

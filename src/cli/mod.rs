@@ -23,6 +23,11 @@ use crate::diagnostic::{Diagnostic, Sources, has_errors};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Raise or lower a resource limit for this run, e.g. `--limit input-size=256M`
+    /// (repeatable). Limits: input-size, csv-size, nesting, games, search-depth,
+    /// perft-depth, games-per-generation (docs/RELIABILITY.md).
+    #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = crate::limits::parse_setting)]
+    pub limits: Vec<crate::limits::LimitSetting>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -210,6 +215,11 @@ fn run() -> ExitCode {
             return if e.use_stderr() { ExitCode::from(1) } else { ExitCode::SUCCESS };
         }
     };
+    let mut limits = crate::limits::Limits::default();
+    for setting in &cli.limits {
+        limits.set(setting.limit, setting.value);
+    }
+    limits.install();
     let outcome = match cli.command {
         Command::Check { files } => check::run(&files),
         Command::Fmt { files, check } => fmt::run(&files, check),
