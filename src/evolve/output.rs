@@ -78,14 +78,15 @@ pub fn save_checkpoint(dir: &Path, cp: &Checkpoint) -> std::io::Result<()> {
 pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, String> {
     let path = checkpoint_path(dir);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    let cp: Checkpoint =
-        serde_json::from_str(&text).map_err(|e| format!("`{}` is not a valid checkpoint: {e}", path.display()))?;
+    parse_checkpoint(&text).map_err(|e| format!("`{}` {e}", path.display()))
+}
+
+/// Parses checkpoint text and checks its format version; the error says why
+/// the text is not a checkpoint this version reads.
+pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
+    let cp: Checkpoint = serde_json::from_str(text).map_err(|e| format!("is not a valid checkpoint: {e}"))?;
     if cp.format != CHECKPOINT_FORMAT {
-        return Err(format!(
-            "`{}` has checkpoint format {}, this version reads {CHECKPOINT_FORMAT}",
-            path.display(),
-            cp.format
-        ));
+        return Err(format!("has checkpoint format {}, this version reads {CHECKPOINT_FORMAT}", cp.format));
     }
     Ok(cp)
 }
