@@ -208,7 +208,7 @@ fn parse_bytes(text: &str) -> Option<u64> {
 fn show_bytes(n: u64) -> String {
     const UNITS: [(u64, &str); 4] = [(1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (size, unit) in UNITS {
-        if n >= size && n % size == 0 {
+        if n >= size && n.is_multiple_of(size) {
             return format!("{} {unit}", n / size);
         }
     }
