@@ -1,0 +1,194 @@
+//! The entry points that fuzzing drives: each takes arbitrary bytes, goes
+//! down one path a user's input takes through Stratagem, and must not panic.
+//! The cargo-fuzz targets in `fuzz_targets/` call them, and so does the
+//! bounded property test `tests/no_panic.rs` (which includes this file as a
+//! module), so `cargo test` checks the very code paths the campaigns ran.
+//!
+//! Beyond "no panic", a few invariants are asserted where the API promises
+//! them: a position prints to text that reads back as the same position, a
+//! printed move names the same move, and a state has no legal moves exactly
+//! when the game is over.
+
+use stratagem::diagnostic::FileId;
+use stratagem::eval::run::{Engine, Program, run_program};
+use stratagem::eval::table::{bind, read_csv};
+use stratagem::evolve::experiment::lower_experiment;
+use stratagem::evolve::output::parse_checkpoint;
+use stratagem::games::checkers::Checkers;
+use stratagem::games::domain::{Compute, GpDomain};
+use stratagem::games::morris::Morris;
+use stratagem::lang::{Base, FormRef, Loader, Value};
+use stratagem::syntax::{lexer::comments, pretty::format_source, read};
+
+/// The most legal moves of a fuzzed position that are printed, read back and
+/// played, so one input stays fast.
+const MAX_MOVES: usize = 64;
+
+/// The reader, the checker and the formatter, as `stratagem check` and
+/// `stratagem fmt` run them on a file; diagnostics are rendered.
+pub fn read_check(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (forms, diags) = read(FileId(0), &text);
+    if diags.is_empty() {
+        let _ = format_source(&text, &forms, &comments(&text));
+    }
+    let mut loader = Loader::new();
+    loader.load_text("fuzz.sg", &text);
+    let _ = loader.sources.render_plain(&loader.diags);
+    for (_, form) in loader.module.forms.clone() {
+        let _ = loader.module.summarize(form);
+    }
+}
+
+/// Lowering of `(experiment ...)` as `stratagem check` and `stratagem evolve`
+/// do it. Text that holds no experiment form becomes the clauses of one, after
+/// the shipped primsets of every game are imported.
+pub fn experiment(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let text = if text.contains("(experiment") {
+        text.into_owned()
+    } else {
+        format!("(import lose-checkers) (import morris)\n(experiment fuzz\n{text}\n)")
+    };
+    let mut loader = Loader::new();
+    loader.load_text("fuzz.sg", &text);
+    for (_, form) in loader.module.forms.clone() {
+        if let FormRef::Experiment(i) = form
+            && let Err(diags) = lower_experiment(&loader.module, i)
+        {
+            loader.diags.extend(diags);
+        }
+    }
+    let _ = loader.sources.render_plain(&loader.diags);
+}
+
+/// The position text of every game. The first byte picks the game; the rest
+/// is a position, optionally followed by a newline and a move. A position
+/// that reads is printed and read back, its legal moves are printed, read back
+/// and played, and its terminals, natives and material are computed.
+pub fn positions(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let text = String::from_utf8_lossy(rest);
+    let (position, mv) = text.split_once('\n').unwrap_or((&text, ""));
+    match pick % 3 {
+        0 => position_of(&Checkers::lose(), position, mv),
+        1 => position_of(&Morris::standard(), position, mv),
+        _ => position_of(&Morris::no_flying(), position, mv),
+    }
+}
+
+fn position_of<G: GpDomain>(game: &G, text: &str, mv_text: &str) {
+    let state = match game.parse_state(text) {
+        Ok(state) => state,
+        Err(e) => {
+            let (sources, d) = e.diagnose("stratagem::position", "position", text);
+            let _ = sources.render_plain(&[d]);
+            return;
+        }
+    };
+    let printed = game.format_state(&state);
+    let back = game.parse_state(&printed).unwrap_or_else(|e| panic!("`{printed}` does not read back: {e}"));
+    assert_eq!(game.format_state(&back), printed, "`{text}` prints differently after reading back");
+    let _ = game.render(&state);
+    let mut moves = Vec::new();
+    game.legal_moves(&state, &mut moves);
+    assert_eq!(moves.is_empty(), game.result(&state).is_some(), "`{printed}`: no moves iff the game is over");
+    for mv in moves.iter().take(MAX_MOVES) {
+        let name = game.format_move(&state, mv);
+        let read = game.parse_move(&state, &name).unwrap_or_else(|e| panic!("`{name}` in `{printed}`: {e}"));
+        assert_eq!(&read, mv, "`{name}` in `{printed}` reads as another move");
+        let next = game.apply(&state, mv);
+        let _ = game.format_state(&next);
+        let _ = game.result(&next);
+    }
+    if !mv_text.is_empty() {
+        match game.parse_move(&state, mv_text) {
+            Ok(mv) => {
+                let _ = game.render(&game.apply(&state, &mv));
+            }
+            Err(e) => {
+                let (sources, d) = e.diagnose("stratagem::move", "move", mv_text);
+                let _ = sources.render_plain(&[d]);
+            }
+        }
+    }
+    for me in 0..2 {
+        for feature in game.features() {
+            match feature.compute {
+                Compute::F(f) => {
+                    let _ = f(&state, me);
+                }
+                Compute::B(f) => {
+                    let _ = f(&state, me);
+                }
+            }
+        }
+        for native in game.natives() {
+            for x in (-1..=8).chain([i64::MIN, i64::MAX]) {
+                let args: Vec<Value> = native.args.iter().map(|&base| argument(base, x)).collect();
+                let _ = (native.call)(&state, me, &args);
+            }
+        }
+        let _ = game.material(&state, me);
+    }
+}
+
+/// `x` as a value of `base`, as an evolved tree could pass it to a native.
+fn argument(base: Base, x: i64) -> Value {
+    match base {
+        Base::F => Value::F(x as f64),
+        Base::I => Value::I(x),
+        Base::B => Value::B(x % 2 == 0),
+    }
+}
+
+/// The program whose primset the CSV rows bind to: F, I and B terminals and
+/// every builtin (the typed eval case of the data-driven tests).
+const TYPED: &str = include_str!("../../tests/data/eval/ok/003_typed.sg");
+
+/// A CSV table read, bound to a primset's terminals and evaluated on the
+/// interpreter, as `stratagem eval` does; diagnostics are rendered.
+pub fn csv_rows(data: &[u8]) {
+    let mut loader = Loader::new();
+    let program = loader.load_text("typed.sg", TYPED);
+    let csv = loader.sources.add("rows.csv", None, String::from_utf8_lossy(data).into_owned());
+    let (table, mut diags) = match read_csv(&loader.sources, csv) {
+        Ok(read) => read,
+        Err(diags) => {
+            let _ = loader.sources.render_plain(&diags);
+            return;
+        }
+    };
+    let m = &loader.module;
+    for ind in &m.individuals {
+        let ps = m.primset(ind.primset);
+        let mut used: Vec<u32> = ind.trees.iter().flat_map(|t| t.tree.features_used(ps)).collect();
+        used.sort_unstable();
+        used.dedup();
+        match bind(&table, ps, &used, ind.span.first_byte(), program) {
+            Ok(rows) => {
+                let _ = rows.columns();
+                let trees = Program::Trees(ind.trees.iter().map(|t| &t.tree).collect());
+                let out = run_program(Engine::Interp, ps, &trees, &rows);
+                assert_eq!(out.columns[0].len(), rows.n_rows);
+            }
+            Err(more) => diags.extend(more),
+        }
+    }
+    let _ = loader.sources.render_plain(&diags);
+}
+
+/// A checkpoint as `stratagem evolve --resume` reads it; one that parses is
+/// written again and read back, and its programs go through the reader.
+pub fn checkpoint(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(cp) = parse_checkpoint(&text) else { return };
+    let written = serde_json::to_string(&cp).unwrap_or_else(|e| panic!("a parsed checkpoint does not write: {e}"));
+    if let Err(e) = parse_checkpoint(&written) {
+        panic!("a written checkpoint does not read back: {e}\n{written}");
+    }
+    let programs = cp.population.iter().chain(&cp.champion).chain(cp.finalists.iter().map(|f| &f.program));
+    for program in programs {
+        let _ = read(FileId(0), program);
+    }
+}
