@@ -1,10 +1,17 @@
 //! Bad input never panics: random bytes, random token soups and mutated valid
-//! programs go through the reader, the checker and the formatter.
+//! programs go through the reader, the checker and the formatter; mutated
+//! seeds and generated text go through every entry point the fuzz targets
+//! drive (fuzz/src/lib.rs, included here): experiment lowering, the position
+//! parsers of every game, CSV rows and checkpoints.
 
 use proptest::prelude::*;
+use std::path::Path;
 use stratagem::diagnostic::FileId;
 use stratagem::lang::Loader;
 use stratagem::syntax::{lexer::comments, pretty::format_source, read};
+
+#[path = "../fuzz/src/lib.rs"]
+mod entry_points;
 
 const VALID: &str = r#"(import arith)
 (primset p (type Row I) (terminal a F) (function f (Row F) F) (function + (F F) F (builtin add))
@@ -152,3 +159,268 @@ fn deep_trees_check() {
 }
 
 const MAX: usize = 250;
+
+/// The seed corpus of a fuzz target (fuzz/seeds/TARGET), sorted by name.
+fn seeds(target: &str) -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(target);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a seed").path())
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| std::fs::read(p).expect("a readable seed")).collect()
+}
+
+/// One edit of a byte string, as a mutating fuzzer makes them; positions and
+/// lengths are taken modulo the current length.
+#[derive(Clone, Debug)]
+enum Edit {
+    Flip(usize, u8),
+    Insert(usize, Vec<u8>),
+    Delete(usize, usize),
+    /// Bytes `(from, len)` of another seed (an index modulo their number) inserted at `at`.
+    Splice {
+        at: usize,
+        seed: usize,
+        from: usize,
+        len: usize,
+    },
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), 0..8u8).prop_map(|(at, bit)| Edit::Flip(at, bit)),
+        (any::<usize>(), prop::collection::vec(any::<u8>(), 1..8)).prop_map(|(at, b)| Edit::Insert(at, b)),
+        (any::<usize>(), 1..16usize).prop_map(|(at, n)| Edit::Delete(at, n)),
+        (any::<usize>(), any::<usize>(), any::<usize>(), 1..64usize).prop_map(|(at, seed, from, len)| Edit::Splice {
+            at,
+            seed,
+            from,
+            len
+        }),
+    ]
+}
+
+fn mutate(seeds: &[Vec<u8>], pick: usize, edits: &[Edit]) -> Vec<u8> {
+    let mut bytes = seeds[pick % seeds.len()].clone();
+    for e in edits {
+        let at = |i: usize, len: usize| if len == 0 { 0 } else { i % (len + 1) };
+        match e {
+            Edit::Flip(i, bit) if !bytes.is_empty() => {
+                let i = i % bytes.len();
+                bytes[i] ^= 1 << bit;
+            }
+            Edit::Flip(..) => {}
+            Edit::Insert(i, b) => {
+                let i = at(*i, bytes.len());
+                bytes.splice(i..i, b.iter().copied());
+            }
+            Edit::Delete(i, n) => {
+                let i = at(*i, bytes.len());
+                let end = (i + n).min(bytes.len());
+                bytes.drain(i..end);
+            }
+            Edit::Splice { at: i, seed, from, len } => {
+                let other = &seeds[seed % seeds.len()];
+                let from = at(*from, other.len());
+                let piece = other[from..(from + len).min(other.len())].to_vec();
+                let i = at(*i, bytes.len());
+                bytes.splice(i..i, piece);
+            }
+        }
+    }
+    bytes
+}
+
+/// Text from an alphabet a target's inputs are written in.
+fn text_over(alphabet: &'static [&'static str], max: usize) -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(0..alphabet.len(), 0..max)
+        .prop_map(move |picks| picks.iter().flat_map(|&i| alphabet[i].bytes()).collect())
+}
+
+const EXPERIMENT_WORDS: &[&str] = &[
+    "(",
+    ")",
+    " ",
+    "(primset morris)",
+    "(primset lose-checkers)",
+    "(game morris)",
+    "(game lose-checkers)",
+    "(game morris-no-flying)",
+    "population",
+    "generations",
+    "seed",
+    "trees",
+    "init",
+    "max-depth",
+    "max-size",
+    "mutation-depth",
+    "crossover",
+    "mutation",
+    "local-mutation",
+    "selection",
+    "match-games",
+    "elitism",
+    "player",
+    "fitness",
+    "champion",
+    "introns",
+    "engine",
+    "tournament",
+    "fitnessless",
+    "proportionate",
+    "alphabeta",
+    "select",
+    "ratio",
+    "cohort",
+    "random",
+    "guide",
+    "material",
+    "pairings",
+    "round-robin",
+    "validate",
+    "top",
+    "final",
+    "last",
+    "ties",
+    "first",
+    "on",
+    "off",
+    "jit",
+    "interp",
+    "eval",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "0.5",
+    "1e9",
+    "9223372036854775807",
+];
+const POSITION_CHARS: &[&str] = &[
+    "W", "B", "H", "T", "K", "w", "b", ":", ",", "-", "x", "0", "1", "2", "3", "9", "12", "32", "a", "d", "g", "7",
+    " ", "\n", "é",
+];
+const CSV_CHARS: &[&str] = &[
+    "a",
+    "b",
+    "n",
+    "flag",
+    "x0",
+    ",",
+    "\n",
+    "\r\n",
+    "\"",
+    " ",
+    "1",
+    "-0",
+    "1.5",
+    "e9",
+    "NaN",
+    "inf",
+    "true",
+    "0",
+    "9223372036854775808",
+    "é",
+];
+const JSON_WORDS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"format\"",
+    "\"experiment\"",
+    "\"seed\"",
+    "\"generation\"",
+    "\"population\"",
+    "\"log\"",
+    "\"champion\"",
+    "\"finalists\"",
+    "\"program\"",
+    "\"rank\"",
+    "\"points\"",
+    "\"best\"",
+    "2",
+    "1",
+    "-1",
+    "1e400",
+    "null",
+    "\"(x\"",
+    "18446744073709551616",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn experiments_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::experiment(&mutate(&seeds("experiment"), pick, &edits));
+    }
+
+    #[test]
+    fn experiments_generated(clauses in text_over(EXPERIMENT_WORDS, 40)) {
+        entry_points::experiment(&clauses);
+    }
+
+    #[test]
+    fn positions_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::positions(&mutate(&seeds("positions"), pick, &edits));
+    }
+
+    #[test]
+    fn positions_generated(game in 0..3u8, text in text_over(POSITION_CHARS, 60)) {
+        entry_points::positions(&[[game].as_slice(), &text].concat());
+    }
+
+    #[test]
+    fn csv_rows_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::csv_rows(&mutate(&seeds("csv_rows"), pick, &edits));
+    }
+
+    #[test]
+    fn csv_rows_generated(text in text_over(CSV_CHARS, 60)) {
+        entry_points::csv_rows(&text);
+    }
+
+    #[test]
+    fn checkpoints_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::checkpoint(&mutate(&seeds("checkpoint"), pick, &edits));
+    }
+
+    #[test]
+    fn checkpoints_generated(text in text_over(JSON_WORDS, 60)) {
+        entry_points::checkpoint(&text);
+    }
+
+    #[test]
+    fn programs_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::read_check(&mutate(&seeds("read_check"), pick, &edits));
+    }
+}
+
+/// Every seed goes through its target unchanged, and the seeds that should
+/// be accepted are: the corpus exercises more than the error paths.
+#[test]
+fn seeds_pass_their_targets() {
+    for seed in seeds("read_check") {
+        entry_points::read_check(&seed);
+    }
+    for seed in seeds("experiment") {
+        entry_points::experiment(&seed);
+    }
+    for seed in seeds("positions") {
+        entry_points::positions(&seed);
+    }
+    for seed in seeds("csv_rows") {
+        entry_points::csv_rows(&seed);
+    }
+    for seed in seeds("checkpoint") {
+        entry_points::checkpoint(&seed);
+    }
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/checkpoint/tiny-morris.json"))
+            .expect("the checkpoint seed");
+    assert!(stratagem::evolve::output::parse_checkpoint(&text).is_ok());
+}
