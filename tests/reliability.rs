@@ -85,10 +85,26 @@ fn many_diagnostics_print_quickly_and_are_capped() {
     let dir = scratch("many");
     let floats = write(&dir, "floats.sg", "1.5 ".repeat(16_384));
     let foo = write(&dir, "foo.sg", "(foo)\n".repeat(40_000));
-    for file in [&floats, &foo] {
+    let tokens = write(&dir, "tokens.sg", "# ".repeat(500_000));
+    for file in [&floats, &foo, &tokens] {
         let stderr = assert_refused(&["check", file], b"", &["more diagnostics in", file.as_str()]);
         assert!(stderr.len() < 100_000, "{} bytes of diagnostics", stderr.len());
     }
+    let trees = write(&dir, "trees.sexp", "arith 3 0 (+ x0 zz)\n".repeat(50_000));
+    let rows = "programs/examples/demo.csv";
+    assert_refused(&["batch", "--trees", &trees, "--rows", rows], b"", &["more diagnostics in", "trees.sexp"]);
+}
+
+#[test]
+fn large_valid_programs_check_in_linear_time() {
+    // Names were once checked for duplicates by a scan per definition.
+    let dir = scratch("large");
+    let forms: String =
+        (0..50_000).map(|i| format!("(individual a{i} (primset arith) (tree eval (+ x0 {i}.5)))\n")).collect();
+    let file =
+        write(&dir, "many.sg", format!("(import arith)\n{forms}(individual a7 (primset arith) (tree eval x0))\n"));
+    let stderr = assert_refused(&["check", &file], b"", &["`a7` is defined twice", "many.sg"]);
+    assert!(stderr.len() < 10_000, "{stderr}");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use lalrpop_util::ParseError;
 
-use super::lexer::{Token, tokenize};
+use super::lexer::{MAX_READ_ERRORS, Token, tokenize};
 use super::sexp::{Sexp, Span};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::limits::Limit;
@@ -33,6 +33,17 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let mut open: Vec<usize> = Vec::new();
     let max_nesting = max_nesting();
     for (start, tok, end) in tokenize(src) {
+        if diags.len() >= MAX_READ_ERRORS {
+            diags.push(
+                Diagnostic::error(
+                    "stratagem::read::stopped",
+                    format!("reading stopped after {} problems", diags.len()),
+                )
+                .at(file, Span::new(start, start), "the rest of the file is not read")
+                .with_help("is this a program? Fix the problems above and read it again"),
+            );
+            return (Vec::new(), diags);
+        }
         match tok {
             Token::Error(msg) => diags.push(
                 Diagnostic::error("stratagem::read::token", msg.clone())
