@@ -284,7 +284,11 @@ fn window_of(line: &str, anchor: usize) -> (usize, usize) {
         return (0, line.len());
     }
     let anchor = floor_char_boundary(line, anchor.min(line.len()));
-    let lead = line[..anchor].char_indices().rev().nth(WINDOW_LEAD - 1).map_or(0, |(i, _)| i);
+    // Start at the line's beginning when little would be cut there.
+    let lead = match line[..anchor].char_indices().rev().nth(WINDOW_LEAD - 1) {
+        Some((i, _)) if line[..i].chars().count() > WINDOW_LEAD / 2 => i,
+        _ => 0,
+    };
     let end = line[lead..].char_indices().nth(WINDOW).map_or(line.len(), |(i, _)| lead + i);
     (lead, end)
 }
