@@ -1,6 +1,10 @@
 //! `stratagem evolve` as a user runs it: the same seed gives the same log and
 //! champion on 1 and 2 threads and across an interruption; bad experiments and
 //! bad checkpoints are refused before any work; champions check and play.
+//!
+//! The refused experiments in `tests/data/evolve/refused/` expect their
+//! diagnostics in `.expected` files; re-bless with
+//! `UPDATE_EXPECT=1 cargo test --test evolve`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -10,6 +14,11 @@ fn stratagem(args: &[&str]) -> (i32, String, String) {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+/// Diagnostics as one line: miette wraps long messages to the terminal width.
+fn flat(text: &str) -> String {
+    text.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -223,7 +232,7 @@ fn bad_experiments_are_rejected_before_any_work() {
         &[
             "unknown or malformed option of `alphabeta`",
             "expected (perspective root|mover)",
-            "a search depth is between 1 and 64",
+            "a search depth is between 1 and 32",
             "expected (ties first|random)",
             "SelectiveSearchRatio is in (0, 1]",
             "a perspective is `root` or `mover`",
@@ -234,4 +243,54 @@ fn bad_experiments_are_rejected_before_any_work() {
         "tests/data/evolve/bad-size.sg",
         &["tree `cond` of type B needs 3 nodes, but the limit is 2", "`max-size` must be between 1 and 1000000, not 0"],
     );
+}
+
+/// Every experiment in `tests/data/evolve/refused/` is refused by `check`
+/// with the diagnostics of its `.expected` file, and by `evolve` before it
+/// writes anything.
+#[test]
+fn refused_experiments_match_their_expected_diagnostics() {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/data/evolve/refused")
+        .expect("tests/data/evolve/refused")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sg"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 5, "{cases:?}");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let file = case.to_str().expect("utf-8");
+        let (code, _, stderr) = stratagem(&["check", file]);
+        assert_eq!(code, 1, "{file}: {stderr}");
+        let expected_path = case.with_extension("expected");
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            std::fs::write(&expected_path, &stderr).expect("write expected file");
+        } else {
+            let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+            if expected != stderr {
+                failures.push(format!("--- {file}\n=== expected\n{expected}\n=== actual\n{stderr}"));
+            }
+        }
+        let out = temp("refused");
+        let (code, _, evolve_err) = stratagem(&["evolve", file, "--out", out.to_str().expect("utf-8")]);
+        assert_eq!(code, 1, "{file}");
+        assert_eq!(evolve_err, stderr, "evolve and check refuse {file} alike");
+        assert!(!out.exists(), "{file}: no output for a refused experiment");
+    }
+    assert!(failures.is_empty(), "case(s) differ (re-bless with UPDATE_EXPECT=1):\n{}", failures.join("\n"));
+}
+
+/// The limits of the refusals can be raised.
+#[test]
+fn work_limits_can_be_raised() {
+    let huge = "tests/data/evolve/refused/games-per-generation.sg";
+    let (code, stdout, stderr) = stratagem(&["--limit", "games-per-generation=200000000", "check", huge]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("experiment huge"), "{stdout}");
+    let deep = "tests/data/evolve/refused/search-depth.sg";
+    let (code, _, stderr) = stratagem(&["--limit", "search-depth=64", "check", deep]);
+    assert_eq!(code, 1, "depth 0 stays refused");
+    let stderr = flat(&stderr);
+    assert!(!stderr.contains("search depth 40 exceeds"), "{stderr}");
+    assert!(stderr.contains("a search depth is between 1 and 64"), "{stderr}");
 }
