@@ -115,7 +115,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
 }
 
 /// Removes temporary files a killed run may have left beside its outputs
-/// (`.NAME.PID.tmp` of [`crate::files::write_atomic`], and `NAME.tmp` of
+/// (`.NAME.PID-N.tmp` of [`crate::files::write_atomic`], and `NAME.tmp` of
 /// earlier versions). Only names of files a run writes are touched.
 pub fn remove_stale_temporaries(dir: &Path, champion: &str) {
     let stale = |dir: &Path, names: &[&str]| {
@@ -126,7 +126,7 @@ pub fn remove_stale_temporaries(dir: &Path, champion: &str) {
                 let old = Path::new(n).with_extension("tmp");
                 file.strip_prefix(&format!(".{n}.")).is_some_and(|rest| {
                     rest.strip_suffix(".tmp")
-                        .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+                        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
                 }) || Path::new(&file) == old
             });
             if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
@@ -136,12 +136,6 @@ pub fn remove_stale_temporaries(dir: &Path, champion: &str) {
     };
     stale(dir, &OUTPUT_FILES);
     stale(&dir.join("champions"), &[champion]);
-}
-
-/// Writes `text` to `path` through a temporary file and a rename, so a
-/// command killed mid-write leaves the previous file intact.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    crate::files::write_atomic(path, text.as_bytes())
 }
 
 /// The text of a checkpoint. Every float is printed so that it reads back
