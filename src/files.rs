@@ -9,6 +9,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::limits::Limit;
 
@@ -41,34 +42,82 @@ fn too_large(limit: Limit, size: Option<u64>) -> std::io::Error {
 /// final target (symlinks followed), with the target's permissions, then a
 /// rename. A target that exists and is not a regular file is refused.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let target = resolve_symlinks(path)?;
-    let existing = match std::fs::metadata(&target) {
-        Ok(meta) => Some(meta),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e),
-    };
-    if let Some(meta) = &existing {
-        refuse_non_regular(meta)?;
-    }
-    let dir = match target.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
+    let mut file = AtomicFile::create(path)?;
+    file.write_all(bytes)?;
+    file.commit()
+}
+
+/// A file written in pieces that appears at its path, whole, only on
+/// [`AtomicFile::commit`]; dropped uncommitted, it leaves the old file as it
+/// was and no temporary behind.
+pub struct AtomicFile {
+    file: Option<std::io::BufWriter<std::fs::File>>,
+    tmp: PathBuf,
+    target: PathBuf,
+}
+
+impl AtomicFile {
+    /// Starts writing `path` (see [`write_atomic`] for what is refused).
+    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
+        let target = resolve_symlinks(path)?;
+        let existing = match std::fs::metadata(&target) {
+            Ok(meta) => Some(meta),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
         if let Some(meta) = &existing {
-            f.set_permissions(meta.permissions())?;
+            refuse_non_regular(meta)?;
         }
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &target)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        let file = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
+        let mut atomic = AtomicFile { file: None, tmp, target };
+        if let Some(meta) = &existing {
+            file.set_permissions(meta.permissions())?;
+        }
+        atomic.file = Some(std::io::BufWriter::new(file));
+        Ok(atomic)
     }
-    written
+
+    /// Flushes the text to disk and puts it in place of the target.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        let Some(writer) = self.file.take() else {
+            return Err(std::io::Error::other("the file was already committed"));
+        };
+        let file = writer.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        drop(file);
+        std::fs::rename(&self.tmp, &self.target)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("the file was already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        // Committed files were renamed away; anything else is abandoned.
+        let _ = std::fs::remove_file(&self.tmp);
+    }
 }
 
 /// Checks, before a command starts its work, that `path` can later be

@@ -71,8 +71,9 @@ impl Limit {
     pub fn hard_maximum(self) -> u64 {
         match self {
             Limit::InputSize | Limit::CsvSize => 1 << 40,
-            // Checking and evaluation recurse once per level on a 64 MiB stack.
-            Limit::Nesting => 4096,
+            // Checking, compiling and evaluating recurse once per level, and
+            // matches evaluate on worker threads with the default stack.
+            Limit::Nesting => 1024,
             Limit::Games | Limit::GamesPerGeneration => 1 << 53,
             Limit::SearchDepth | Limit::PerftDepth => 1000,
         }
@@ -226,7 +227,7 @@ mod tests {
         assert_eq!(parse_setting("games=5").map(|s| s.value), Ok(5));
         assert!(parse_setting("games=5K").is_err(), "only sizes take units");
         assert!(parse_setting("nesting=0").is_err());
-        assert!(parse_setting("nesting=100000").is_err(), "past the hard maximum");
+        assert!(parse_setting("nesting=2000").is_err(), "past the hard maximum");
         let typo = parse_setting("nestng=10").expect_err("unknown");
         assert!(typo.contains("did you mean `nesting`"), "{typo}");
         assert!(parse_setting("games").is_err());

@@ -154,6 +154,8 @@ fn eval() {
 
 /// Scripted REPL sessions: `tests/data/repl/NNN_name.repl` is fed to
 /// `stratagem repl` on standard input; its output must equal `NNN_name.expected`.
+/// A session exits 1 when any input failed: the transcripts named `*errors*`
+/// expect that, the others exit 0.
 #[test]
 fn repl() {
     use std::io::Write;
@@ -167,6 +169,7 @@ fn repl() {
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
     let session = |input: &[u8], case: &Path| -> String {
+        let expect_failure = case.file_name().is_some_and(|n| n.to_string_lossy().contains("errors"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_stratagem"))
             .arg("repl")
             .env("STRATAGEM_HISTORY", std::env::temp_dir().join("stratagem-test-history"))
@@ -178,7 +181,8 @@ fn repl() {
         child.stdin.take().expect("stdin").write_all(input).expect("write transcript");
         let out = child.wait_with_output().expect("repl output");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success() && !stderr.contains("panicked"), "{}: {stderr}", case.display());
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", case.display());
+        assert_eq!(out.status.code(), Some(i32::from(expect_failure)), "{}: exit status", case.display());
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     for case in cases {

@@ -1,15 +1,25 @@
 //! `stratagem evolve` as a user runs it: the same seed gives the same log and
-//! champion on 1 and 2 threads and across an interruption; bad experiments and
-//! bad checkpoints are refused before any work; champions check and play.
+//! champion on 1 and 2 threads and across an interruption, even a kill at any
+//! point; bad experiments and bad checkpoints are refused before any work;
+//! champions check and play.
+//!
+//! The refused experiments in `tests/data/evolve/refused/` expect their
+//! diagnostics in `.expected` files; re-bless with
+//! `UPDATE_EXPECT=1 cargo test --test evolve`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 fn stratagem(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+/// Diagnostics as one line: miette wraps long messages to the terminal width.
+fn flat(text: &str) -> String {
+    text.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn temp(name: &str) -> PathBuf {
@@ -169,7 +179,7 @@ fn existing_runs_and_bad_checkpoints_are_refused() {
     assert!(stderr.contains("already holds a run"), "{stderr}");
     let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", &dir_s, "--seed", "99"]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("written by another experiment"), "{stderr}");
+    assert!(flat(&stderr).contains("written by another experiment"), "{stderr}");
     std::fs::write(dir.join("checkpoint.json"), "{\"format\": 1, \"truncated").expect("corrupt");
     let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", &dir_s]);
     assert_eq!(code, 1);
@@ -223,7 +233,7 @@ fn bad_experiments_are_rejected_before_any_work() {
         &[
             "unknown or malformed option of `alphabeta`",
             "expected (perspective root|mover)",
-            "a search depth is between 1 and 64",
+            "a search depth is between 1 and 32",
             "expected (ties first|random)",
             "SelectiveSearchRatio is in (0, 1]",
             "a perspective is `root` or `mover`",
@@ -234,4 +244,294 @@ fn bad_experiments_are_rejected_before_any_work() {
         "tests/data/evolve/bad-size.sg",
         &["tree `cond` of type B needs 3 nodes, but the limit is 2", "`max-size` must be between 1 and 1000000, not 0"],
     );
+}
+
+/// Every experiment in `tests/data/evolve/refused/` is refused by `check`
+/// with the diagnostics of its `.expected` file, and by `evolve` before it
+/// writes anything.
+#[test]
+fn refused_experiments_match_their_expected_diagnostics() {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir("tests/data/evolve/refused")
+        .expect("tests/data/evolve/refused")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sg"))
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 5, "{cases:?}");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let file = case.to_str().expect("utf-8");
+        let (code, _, stderr) = stratagem(&["check", file]);
+        assert_eq!(code, 1, "{file}: {stderr}");
+        let expected_path = case.with_extension("expected");
+        if std::env::var_os("UPDATE_EXPECT").is_some() {
+            std::fs::write(&expected_path, &stderr).expect("write expected file");
+        } else {
+            let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
+            if expected != stderr {
+                failures.push(format!("--- {file}\n=== expected\n{expected}\n=== actual\n{stderr}"));
+            }
+        }
+        let out = temp("refused");
+        let (code, _, evolve_err) = stratagem(&["evolve", file, "--out", out.to_str().expect("utf-8")]);
+        assert_eq!(code, 1, "{file}");
+        assert_eq!(evolve_err, stderr, "evolve and check refuse {file} alike");
+        assert!(!out.exists(), "{file}: no output for a refused experiment");
+    }
+    assert!(failures.is_empty(), "case(s) differ (re-bless with UPDATE_EXPECT=1):\n{}", failures.join("\n"));
+}
+
+/// The limits of the refusals can be raised; a large generation is run
+/// with a warning that says how many games it plays.
+#[test]
+fn work_limits_can_be_raised_and_large_generations_warn() {
+    let huge = "tests/data/evolve/refused/games-per-generation.sg";
+    let (code, _, stderr) = stratagem(&["check", huge]);
+    assert_eq!(code, 1);
+    let stderr = flat(&stderr);
+    assert!(stderr.contains("plays 199980000 games per generation"), "{stderr}");
+    assert!(stderr.contains("--limit games-per-generation=N"), "{stderr}");
+    let (code, stdout, stderr) = stratagem(&["--limit", "games-per-generation=200000000", "check", huge]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("experiment huge"), "{stdout}");
+    let deep = "tests/data/evolve/refused/search-depth.sg";
+    let (code, _, stderr) = stratagem(&["--limit", "search-depth=64", "check", deep]);
+    assert_eq!(code, 1, "depth 0 stays refused");
+    let stderr = flat(&stderr);
+    assert!(!stderr.contains("search depth 40 exceeds"), "{stderr}");
+    assert!(stderr.contains("a search depth is between 1 and 64"), "{stderr}");
+
+    // 300 individuals in a round robin: 179,400 games, plus the fitness of
+    // 3,000 random games each: over a million per generation.
+    let dir = temp("large");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let file = dir.join("large.sg");
+    let text = std::fs::read_to_string(TINY)
+        .expect("read tiny.sg")
+        .replace("(population 9)", "(population 300)")
+        .replace("(fitness (random 2) (cohort 2) (pairings 2))", "(fitness (round-robin) (random 3000))");
+    std::fs::write(&file, text).expect("write");
+    // The warning comes before any work: resuming a run that is not there
+    // stops right after it.
+    let out = dir.join("no-run");
+    let (code, _, stderr) =
+        stratagem(&["evolve", file.to_str().expect("utf-8"), "--resume", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 1, "{stderr}");
+    let stderr = flat(&stderr);
+    assert!(stderr.contains("nothing to resume"), "{stderr}");
+    assert!(stderr.contains("plays 1079408 games per generation"), "{stderr}");
+    assert!(stderr.contains(file.to_str().expect("utf-8")), "the warning names the file: {stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// Errors that point into no experiment name the file.
+#[test]
+fn errors_name_the_file() {
+    let file = "tests/data/evolve/no-experiment.sg";
+    let out = temp("noexp");
+    let (code, _, stderr) = stratagem(&["evolve", file, "--out", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    let stderr = flat(&stderr);
+    assert!(stderr.contains(&format!("`{file}` defines no (experiment ...)")), "{stderr}");
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--experiment", "other"]);
+    assert_eq!(code, 1);
+    let stderr = flat(&stderr);
+    assert!(stderr.contains(&format!("`{TINY}` defines no experiment `other`")), "{stderr}");
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    let stderr = flat(&stderr);
+    assert!(stderr.contains(out.to_str().expect("utf-8")), "{stderr}");
+    assert!(stderr.contains("nothing to resume"), "{stderr}");
+}
+
+fn run_env(args: &[&str], env: Option<(&str, String)>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stratagem"));
+    cmd.args(args);
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run stratagem");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
+    out
+}
+
+/// A checkpoint of `tiny.sg` after one generation, as JSON, and its directory.
+fn one_generation(name: &str) -> (PathBuf, serde_json::Value) {
+    let dir = temp(name);
+    evolve(&dir, &["--stop-after", "1"]);
+    let cp = serde_json::from_str(&read(&dir, "checkpoint.json")).expect("checkpoint JSON");
+    (dir, cp)
+}
+
+/// Resuming from the checkpoint `cp` fails with an error that names the
+/// checkpoint file and contains `why`.
+fn resume_refuses(dir: &Path, cp: &serde_json::Value, why: &str) {
+    let path = dir.join("checkpoint.json");
+    std::fs::write(&path, cp.to_string()).expect("write checkpoint");
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 1, "{why}: {stderr}");
+    let stderr = flat(&stderr);
+    assert!(stderr.contains(&path.display().to_string()), "the error names the checkpoint: {stderr}");
+    assert!(stderr.contains(why), "missing `{why}` in:\n{stderr}");
+    assert!(!dir.join("champions").exists(), "{why}: nothing ran");
+}
+
+#[test]
+fn checkpoints_are_read_strictly() {
+    let (dir, good) = one_generation("strict");
+    let member = good["population"][0].as_str().expect("program text").to_owned();
+    let with = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut cp = good.clone();
+        f(&mut cp);
+        cp
+    };
+    // A NUL byte, and a malformed number, in a program the reader recovers from.
+    let nul = with(&|cp| cp["population"][0] = member.replacen(' ', " \u{0} ", 1).into());
+    resume_refuses(&dir, &nul, "population member 0 is not a well-formed program");
+    let number = member.find(|c: char| c.is_ascii_digit()).expect("a number in the program");
+    let mut bad_number = member.clone();
+    bad_number.insert_str(number, "1e+ ");
+    resume_refuses(&dir, &with(&|cp| cp["population"][0] = bad_number.clone().into()), "population member 0");
+    // A generation past the experiment's three, with a log to match.
+    let far = with(&|cp| {
+        let record = cp["log"][0].clone();
+        let log: Vec<serde_json::Value> = (0..100)
+            .map(|g| {
+                let mut r = record.clone();
+                r["generation"] = g.into();
+                r
+            })
+            .collect();
+        cp["log"] = log.into();
+        cp["generation"] = 100.into();
+    });
+    resume_refuses(&dir, &far, "at generation 100, past the experiment's 3");
+    resume_refuses(&dir, &with(&|cp| cp["generation"] = 2.into()), "at generation 2 but its log has 1 records");
+    resume_refuses(&dir, &with(&|cp| cp["log"][0]["generation"] = 7.into()), "log record 0 is for generation 7");
+    resume_refuses(&dir, &with(&|cp| cp["champion"] = serde_json::Value::Null), "no champion after 1 generations");
+    resume_refuses(&dir, &with(&|cp| cp["unknown"] = 1.into()), "unknown field `unknown`");
+    let small = with(&|cp| cp["population"].as_array_mut().expect("array").truncate(3));
+    resume_refuses(&dir, &small, "holds 3 individuals, but the experiment's population is 9");
+    let wrong_tree = with(&|cp| cp["population"][0] = member.replace("(tree eval", "(tree order").into());
+    resume_refuses(&dir, &wrong_tree, "population member 0) that does not check");
+    // The checkpoint is read within the input-size limit.
+    std::fs::write(dir.join("checkpoint.json"), good.to_string()).expect("restore");
+    let (code, _, stderr) =
+        stratagem(&["--limit", "input-size=1500", "evolve", TINY, "--resume", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    let stderr = flat(&stderr);
+    assert!(stderr.contains("--limit input-size=N"), "{stderr}");
+    assert!(stderr.contains(&dir.join("checkpoint.json").display().to_string()), "{stderr}");
+    // And the restored one resumes.
+    let (code, _, stderr) = stratagem(&["evolve", TINY, "--resume", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// What must not depend on where a run was killed: the log, final.json and
+/// the champion, byte for byte (with the output directory's name taken out
+/// of the champion's header), and the generations of timing.jsonl.
+fn outcome(dir: &Path) -> Vec<(String, String)> {
+    let name = dir.to_str().expect("utf-8");
+    let mut files: Vec<(String, String)> = ["log.jsonl", "final.json", "champions/tiny.sg"]
+        .iter()
+        .map(|f| (f.to_string(), read(dir, f).replace(name, "<out>")))
+        .collect();
+    let timing: Vec<String> = read(dir, "timing.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("timing record")["generation"].to_string())
+        .collect();
+    files.push(("timing generations".into(), timing.join(" ")));
+    let stray: Vec<String> = [dir.to_path_buf(), dir.join("champions")]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect("list").filter_map(Result::ok))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".tmp"))
+        .collect();
+    files.push(("temporary files".into(), stray.join(" ")));
+    files
+}
+
+const CRASH_HOOK: &str = "STRATAGEM_TEST_CRASH_AFTER_WRITES";
+
+/// A run killed right after its N-th write, for every N, then resumed
+/// (and, for some N, killed again while resuming and resumed once more),
+/// ends with exactly the files of the uninterrupted run.
+#[test]
+fn a_kill_after_any_write_then_resume_gives_the_uninterrupted_run() {
+    let whole = temp("kill-whole");
+    evolve(&whole, &[]);
+    let expected = outcome(&whole);
+    assert_eq!(expected[3].1, "0 1 2");
+    let mut n = 1;
+    loop {
+        let dir = temp(&format!("kill-{n}"));
+        let d = dir.to_str().expect("utf-8");
+        let first = run_env(&["evolve", TINY, "--out", d], Some((CRASH_HOOK, n.to_string())));
+        if first.status.success() {
+            // Past the run's last write: the run has been killed after each.
+            assert!(n > 10, "only {} writes?", n - 1);
+            assert_eq!(outcome(&dir), expected);
+            std::fs::remove_dir_all(dir).ok();
+            break;
+        }
+        assert_eq!(first.status.code(), Some(137), "{}", String::from_utf8_lossy(&first.stderr));
+        // A write cut short leaves its temporary file; resuming removes it.
+        std::fs::write(dir.join(format!(".log.jsonl.{}.tmp", 4_000_000 + n)), "half").expect("write");
+        std::fs::write(dir.join("timing.tmp"), "half").expect("write");
+        // Every third time, the resumed run is killed too, after its first write.
+        if n % 3 == 0 {
+            let again = run_env(&["evolve", TINY, "--resume", d], Some((CRASH_HOOK, "1".into())));
+            assert!(matches!(again.status.code(), Some(0 | 137)), "{}", String::from_utf8_lossy(&again.stderr));
+        }
+        let resumed = run_env(&["evolve", TINY, "--resume", d], None);
+        assert!(resumed.status.success(), "after write {n}: {}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(outcome(&dir), expected, "killed after write {n}");
+        // Resuming again finds nothing to do.
+        let (code, stdout, stderr) = stratagem(&["evolve", TINY, "--resume", d]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("already complete; nothing was written"), "{stdout}");
+        std::fs::remove_dir_all(dir).ok();
+        n += 1;
+        assert!(n < 100, "the run never finished");
+    }
+    std::fs::remove_dir_all(whole).ok();
+}
+
+/// A run killed by SIGKILL at various moments (the empty directory made
+/// beforehand, as a killed run's first act leaves it), then resumed, gives
+/// the uninterrupted run's files.
+#[cfg(unix)]
+#[test]
+fn a_real_kill_at_any_moment_then_resume_gives_the_uninterrupted_run() {
+    let whole = temp("sigkill-whole");
+    evolve(&whole, &[]);
+    let expected = outcome(&whole);
+    // Killed before its first write: an empty directory, which --resume starts afresh.
+    let empty = temp("sigkill-empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let resumed = run_env(&["evolve", TINY, "--resume", empty.to_str().expect("utf-8")], None);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(outcome(&empty), expected);
+    std::fs::remove_dir_all(empty).ok();
+    for (i, delay_ms) in [0u64, 3, 8, 15, 25, 40, 60, 90].into_iter().enumerate() {
+        let dir = temp(&format!("sigkill-{i}"));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let d = dir.to_str().expect("utf-8");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stratagem"))
+            .args(["evolve", TINY, "--out", d])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        child.kill().ok();
+        child.wait().expect("wait");
+        let resumed = run_env(&["evolve", TINY, "--resume", d], None);
+        assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+        assert_eq!(outcome(&dir), expected, "killed after {delay_ms} ms");
+        std::fs::remove_dir_all(dir).ok();
+    }
+    std::fs::remove_dir_all(whole).ok();
 }

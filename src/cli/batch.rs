@@ -17,6 +17,7 @@ use crate::eval::jit::{BatchFn, FnHandle, JitCompiler, JitConfig, JitError, JitP
 use crate::eval::run::auto_uses_jit;
 use crate::eval::table::{BoundRows, bind, read_csv};
 use crate::lang::check::{TreeEnv, check_tree};
+use crate::lang::program::MAX_DIAGNOSTICS_LOWERING;
 use crate::lang::{PrimSet, Tree, TypeId, Value};
 use crate::syntax::{Sexp, Span, read};
 
@@ -49,10 +50,14 @@ pub fn read_bench_trees(sources: &Sources, file: FileId, ps: &PrimSet) -> Result
     if !diags.is_empty() {
         return Err(diags);
     }
-    // Group the S-expressions by the line they start on.
+    // Group the S-expressions by the line they start on (items come in
+    // order, so newlines are counted once, from one item to the next).
     let mut lines: Vec<(usize, Vec<&Sexp>)> = Vec::new();
+    let (mut line, mut counted_to) = (0, 0);
     for item in &items {
-        let line = text[..item.span.start].matches('\n').count();
+        let start = item.span.start.min(text.len()).max(counted_to);
+        line += text.as_bytes()[counted_to..start].iter().filter(|&&b| b == b'\n').count();
+        counted_to = start;
         match lines.last_mut() {
             Some((l, group)) if *l == line => group.push(item),
             _ => lines.push((line, vec![item])),
@@ -61,6 +66,17 @@ pub fn read_bench_trees(sources: &Sources, file: FileId, ps: &PrimSet) -> Result
     let env = TreeEnv { ps, file, params: &[], any_literal: false };
     let mut trees = Vec::new();
     for (_, group) in &lines {
+        if diags.len() >= MAX_DIAGNOSTICS_LOWERING {
+            let at = Span::new(group[0].span.start, group[0].span.start);
+            diags.push(
+                Diagnostic::error(
+                    "stratagem::batch::stopped",
+                    format!("checking stopped after {} problems", diags.len()),
+                )
+                .at(file, at, "the rest of the file is not checked"),
+            );
+            break;
+        }
         let span = Span::new(group[0].span.start, group[group.len() - 1].span.end);
         let fields = match group.as_slice() {
             [set, size, index, tree] => {

@@ -12,6 +12,9 @@ use crate::lang::Loader;
 /// The experiment `stratagem evolve` runs when given no file.
 pub const QUICKSTART: &str = include_str!("../../programs/experiments/quickstart.sg");
 
+/// Games per generation past which `evolve` warns that a run may take long.
+const LARGE_GENERATION: u64 = 1_000_000;
+
 pub struct EvolveArgs {
     pub file: Option<PathBuf>,
     pub experiment: Option<String>,
@@ -32,18 +35,26 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         return Err(Failure::new(loader.sources, loader.diags));
     }
     let m = &loader.module;
+    // Every error names the file (and the output directory where it matters).
+    let file_name =
+        args.file.as_ref().map_or_else(|| "programs/experiments/quickstart.sg".to_owned(), |f| f.display().to_string());
     let candidates: Vec<usize> = (0..m.experiments.len()).filter(|&i| Some(m.experiments[i].0) == file).collect();
     let name_of =
         |i: usize| m.experiments[i].1.as_list().and_then(|l| l.get(1)).map(ToString::to_string).unwrap_or_default();
     let index = match (&args.experiment, candidates.as_slice()) {
         (None, [only]) => *only,
-        (None, []) => return Err(Failure::message("stratagem::evolve::none", "the file defines no (experiment ...)")),
+        (None, []) => {
+            return Err(Failure::message(
+                "stratagem::evolve::none",
+                format!("`{file_name}` defines no (experiment ...)"),
+            ));
+        }
         (None, many) => {
             let names: Vec<String> = many.iter().map(|&i| name_of(i)).collect();
             return Err(Failure::message(
                 "stratagem::evolve::which",
                 format!(
-                    "the file defines several experiments ({}); choose one with --experiment NAME",
+                    "`{file_name}` defines several experiments ({}); choose one with --experiment NAME",
                     names.join(", ")
                 ),
             ));
@@ -53,7 +64,7 @@ pub fn run(args: &EvolveArgs) -> Outcome {
             None => {
                 return Err(Failure::message(
                     "stratagem::evolve::none",
-                    format!("the file defines no experiment `{want}`"),
+                    format!("`{file_name}` defines no experiment `{want}`"),
                 ));
             }
         },
@@ -61,6 +72,13 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let mut exp = lower_experiment(m, index).map_err(|d| Failure::new(loader.sources.clone(), d))?;
     if let Some(seed) = args.seed {
         exp.seed = seed;
+    }
+    let games = exp.games_per_generation();
+    if games > LARGE_GENERATION {
+        eprintln!(
+            "warning: experiment `{}` in `{file_name}` plays {games} games per generation ({} generations); it may take long",
+            exp.name, exp.generations
+        );
     }
     let ps = m.primset(exp.primset);
     let source = loader.sources.get(ps.file);
@@ -70,7 +88,10 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         None => {
             return Err(Failure::message(
                 "stratagem::evolve::primset",
-                "the experiment's primset is defined inline; put it in a file (or use a shipped primset) so champions can import it",
+                format!(
+                    "the primset of experiment `{}` in `{file_name}` is defined inline; put it in a file (or use a shipped primset) so champions can import it",
+                    exp.name
+                ),
             ));
         }
     };
@@ -100,7 +121,7 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let form = m.experiments[index].1.clone();
     let report = pool
         .install(|| run_experiment(m, &form, &exp, &primset_import, &opts))
-        .map_err(|d: Vec<Diagnostic>| Failure::new(loader.sources.clone(), d))?;
+        .map_err(|d: Vec<Diagnostic>| Failure::new(loader.sources.clone(), name_run(d, &file_name, &out_dir)))?;
     let last = report.log.last();
     let mut text = format!(
         "experiment {} (seed {}): {} of {} generations, best fitness {}, mean {}\n",
@@ -116,6 +137,9 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         out_dir.join("log.jsonl").display(),
         out_dir.join("fitness.svg").display()
     ));
+    if report.already_complete {
+        text.push_str(&format!("the run in {} was already complete; nothing was written\n", out_dir.display()));
+    }
     match (&report.champion, report.finished) {
         (Some(path), _) => text.push_str(&format!("champion: {}\n", path.display())),
         (None, false) => text.push_str(&format!(
@@ -127,4 +151,19 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     }
     out(&text);
     Ok(())
+}
+
+/// Makes a run's errors that point into no file name the experiment file
+/// and the output directory, unless they already name a path there.
+fn name_run(diags: Vec<Diagnostic>, file: &str, out: &std::path::Path) -> Vec<Diagnostic> {
+    let out_s = out.display().to_string();
+    diags
+        .into_iter()
+        .map(|mut d| {
+            if d.file.is_none() && !d.message.contains(&out_s) && !d.message.contains(file) {
+                d.message = format!("{} (running `{file}` into `{out_s}`)", d.message);
+            }
+            d
+        })
+        .collect()
 }

@@ -116,7 +116,8 @@ pub enum Command {
         /// The start position in the game's text format (default: the initial position).
         #[arg(long, value_name = "TEXT")]
         position: Option<String>,
-        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
+        /// The deepest level to count (at most the `perft-depth` limit, 40 by default).
+        #[arg(long)]
         depth: u32,
     },
     /// Play a match between two players: wins, draws, losses, score, states

@@ -11,6 +11,7 @@ use super::{Failure, Outcome, out};
 use crate::games::checkers::Checkers;
 use crate::games::morris::Morris;
 use crate::games::{Game, ParseError, perft};
+use crate::limits::Limit;
 
 /// The native games the CLI knows.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +39,9 @@ pub fn run(args: &PerftArgs) -> Outcome {
 }
 
 fn run_game<G: Game>(game: &G, args: &PerftArgs) -> Outcome {
+    Limit::PerftDepth
+        .check(u64::from(args.depth), &format!("`--depth {}`", args.depth))
+        .map_err(|e| Failure::message("stratagem::limit", e))?;
     let state = parse_position(game, args.position.as_deref())?;
     let mut depths = Vec::new();
     for depth in 1..=args.depth {

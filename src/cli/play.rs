@@ -4,6 +4,7 @@
 //! each with random streams named by (seed, game, side), so the result is the
 //! same at any thread count.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -14,14 +15,15 @@ use super::perft::{GameName, parse_position};
 use super::{Failure, Format, Outcome, out};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::jit::JitConfig;
-use crate::evolve::output::write_atomically;
 use crate::evolve::rng::stream;
+use crate::files::AtomicFile;
 use crate::games::checkers::Checkers;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::morris::Morris;
 use crate::games::playout::random_playout;
 use crate::games::{GameResult, Player};
 use crate::lang::Loader;
+use crate::limits::Limit;
 use crate::search::evaluators::TreeProgram;
 use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
 
@@ -115,15 +117,16 @@ pub fn load_programs<G: GpDomain>(
     Ok(GpPrograms { eval, order })
 }
 
-/// Totals of one side of a match.
+/// Totals of one side of a match. Sums are integers, so they do not depend
+/// on the order games finish in.
 #[derive(Debug, Default, Clone)]
 pub struct SideStats {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
     pub turns: u64,
-    expanded_sum: f64,
-    expanded_sq: f64,
+    expanded_sum: u128,
+    expanded_sq: u128,
 }
 
 impl SideStats {
@@ -132,7 +135,7 @@ impl SideStats {
     }
 
     pub fn states_mean(&self) -> f64 {
-        if self.turns == 0 { 0.0 } else { self.expanded_sum / self.turns as f64 }
+        if self.turns == 0 { 0.0 } else { self.expanded_sum as f64 / self.turns as f64 }
     }
 
     pub fn states_sd(&self) -> f64 {
@@ -140,94 +143,99 @@ impl SideStats {
             return 0.0;
         }
         let n = self.turns as f64;
-        let mean = self.expanded_sum / n;
-        ((self.expanded_sq - n * mean * mean) / (n - 1.0)).max(0.0).sqrt()
+        let mean = self.expanded_sum as f64 / n;
+        ((self.expanded_sq as f64 - n * mean * mean) / (n - 1.0)).max(0.0).sqrt()
     }
 
     /// Turns of a player that does not search: one state each.
     fn add_random_turns(&mut self, turns: u32) {
         self.turns += u64::from(turns);
-        self.expanded_sum += f64::from(turns);
-        self.expanded_sq += f64::from(turns);
+        self.expanded_sum += u128::from(turns);
+        self.expanded_sq += u128::from(turns);
     }
 
     fn add_turns(&mut self, expanded: &[u64]) {
         for &e in expanded {
             self.turns += 1;
-            self.expanded_sum += e as f64;
-            self.expanded_sq += (e as f64) * (e as f64);
+            self.expanded_sum += u128::from(e);
+            self.expanded_sq += u128::from(e) * u128::from(e);
         }
     }
 }
 
-/// The games of a match, each with the colour A played.
-type Games<M> = Vec<(Player, GameRecord<M>)>;
+/// Games are played in parallel a chunk at a time and folded into the
+/// totals in game order, so memory stays flat however many games a match has.
+const CHUNK: u64 = 1 << 14;
 
-/// Plays `n` games between A and B, in parallel; returns A's and B's totals,
-/// and the games themselves if `keep_games`.
+/// Receives each game of a match: its index, the colour A played, the game.
+pub type RecordSink<'a, M> = &'a mut dyn FnMut(u64, Player, &GameRecord<M>) -> std::io::Result<()>;
+
+/// Plays `n` games between A and B, in parallel; returns A's and B's totals.
+/// `record`, if given, receives each game (its index, and the colour A
+/// played) in game order.
 pub fn play_match<G: GpDomain + 'static>(
     game: &G,
     start: &G::State,
     (a, b): (&PlayerFactory<G::State>, &PlayerFactory<G::State>),
     n: u64,
     seed: u64,
-    keep_games: bool,
-) -> (SideStats, SideStats, Games<G::Move>)
+    mut record: Option<RecordSink<'_, G::Move>>,
+) -> std::io::Result<(SideStats, SideStats)>
 where
     G::State: Send + Sync + 'static,
     G::Move: Send,
 {
-    if !keep_games && matches!((a, b), (PlayerFactory::Random, PlayerFactory::Random)) {
-        let (sa, sb) = random_match(game, start, n, seed);
-        return (sa, sb, Vec::new());
+    if record.is_none() && matches!((a, b), (PlayerFactory::Random, PlayerFactory::Random)) {
+        return Ok(random_match(game, start, n, seed));
     }
-    let records: Vec<_> = (0..n)
-        .into_par_iter()
-        .map(|i| {
-            let mut pa = a.make::<G>(seed, &[i, 0]);
-            let mut pb = b.make::<G>(seed, &[i, 1]);
-            let colour = a_colour(i);
-            let record = if colour == 0 {
-                play_game(game, start, [pa.as_mut(), pb.as_mut()])
-            } else {
-                play_game(game, start, [pb.as_mut(), pa.as_mut()])
-            };
-            (colour, record)
-        })
-        .collect();
     let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
-    for (colour, record) in &records {
-        let (ca, cb) = (*colour as usize, 1 - *colour as usize);
-        score_game(&mut sa, &mut sb, record.result, *colour);
-        sa.add_turns(&record.expanded[ca]);
-        sb.add_turns(&record.expanded[cb]);
+    for first in (0..n).step_by(CHUNK as usize) {
+        let records: Vec<_> = (first..n.min(first.saturating_add(CHUNK)))
+            .into_par_iter()
+            .map(|i| {
+                let mut pa = a.make::<G>(seed, &[i, 0]);
+                let mut pb = b.make::<G>(seed, &[i, 1]);
+                let colour = a_colour(i);
+                let record = if colour == 0 {
+                    play_game(game, start, [pa.as_mut(), pb.as_mut()])
+                } else {
+                    play_game(game, start, [pb.as_mut(), pa.as_mut()])
+                };
+                (colour, record)
+            })
+            .collect();
+        for (i, (colour, game_record)) in (first..).zip(&records) {
+            let (ca, cb) = (*colour as usize, 1 - *colour as usize);
+            score_game(&mut sa, &mut sb, game_record.result, *colour);
+            sa.add_turns(&game_record.expanded[ca]);
+            sb.add_turns(&game_record.expanded[cb]);
+            if let Some(sink) = record.as_mut() {
+                sink(i, *colour, game_record)?;
+            }
+        }
     }
-    (sa, sb, if keep_games { records } else { Vec::new() })
+    Ok((sa, sb))
 }
 
-/// One JSON line per game: who won, the moves in the game's notation, and
+/// One JSON line for a game: who won, the moves in the game's notation, and
 /// the final position, so that a match can be replayed and inspected.
-fn game_lines<G: GpDomain>(game: &G, start: &G::State, games: &Games<G::Move>) -> String {
-    let mut text = String::new();
-    for (i, (colour, record)) in games.iter().enumerate() {
-        let mut state = start.clone();
-        let mut moves = Vec::with_capacity(record.moves.len());
-        for mv in &record.moves {
-            moves.push(game.format_move(&state, mv));
-            state = game.apply(&state, mv);
-        }
-        let winner = match record.result {
-            GameResult::Draw => "draw",
-            GameResult::Winner(w) if w == *colour => "a",
-            GameResult::Winner(_) => "b",
-        };
-        let line = serde_json::json!({
-            "game": i, "a_moves_first": *colour == game.to_move(start), "winner": winner,
-            "turns": moves.len(), "moves": moves, "final": game.format_state(&state),
-        });
-        text.push_str(&format!("{line}\n"));
+fn game_line<G: GpDomain>(game: &G, start: &G::State, i: u64, colour: Player, record: &GameRecord<G::Move>) -> String {
+    let mut state = start.clone();
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for mv in &record.moves {
+        moves.push(game.format_move(&state, mv));
+        state = game.apply(&state, mv);
     }
-    text
+    let winner = match record.result {
+        GameResult::Draw => "draw",
+        GameResult::Winner(w) if w == colour => "a",
+        GameResult::Winner(_) => "b",
+    };
+    let line = serde_json::json!({
+        "game": i, "a_moves_first": colour == game.to_move(start), "winner": winner,
+        "turns": moves.len(), "moves": moves, "final": game.format_state(&state),
+    });
+    format!("{line}\n")
 }
 
 /// Counts one game for A (who played `colour`) and B.
@@ -254,21 +262,23 @@ fn random_match<G: GpDomain>(game: &G, start: &G::State, n: u64, seed: u64) -> (
 where
     G::State: Send + Sync,
 {
-    let results: Vec<(Player, GameResult, u32)> = (0..n)
-        .into_par_iter()
-        .map_init(Vec::new, |moves, i| {
-            let mut rng = stream(seed, &[i]);
-            let p = random_playout(game, start, &mut rng, moves);
-            (a_colour(i), p.result, p.plies)
-        })
-        .collect();
     let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
-    for (colour, result, plies) in results {
-        let (a_turns, b_turns) =
-            if colour == 0 { (plies.div_ceil(2), plies / 2) } else { (plies / 2, plies.div_ceil(2)) };
-        sa.add_random_turns(a_turns);
-        sb.add_random_turns(b_turns);
-        score_game(&mut sa, &mut sb, result, colour);
+    for first in (0..n).step_by(CHUNK as usize) {
+        let results: Vec<(Player, GameResult, u32)> = (first..n.min(first.saturating_add(CHUNK)))
+            .into_par_iter()
+            .map_init(Vec::new, |moves, i| {
+                let mut rng = stream(seed, &[i]);
+                let p = random_playout(game, start, &mut rng, moves);
+                (a_colour(i), p.result, p.plies)
+            })
+            .collect();
+        for (colour, result, plies) in results {
+            let (a_turns, b_turns) =
+                if colour == 0 { (plies.div_ceil(2), plies / 2) } else { (plies / 2, plies.div_ceil(2)) };
+            sa.add_random_turns(a_turns);
+            sb.add_random_turns(b_turns);
+            score_game(&mut sa, &mut sb, result, colour);
+        }
     }
     (sa, sb)
 }
@@ -278,15 +288,35 @@ where
     G::State: Send + Sync + 'static,
     G::Move: Send,
 {
+    Limit::Games
+        .check(args.games, &format!("`--games {}`", args.games))
+        .map_err(|e| Failure::message("stratagem::limit", e))?;
     let start = parse_position(game, args.position.as_deref())?;
     let a = factory(game, "--a", &args.a, args.jit)?;
     let b = factory(game, "--b", &args.b, args.jit)?;
+    let cannot_write = |path: &Path, e: std::io::Error| {
+        Failure::message("stratagem::io", format!("cannot write `{}`: {e}", path.display()))
+    };
+    // The record file is opened before the match, so a bad target is
+    // reported at once, and it appears only when every game is in it.
+    let mut record_file = match &args.record {
+        Some(path) => Some(AtomicFile::create(path).map_err(|e| cannot_write(path, e))?),
+        None => None,
+    };
+    let mut write_game = |i: u64, colour: Player, record: &GameRecord<G::Move>| -> std::io::Result<()> {
+        match record_file.as_mut() {
+            Some(file) => file.write_all(game_line(game, &start, i, colour, record).as_bytes()),
+            None => Ok(()),
+        }
+    };
+    let sink: Option<RecordSink<'_, G::Move>> = if args.record.is_some() { Some(&mut write_game) } else { None };
     let clock = Instant::now();
-    let (sa, sb, games) = play_match(game, &start, (&a, &b), args.games, args.seed, args.record.is_some());
+    let played = play_match(game, &start, (&a, &b), args.games, args.seed, sink);
     let seconds = clock.elapsed().as_secs_f64();
-    if let Some(path) = &args.record {
-        write_atomically(path, &game_lines(game, &start, &games))
-            .map_err(|e| Failure::message("stratagem::io", format!("cannot write `{}`: {e}", path.display())))?;
+    let record_path = args.record.as_deref().unwrap_or(Path::new(""));
+    let (sa, sb) = played.map_err(|e| cannot_write(record_path, e))?;
+    if let Some(file) = record_file {
+        file.commit().map_err(|e| cannot_write(record_path, e))?;
     }
     let games_per_s = if seconds > 0.0 { args.games as f64 / seconds } else { 0.0 };
     let side = |s: &SideStats, spec: &str| {

@@ -11,6 +11,8 @@ use crate::syntax::Span;
 #[derive(Debug, Clone)]
 pub struct Table {
     pub file: FileId,
+    /// The file's name as the user gave it, for diagnostics pointing elsewhere.
+    pub name: String,
     pub columns: Vec<String>,
     /// Column spans in the header, for diagnostics.
     pub header_spans: Vec<Span>,
@@ -92,7 +94,7 @@ pub fn read_csv(sources: &Sources, file: FileId) -> Result<(Table, Vec<Diagnosti
         }
         n_rows += 1;
     }
-    Ok((Table { file, columns, header_spans, cells, n_rows }, diags))
+    Ok((Table { file, name: sources.get(file).name.clone(), columns, header_spans, cells, n_rows }, diags))
 }
 
 /// Byte spans of the comma-separated fields of one line (quotes are rare in
@@ -154,6 +156,16 @@ pub struct Columns {
     pub data: Vec<u64>,
 }
 
+/// The table's column names for a message: all of them, or the first 20.
+fn column_list(table: &Table) -> String {
+    const SHOWN: usize = 20;
+    let names = table.columns.iter().take(SHOWN).map(String::as_str).collect::<Vec<_>>().join(", ");
+    match table.columns.len() {
+        n if n > SHOWN => format!("{names}, … ({n} columns)"),
+        _ => names,
+    }
+}
+
 /// Binds table columns to the feature slots `used` of `ps` by name and parses
 /// each cell as its feature's type. A missing column or a bad number is a
 /// diagnostic naming the cell.
@@ -173,7 +185,11 @@ pub fn bind(
             diags.push(
                 Diagnostic::error("stratagem::csv::missing-column", format!("the table has no column `{name}`"))
                     .at(program_file, used_at, format!("reads terminal `{name}`"))
-                    .with_help(format!("the CSV header names the terminals; it has: {}", table.columns.join(", "))),
+                    .with_help(format!(
+                        "the header of `{}` names the terminals; it has: {}",
+                        table.name,
+                        column_list(table)
+                    )),
             );
             continue;
         };

@@ -1,6 +1,9 @@
 //! What a run leaves in its output directory: a JSON-lines log (one record per
-//! generation), an SVG plot of fitness, a checkpoint after every generation
-//! (written atomically), and the champions as readable programs.
+//! generation), an SVG plot of fitness, a checkpoint after every generation,
+//! and the champions as readable programs. Every file is written atomically
+//! and only when its bytes change; the checkpoint is written first and the
+//! rest is derived from it, so `--resume` after a kill at any point repairs
+//! the directory (see `run.rs`).
 //!
 //! ```text
 //! <out>/log.jsonl            {"generation":0,"best":..,"mean":..,...}: the same for the same seed
@@ -11,13 +14,17 @@
 //! <out>/final.json           the final round of validated finalists, when there is one
 //! ```
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
 use super::engine::GenerationStats;
-use super::finalists::Finalist;
+use super::finalists::{FinalRound, Finalist};
+use crate::diagnostic::FileId;
+use crate::limits::Limit;
+use crate::syntax::read;
 
 /// One line of log.jsonl.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -29,9 +36,13 @@ pub struct LogRecord {
     pub games_per_s: f64,
 }
 
-/// The saved state of a run. `experiment` is a fingerprint of the experiment
-/// text and seed: a checkpoint is only resumed by the run that wrote it.
+/// The saved state of a run, the source of truth of its output directory:
+/// the log, the plot, final.json and the champion are all derived from it,
+/// so a resumed run rewrites whatever a kill left stale or missing.
+/// `experiment` is a fingerprint of the experiment text and seed: a
+/// checkpoint is only resumed by the run that wrote it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Checkpoint {
     pub format: u32,
     pub experiment: String,
@@ -48,53 +59,188 @@ pub struct Checkpoint {
     /// The best validated candidates so far, when champions are chosen by validation.
     #[serde(default)]
     pub finalists: Vec<Finalist>,
+    /// The final round, once played (after the last generation), so a
+    /// resumed run writes final.json and the champion without replaying it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_round: Option<FinalRound>,
 }
 
-/// Version 2 keeps the finalists of validation; version 1 kept one champion.
+/// Version 2 keeps the finalists of validation (and, optionally, the final
+/// round); version 1 kept one champion.
 pub const CHECKPOINT_FORMAT: u32 = 2;
 
 pub fn checkpoint_path(dir: &Path) -> PathBuf {
     dir.join("checkpoint.json")
 }
 
-/// Writes `text` to `path` through a temporary file and a rename, so a run
-/// killed mid-write leaves the previous file intact.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
+/// The files a run writes in its output directory (besides `champions/`).
+pub const OUTPUT_FILES: [&str; 5] = ["checkpoint.json", "log.jsonl", "timing.jsonl", "fitness.svg", "final.json"];
+
+/// The environment variable of a test hook: with `N`, the process exits at
+/// once, as if killed, right after the N-th file a run writes (counted over
+/// the whole process). The crash-safety test uses it to stop a run between
+/// every pair of writes and checks that `--resume` repairs the directory.
+pub const CRASH_HOOK: &str = "STRATAGEM_TEST_CRASH_AFTER_WRITES";
+
+static WRITES: AtomicU64 = AtomicU64::new(0);
+
+fn crash_after() -> Option<u64> {
+    static AFTER: OnceLock<Option<u64>> = OnceLock::new();
+    *AFTER.get_or_init(|| std::env::var(CRASH_HOOK).ok().and_then(|v| v.trim().parse().ok()))
+}
+
+/// How many output files this process has written.
+pub fn writes() -> u64 {
+    WRITES.load(Ordering::SeqCst)
+}
+
+/// Writes one output file atomically ([`crate::files::write_atomic`]),
+/// unless it already holds exactly `bytes`; returns whether it wrote.
+/// Skipping identical files makes resuming a complete run a no-op.
+pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && meta.is_file()
+        && meta.len() == bytes.len() as u64
+        && std::fs::read(path).is_ok_and(|old| old == bytes)
     {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.sync_all()?;
+        return Ok(false);
     }
-    std::fs::rename(&tmp, path)
+    crate::files::write_atomic(path, bytes)?;
+    let n = WRITES.fetch_add(1, Ordering::SeqCst) + 1;
+    if crash_after() == Some(n) {
+        eprintln!("{CRASH_HOOK}: exiting after write {n} ({})", path.display());
+        std::process::exit(137);
+    }
+    Ok(true)
+}
+
+/// Removes temporary files a killed run may have left beside its outputs
+/// (`.NAME.PID-N.tmp` of [`crate::files::write_atomic`], and `NAME.tmp` of
+/// earlier versions). Only names of files a run writes are touched.
+pub fn remove_stale_temporaries(dir: &Path, champion: &str) {
+    let stale = |dir: &Path, names: &[&str]| {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for entry in entries.filter_map(Result::ok) {
+            let file = entry.file_name().to_string_lossy().into_owned();
+            let ours = names.iter().any(|n| {
+                let old = Path::new(n).with_extension("tmp");
+                file.strip_prefix(&format!(".{n}.")).is_some_and(|rest| {
+                    rest.strip_suffix(".tmp")
+                        .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+                }) || Path::new(&file) == old
+            });
+            if ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    };
+    stale(dir, &OUTPUT_FILES);
+    stale(&dir.join("champions"), &[champion]);
+}
+
+/// The text of a checkpoint. Every float is printed so that it reads back
+/// to the same bits (serde_json's `float_roundtrip` reads them exactly), so
+/// a resumed run logs what the uninterrupted run logs.
+pub fn checkpoint_text(cp: &Checkpoint) -> std::io::Result<String> {
+    serde_json::to_string(cp).map_err(std::io::Error::other)
 }
 
 pub fn save_checkpoint(dir: &Path, cp: &Checkpoint) -> std::io::Result<()> {
-    let text = serde_json::to_string(cp).map_err(std::io::Error::other)?;
-    write_atomically(&checkpoint_path(dir), &text)
+    write_output(&checkpoint_path(dir), checkpoint_text(cp)?.as_bytes()).map(|_| ())
 }
 
-/// Reads a checkpoint; a corrupt file is an error with the reason.
+/// Reads the checkpoint in `dir` (within the `input-size` limit); a missing,
+/// unreadable or corrupt file is an error that names it.
 pub fn load_checkpoint(dir: &Path) -> Result<Checkpoint, String> {
     let path = checkpoint_path(dir);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    parse_checkpoint(&text).map_err(|e| format!("`{}` {e}", path.display()))
+    let bytes = crate::files::read_limited(&path, Limit::InputSize)
+        .map_err(|e| format!("cannot read the checkpoint `{}`: {e}", path.display()))?;
+    let text = std::str::from_utf8(&bytes)
+        .map_err(|e| format!("`{}` is not a valid checkpoint: it is not UTF-8 text ({e})", path.display()))?;
+    parse_checkpoint(text).map_err(|e| format!("`{}` is not a valid checkpoint: {e}", path.display()))
 }
 
-/// Parses checkpoint text and checks its format version; the error says why
-/// the text is not a checkpoint this version reads.
+/// Parses and checks checkpoint text, without any file I/O (a fuzz target
+/// calls it): the JSON, the format, a log of one record per generation so
+/// far, and programs that read without a single diagnostic. What needs the
+/// experiment (the primset, the population size, the number of generations)
+/// is checked by the run that resumes it.
 pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
-    let cp: Checkpoint = serde_json::from_str(text).map_err(|e| format!("is not a valid checkpoint: {e}"))?;
+    let cp: Checkpoint = serde_json::from_str(text).map_err(|e| e.to_string())?;
     if cp.format != CHECKPOINT_FORMAT {
-        return Err(format!("has checkpoint format {}, this version reads {CHECKPOINT_FORMAT}", cp.format));
+        return Err(format!("it has format {}, this version reads format {CHECKPOINT_FORMAT}", cp.format));
+    }
+    if cp.log.len() as u64 != cp.generation {
+        return Err(format!(
+            "it is at generation {} but its log has {} records (one per generation)",
+            cp.generation,
+            cp.log.len()
+        ));
+    }
+    if let Some((i, r)) = cp.log.iter().enumerate().find(|(i, r)| r.stats.generation != *i as u64) {
+        return Err(format!("log record {i} is for generation {}", r.stats.generation));
+    }
+    if let Some(r) = cp.log.iter().find(|r| !log_record_is_finite(r)) {
+        return Err(format!("the log record of generation {} holds a number that is not finite", r.stats.generation));
+    }
+    if cp.population.is_empty() {
+        return Err("it holds no population".into());
+    }
+    if cp.champion.is_some() != (cp.generation > 0) {
+        return Err(match cp.champion {
+            Some(_) => "it holds a champion before any generation was evaluated".into(),
+            None => format!("it holds no champion after {} generations", cp.generation),
+        });
+    }
+    for (i, p) in cp.population.iter().enumerate() {
+        read_program(p).map_err(|e| format!("population member {i} {e}"))?;
+    }
+    if let Some(c) = &cp.champion {
+        read_program(c).map_err(|e| format!("the champion {e}"))?;
+    }
+    for (i, f) in cp.finalists.iter().enumerate() {
+        read_program(&f.program).map_err(|e| format!("finalist {i} {e}"))?;
+        if f.generation >= cp.generation || !f.points.is_finite() || f.points < 0.0 {
+            return Err(format!(
+                "finalist {i} (generation {}, {} points) does not fit a run at generation {}",
+                f.generation, f.points, cp.generation
+            ));
+        }
+    }
+    if let Some(round) = &cp.final_round {
+        let fits = round.finalists.len() == cp.finalists.len()
+            && round.champion < round.finalists.len()
+            && round.finalists.iter().all(|f| f.final_points.is_finite() && f.validation_points.is_finite());
+        if !fits {
+            return Err("its final round does not match its finalists".into());
+        }
     }
     Ok(cp)
 }
 
-/// Rewrites log.jsonl (statistics, identical for identical runs) and
-/// timing.jsonl (wall time) from the records. A resumed run rewrites both
-/// whole, so a line half-written by a killed run never survives.
-pub fn write_log(dir: &Path, log: &[LogRecord]) -> std::io::Result<()> {
+fn log_record_is_finite(r: &LogRecord) -> bool {
+    let s = &r.stats;
+    let validation = s.validation.as_ref().is_none_or(|v| v.points.iter().all(|p| p.is_finite()));
+    [s.best, s.mean, s.worst, s.mean_size, s.mean_depth, r.seconds, r.games_per_s].iter().all(|x| x.is_finite())
+        && validation
+}
+
+/// Checks that `text` reads as exactly one form without any diagnostic;
+/// the error completes a sentence ("population member 3 ...").
+fn read_program(text: &str) -> Result<(), String> {
+    let (forms, diags) = read(FileId::default(), text);
+    if let Some(d) = diags.first() {
+        return Err(format!("is not a well-formed program: {}", d.message));
+    }
+    if forms.len() != 1 {
+        return Err(format!("is not one program but {} forms", forms.len()));
+    }
+    Ok(())
+}
+
+/// The text of log.jsonl (statistics, identical for identical runs) and of
+/// timing.jsonl (wall time), one line per record.
+pub fn log_texts(log: &[LogRecord]) -> std::io::Result<(String, String)> {
     let (mut stats, mut timing) = (String::new(), String::new());
     for rec in log {
         stats.push_str(&serde_json::to_string(&rec.stats).map_err(std::io::Error::other)?);
@@ -102,15 +248,34 @@ pub fn write_log(dir: &Path, log: &[LogRecord]) -> std::io::Result<()> {
         let t = serde_json::json!({"generation": rec.stats.generation, "seconds": rec.seconds, "games_per_s": rec.games_per_s});
         timing.push_str(&format!("{t}\n"));
     }
-    write_atomically(&dir.join("log.jsonl"), &stats)?;
-    write_atomically(&dir.join("timing.jsonl"), &timing)
+    Ok((stats, timing))
 }
 
-/// Plots best and mean fitness over generations as SVG.
+/// Rewrites log.jsonl and timing.jsonl whole from the records (each only if
+/// it changed), so a line half-written by a killed run never survives.
+pub fn write_log(dir: &Path, log: &[LogRecord]) -> std::io::Result<()> {
+    let (stats, timing) = log_texts(log)?;
+    write_output(&dir.join("log.jsonl"), stats.as_bytes())?;
+    write_output(&dir.join("timing.jsonl"), timing.as_bytes()).map(|_| ())
+}
+
+/// Plots best and mean fitness over generations to `<dir>/fitness.svg`
+/// (rewritten atomically, only if it changed).
 pub fn write_plot(dir: &Path, title: &str, log: &[LogRecord]) -> Result<(), String> {
+    let svg = plot_text(title, log)?;
+    write_output(&dir.join("fitness.svg"), svg.as_bytes()).map(|_| ()).map_err(|e| e.to_string())
+}
+
+/// Best and mean fitness over generations as SVG text.
+pub fn plot_text(title: &str, log: &[LogRecord]) -> Result<String, String> {
+    let mut svg = String::new();
+    draw_plot(&mut svg, title, log)?;
+    Ok(svg)
+}
+
+fn draw_plot(svg: &mut String, title: &str, log: &[LogRecord]) -> Result<(), String> {
     use plotters::prelude::*;
-    let path = dir.join("fitness.svg");
-    let root = SVGBackend::new(&path, (800, 480)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (800, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     let finite = |x: f64| if x.is_finite() { Some(x) } else { None };
     let values: Vec<f64> = log.iter().flat_map(|r| [r.stats.best, r.stats.mean]).filter_map(finite).collect();
@@ -151,6 +316,7 @@ pub fn write_plot(dir: &Path, title: &str, log: &[LogRecord]) -> Result<(), Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evolve::engine::Validation;
 
     fn record(g: u64, best: f64) -> LogRecord {
         LogRecord {
@@ -172,21 +338,26 @@ mod tests {
         }
     }
 
+    fn checkpoint(log: Vec<LogRecord>) -> Checkpoint {
+        Checkpoint {
+            format: CHECKPOINT_FORMAT,
+            experiment: "abc".into(),
+            seed: 7,
+            generation: log.len() as u64,
+            population: vec!["(x 1.5)".into()],
+            champion: (!log.is_empty()).then(|| "(c)".into()),
+            log,
+            finalists: vec![Finalist { program: "(y)".into(), generation: 0, rank: 0, points: 3.5 }],
+            final_round: None,
+        }
+    }
+
     #[test]
     fn checkpoint_log_and_plot_round_trip() {
         let dir = std::env::temp_dir().join(format!("stratagem-out-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let log = vec![record(0, 1.0), record(1, 2.5)];
-        let cp = Checkpoint {
-            format: CHECKPOINT_FORMAT,
-            experiment: "abc".into(),
-            seed: 7,
-            generation: 2,
-            population: vec!["(x)".into()],
-            log: log.clone(),
-            champion: None,
-            finalists: vec![Finalist { program: "(y)".into(), generation: 1, rank: 0, points: 3.5 }],
-        };
+        let cp = checkpoint(log.clone());
         save_checkpoint(&dir, &cp).expect("save");
         let back = load_checkpoint(&dir).expect("load");
         assert_eq!((back.generation, back.log, back.finalists), (2, log.clone(), cp.finalists.clone()));
@@ -196,8 +367,104 @@ mod tests {
         assert!(text.contains("\"best\":2.5"));
         write_plot(&dir, "test", &log).expect("plot");
         assert!(std::fs::read_to_string(dir.join("fitness.svg")).expect("svg").contains("<svg"));
+        // Unchanged files are not written again.
+        let before = writes();
+        write_log(&dir, &log).expect("log");
+        write_plot(&dir, "test", &log).expect("plot");
+        save_checkpoint(&dir, &cp).expect("save");
+        assert_eq!(writes(), before);
         std::fs::write(checkpoint_path(&dir), "{ not json").expect("corrupt");
-        assert!(load_checkpoint(&dir).unwrap_err().contains("not a valid checkpoint"));
+        let err = load_checkpoint(&dir).unwrap_err();
+        assert!(err.contains("not a valid checkpoint") && err.contains("checkpoint.json"), "{err}");
         std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Every float a checkpoint holds reads back to the same bits, so a
+    /// resumed run's log is the uninterrupted run's, byte for byte.
+    #[test]
+    fn floats_in_checkpoints_read_back_to_the_same_bits() {
+        use rand::RngExt;
+        let mut rng = crate::evolve::rng::stream(11, &[]);
+        let mut values = vec![
+            0.1 + 0.2,
+            1.0 / 3.0,
+            35.0 / 9.0,
+            2f64.sqrt(),
+            5e-324,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            -f64::MAX,
+            -0.0,
+            1e21,
+            1.2345678901234567e-300,
+        ];
+        values.extend((0..5000).map(|_| f64::from_bits(rng.random::<u64>())).filter(|x| x.is_finite()));
+        let log: Vec<LogRecord> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| {
+                let mut r = record(i as u64, x);
+                r.stats.mean = x / 3.0;
+                r.stats.worst = -x;
+                r.stats.mean_size = x * 7.0 / 11.0;
+                r.stats.mean_depth = x.abs().sqrt();
+                r.seconds = x.abs() / 13.0;
+                r.games_per_s = x.abs() * 0.3;
+                r.stats.validation = Some(Validation { candidates: vec![0], points: vec![x], games: 2 });
+                r
+            })
+            .filter(log_record_is_finite)
+            .enumerate()
+            .map(|(i, mut r)| {
+                r.stats.generation = i as u64;
+                r
+            })
+            .collect();
+        let cp = checkpoint(log.clone());
+        let back = parse_checkpoint(&checkpoint_text(&cp).expect("text")).expect("parses");
+        let bits = |r: &LogRecord| {
+            let s = &r.stats;
+            let v = s.validation.as_ref().map(|v| v.points[0].to_bits());
+            ([s.best, s.mean, s.worst, s.mean_size, s.mean_depth, r.seconds, r.games_per_s].map(f64::to_bits), v)
+        };
+        for (a, b) in log.iter().zip(&back.log) {
+            assert_eq!(bits(a), bits(b), "{a:?}");
+        }
+        assert_eq!(log_texts(&log).expect("text").0, log_texts(&back.log).expect("text").0);
+    }
+
+    #[test]
+    fn checkpoints_with_anything_amiss_are_refused() {
+        let good = checkpoint(vec![record(0, 1.0)]);
+        let text = |cp: &Checkpoint| checkpoint_text(cp).expect("text");
+        assert!(parse_checkpoint(&text(&good)).is_ok());
+        let refused = |cp: Checkpoint, why: &str| {
+            let err = parse_checkpoint(&text(&cp)).expect_err(why);
+            assert!(err.contains(why), "{err}");
+        };
+        // Programs the reader recovers from are refused all the same.
+        refused(Checkpoint { population: vec!["(x \u{0} 1)".into()], ..good.clone() }, "population member 0");
+        refused(Checkpoint { population: vec!["(x 1e+)".into()], ..good.clone() }, "population member 0");
+        refused(Checkpoint { population: vec!["(x) (y)".into()], ..good.clone() }, "not one program but 2");
+        refused(Checkpoint { population: vec!["(x".into()], ..good.clone() }, "population member 0");
+        refused(Checkpoint { champion: Some("(c))".into()), ..good.clone() }, "the champion");
+        refused(Checkpoint { population: Vec::new(), ..good.clone() }, "no population");
+        refused(Checkpoint { generation: 100, ..good.clone() }, "at generation 100 but its log has 1");
+        refused(Checkpoint { champion: None, ..good.clone() }, "no champion after 1");
+        refused(Checkpoint { format: 1, ..good.clone() }, "format 1");
+        let late = Finalist { program: "(y)".into(), generation: 5, rank: 0, points: 1.0 };
+        refused(Checkpoint { finalists: vec![late], ..good.clone() }, "finalist 0");
+        let mut renumbered = good.clone();
+        renumbered.log[0].stats.generation = 3;
+        refused(renumbered, "log record 0 is for generation 3");
+        let round = FinalRound { opponent: "random".into(), games: 2, finalists: Vec::new(), champion: 0 };
+        refused(Checkpoint { final_round: Some(round), ..good.clone() }, "final round");
+        for bad in ["", "{", "[]", "null", "{\"format\": 2}", "\u{0}"] {
+            assert!(parse_checkpoint(bad).is_err(), "{bad:?}");
+        }
+        let unknown = text(&good).replacen('{', "{\"extra\":1,", 1);
+        assert!(parse_checkpoint(&unknown).expect_err("unknown field").contains("unknown field"));
+        let huge = text(&good).replacen("\"seed\":7", "\"seed\":1e400", 1);
+        assert!(parse_checkpoint(&huge).is_err());
     }
 }

@@ -5,6 +5,13 @@
 //! the log so far. Since every random decision is named by (seed, generation,
 //! ...), continuing from it gives exactly the run an uninterrupted process
 //! would have given.
+//!
+//! Write order, so that a kill anywhere loses nothing: a fresh run writes
+//! its generation-0 checkpoint first; each generation writes the checkpoint,
+//! then the log, timing and plot derived from it; after the last, the final
+//! round (if any) goes into the checkpoint before final.json and the
+//! champion are written. `--resume` rewrites every derived file from the
+//! checkpoint (only those that differ) before it goes on.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,7 +28,7 @@ use super::init::Builder;
 use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
 use super::select;
 use super::simplify::simplify;
-use crate::diagnostic::{Diagnostic, FileId};
+use crate::diagnostic::{Diagnostic, FileId, has_errors};
 use crate::games::checkers::Checkers;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::morris::Morris;
@@ -46,6 +53,8 @@ pub struct RunReport {
     pub log: Vec<LogRecord>,
     pub finished: bool,
     pub champion: Option<PathBuf>,
+    /// Resumed a finished run whose files were all in place: nothing was written.
+    pub already_complete: bool,
 }
 
 fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> Vec<Diagnostic> {
@@ -123,50 +132,66 @@ where
     };
     let engine = Engine::new(params, rep.clone(), builder);
     let print = fingerprint(form, exp.seed);
-    std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
+    let total = exp.generations as u64;
+    let cp_path = output::checkpoint_path(&opts.out);
+    let writes_before = output::writes();
 
-    let (mut state, mut log, mut fittest, mut finalists) = if opts.resume {
-        let cp = output::load_checkpoint(&opts.out)
-            .map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
-        if cp.experiment != print || cp.seed != exp.seed {
-            return Err(vec![
-                Diagnostic::error(
-                    "stratagem::evolve::checkpoint",
-                    format!(
-                        "the checkpoint in `{}` was written by another experiment or seed; it is not used",
-                        opts.out.display()
-                    ),
-                )
-                .with_help("resume with the same experiment file and seed, or start afresh in another --out directory"),
-            ]);
-        }
-        let population =
-            cp.population.iter().map(|t| parse_genome(ps, exp.primset, &rep, t)).collect::<Result<Vec<_>, _>>()?;
-        if population.len() != exp.population || cp.log.len() as u64 != cp.generation {
-            return Err(vec![Diagnostic::error(
-                "stratagem::evolve::checkpoint",
-                "the checkpoint is inconsistent (population size or log length); it is not used",
-            )]);
-        }
-        let fittest = cp.champion.as_deref().map(|t| parse_genome(ps, exp.primset, &rep, t)).transpose()?;
-        for f in &cp.finalists {
-            parse_genome(ps, exp.primset, &rep, &f.program)?;
-        }
-        (State { generation: cp.generation, population }, cp.log, fittest, cp.finalists)
-    } else {
-        if output::checkpoint_path(&opts.out).exists() {
-            return Err(vec![
-                Diagnostic::error(
-                    "stratagem::evolve::exists",
-                    format!("`{}` already holds a run; it is left untouched", opts.out.display()),
-                )
-                .with_help("continue it with --resume, or choose another --out directory"),
-            ]);
-        }
-        (engine.initial(), Vec::new(), None, Vec::new())
+    // The checkpoint is the source of truth: it is written first, and the
+    // log, the plot, final.json and the champion are derived from it. A
+    // resumed run rewrites whichever of them a kill left stale or missing
+    // (each only if it differs), so any kill followed by --resume gives the
+    // uninterrupted run's files.
+    let snapshot = |state: &State,
+                    log: &[LogRecord],
+                    fittest: &Option<Genome>,
+                    finalists: &[Finalist],
+                    round: Option<&FinalRound>| Checkpoint {
+        format: CHECKPOINT_FORMAT,
+        experiment: print.clone(),
+        seed: exp.seed,
+        generation: state.generation,
+        population: state
+            .population
+            .iter()
+            .enumerate()
+            .map(|(i, g)| genome_text(g, &format!("g{i}"), ps, &rep))
+            .collect(),
+        log: log.to_vec(),
+        champion: fittest.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
+        finalists: finalists.to_vec(),
+        final_round: round.cloned(),
+    };
+    let save = |cp: &Checkpoint| output::save_checkpoint(&opts.out, cp).map_err(|e| io_error("write", &cp_path, e));
+    let derive = |log: &[LogRecord]| -> Result<(), Vec<Diagnostic>> {
+        output::write_log(&opts.out, log).map_err(|e| io_error("write the log in", &opts.out, e))?;
+        let plot = opts.out.join("fitness.svg");
+        output::write_plot(&opts.out, &exp.name, log).map_err(|e| io_error("write", &plot, e))
     };
 
-    let total = exp.generations as u64;
+    let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep)? } else { None };
+    let was_complete = resumed.as_ref().is_some_and(|r| r.state.generation >= total);
+    let Start { mut state, mut log, mut fittest, mut finalists, mut final_round } = match resumed {
+        Some(start) => {
+            derive(&start.log)?;
+            start
+        }
+        None => {
+            if !opts.resume && cp_path.exists() {
+                return Err(vec![
+                    Diagnostic::error(
+                        "stratagem::evolve::exists",
+                        format!("`{}` already holds a run; it is left untouched", opts.out.display()),
+                    )
+                    .with_help("continue it with --resume, or choose another --out directory"),
+                ]);
+            }
+            std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
+            let state = engine.initial();
+            save(&snapshot(&state, &[], &None, &[], None))?;
+            Start { state, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
+        }
+    };
+
     let bar = if opts.progress { ProgressBar::new(total) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{spinner} gen {pos}/{len} [{bar:30}] {msg} ETA {eta}")
@@ -199,24 +224,8 @@ where
         state = next;
         done_here += 1;
         bar.set_position(state.generation);
-        let cp = Checkpoint {
-            format: CHECKPOINT_FORMAT,
-            experiment: print.clone(),
-            seed: exp.seed,
-            generation: state.generation,
-            population: state
-                .population
-                .iter()
-                .enumerate()
-                .map(|(i, g)| genome_text(g, &format!("g{}", i), ps, &rep))
-                .collect(),
-            log: log.clone(),
-            champion: fittest.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
-            finalists: finalists.clone(),
-        };
-        output::save_checkpoint(&opts.out, &cp).map_err(|e| io_error("write a checkpoint in", &opts.out, e))?;
-        output::write_log(&opts.out, &log).map_err(|e| io_error("write the log in", &opts.out, e))?;
-        output::write_plot(&opts.out, &exp.name, &log).map_err(|e| io_error("plot in", &opts.out, e))?;
+        save(&snapshot(&state, &log, &fittest, &finalists, None))?;
+        derive(&log)?;
     }
     bar.finish_and_clear();
     let finished = state.generation >= total;
@@ -236,8 +245,23 @@ where
         },
         (true, ChampionRule::Validate { final_games, .. }) => {
             let (chosen, origin) = if final_games > 0 && !finalists.is_empty() {
-                let round = final_round(&fitness, &finalists, ps, exp, &rep, opts)?;
-                let f = &round.finalists[round.champion];
+                // Played once: the checkpoint keeps the round, so a resumed
+                // run writes its files without playing it again.
+                let round = match final_round.take() {
+                    Some(round) => round,
+                    None => {
+                        let round = play_final_round(&fitness, &finalists, ps, exp, &rep)?;
+                        save(&snapshot(&state, &log, &fittest, &finalists, Some(&round)))?;
+                        round
+                    }
+                };
+                let path = opts.out.join("final.json");
+                let text = serde_json::to_string_pretty(&round).map_err(|e| io_error("write", &path, e))?;
+                output::write_output(&path, format!("{text}\n").as_bytes()).map_err(|e| io_error("write", &path, e))?;
+                let f = round
+                    .finalists
+                    .get(round.champion)
+                    .ok_or_else(|| io_error("use the checkpoint in", &opts.out, "its final round names no champion"))?;
                 let origin = format!(
                     "generation {} (fitness rank {}), chosen by validation against {}: {} of {} points in a final round of the {} best validated ({} of {} in its generation)",
                     f.generation,
@@ -265,54 +289,164 @@ where
             };
             match finalists.get(chosen) {
                 Some(f) => {
-                    let g = parse_genome(ps, exp.primset, &rep, &f.program)?;
+                    let g = parse_genome(ps, exp.primset, &rep, &f.program).map_err(|e| {
+                        io_error("use the checkpoint in", &opts.out, format!("a finalist does not check: {e}"))
+                    })?;
                     Some(write_champion(&g, &origin, exp, ps, &rep, primset_import, opts)?)
                 }
                 None => None,
             }
         }
     };
-    Ok(RunReport { log, finished, champion: champion_path })
+    let already_complete = was_complete && output::writes() == writes_before;
+    Ok(RunReport { log, finished, champion: champion_path, already_complete })
+}
+
+/// Where a run starts: a fresh population, or a checkpoint's state.
+struct Start {
+    state: State,
+    log: Vec<LogRecord>,
+    fittest: Option<Genome>,
+    finalists: Vec<Finalist>,
+    final_round: Option<FinalRound>,
+}
+
+/// Reads the checkpoint in `out` for experiment `exp` and checks it holds a
+/// state of this very run: every program checks against the primset, the
+/// population and the generation fit the experiment. `None` when the
+/// directory is empty: the run was killed before its first checkpoint, and
+/// starts afresh.
+fn resume(
+    out: &Path,
+    print: &str,
+    exp: &Experiment,
+    ps: &PrimSet,
+    rep: &Representation,
+) -> Result<Option<Start>, Vec<Diagnostic>> {
+    let path = output::checkpoint_path(out);
+    let refuse = |message: String| {
+        vec![
+            Diagnostic::error("stratagem::evolve::checkpoint", format!("{message}; it is not used"))
+                .with_help("resume with the same experiment file and seed, or start afresh in another --out directory"),
+        ]
+    };
+    if !out.is_dir() {
+        return Err(vec![
+            Diagnostic::error(
+                "stratagem::evolve::resume",
+                format!("`{}` is not the output directory of a run: nothing to resume", out.display()),
+            )
+            .with_help("start a run with --out DIR, then continue it with --resume DIR"),
+        ]);
+    }
+    output::remove_stale_temporaries(out, &format!("{}.sg", exp.name));
+    if std::fs::symlink_metadata(&path).is_err() {
+        if std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none()) {
+            eprintln!(
+                "note: `{}` holds no checkpoint yet (the run stopped before its first); starting afresh",
+                out.display()
+            );
+            return Ok(None);
+        }
+        return Err(vec![
+            Diagnostic::error(
+                "stratagem::evolve::resume",
+                format!("`{}` holds no checkpoint (`{}`): nothing to resume", out.display(), path.display()),
+            )
+            .with_help("start a run with --out DIR, then continue it with --resume DIR"),
+        ]);
+    }
+    let cp = output::load_checkpoint(out).map_err(|e| vec![Diagnostic::error("stratagem::evolve::checkpoint", e)])?;
+    let at = path.display();
+    if cp.experiment != print || cp.seed != exp.seed {
+        return Err(refuse(format!("the checkpoint `{at}` was written by another experiment or seed")));
+    }
+    let total = exp.generations as u64;
+    if cp.generation > total {
+        return Err(refuse(format!(
+            "the checkpoint `{at}` is at generation {}, past the experiment's {total}",
+            cp.generation
+        )));
+    }
+    if cp.population.len() != exp.population {
+        return Err(refuse(format!(
+            "the checkpoint `{at}` holds {} individuals, but the experiment's population is {}",
+            cp.population.len(),
+            exp.population
+        )));
+    }
+    let (capacity, final_games) = match exp.champion {
+        ChampionRule::Last => (0, 0),
+        ChampionRule::Validate { finalists, final_games, .. } => (finalists, final_games),
+    };
+    if cp.finalists.len() > capacity {
+        return Err(refuse(format!(
+            "the checkpoint `{at}` holds {} finalists, but the experiment keeps {capacity}",
+            cp.finalists.len()
+        )));
+    }
+    if let Some(round) = &cp.final_round
+        && (cp.generation < total || round.games != final_games)
+    {
+        return Err(refuse(format!("the checkpoint `{at}` holds a final round the experiment does not play")));
+    }
+    let genome = |what: &str, text: &str| {
+        parse_genome(ps, exp.primset, rep, text)
+            .map_err(|e| refuse(format!("the checkpoint `{at}` holds {what} that does not check: {e}")))
+    };
+    let population = cp
+        .population
+        .iter()
+        .enumerate()
+        .map(|(i, t)| genome(&format!("a program (population member {i})"), t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let fittest = cp.champion.as_deref().map(|t| genome("a champion", t)).transpose()?;
+    for f in &cp.finalists {
+        genome("a finalist", &f.program)?;
+    }
+    Ok(Some(Start {
+        state: State { generation: cp.generation, population },
+        log: cp.log,
+        fittest,
+        finalists: cp.finalists,
+        final_round: cp.final_round,
+    }))
 }
 
 fn genome_text(g: &Genome, name: &str, ps: &PrimSet, rep: &Representation) -> String {
     g.to_form(name, ps, rep).to_string()
 }
 
-/// Reads a genome back from checkpoint text, checking it against the primset.
-fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str) -> Result<Genome, Vec<Diagnostic>> {
+/// Reads a genome back from checkpoint text, checking it against the
+/// primset. Any diagnostic at all, even one that reading recovers from,
+/// refuses it: the error is its first message.
+fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str) -> Result<Genome, String> {
     let (forms, mut diags) = read(FileId::default(), text);
-    let corrupt = |mut diags: Vec<Diagnostic>| {
-        diags.insert(
-            0,
-            Diagnostic::error(
-                "stratagem::evolve::checkpoint",
-                "the checkpoint holds a program that does not check; it is not used",
-            ),
-        );
-        diags
-            .into_iter()
-            .map(|mut d| {
-                d.file = None;
-                d
-            })
-            .collect::<Vec<_>>()
-    };
-    let [form] = forms.as_slice() else { return Err(corrupt(diags)) };
+    let first =
+        |diags: &[Diagnostic]| diags.first().map_or_else(|| "it is malformed".to_owned(), |d| d.message.clone());
+    if !diags.is_empty() {
+        return Err(first(&diags));
+    }
+    let [form] = forms.as_slice() else { return Err(format!("it holds {} forms, not one", forms.len())) };
     let mut cx = Cx { file: FileId::default(), diags: &mut diags };
-    let Some(ind) = lower_individual(&mut cx, form, ps, ps_id) else { return Err(corrupt(diags)) };
-    let Representation::Trees(slots) = rep else { return Err(corrupt(diags)) };
+    let ind = lower_individual(&mut cx, form, ps, ps_id);
+    let (Some(ind), true) = (ind, diags.is_empty()) else { return Err(first(&diags)) };
+    let Representation::Trees(slots) = rep else { return Err("it is not made of trees".into()) };
     let trees: Option<Vec<Tree>> = slots
         .iter()
         .map(|(name, _)| {
             ind.trees.iter().find(|t| &t.name == name).map(|t| Tree { nodes: t.tree.nodes.clone(), spans: Vec::new() })
         })
         .collect();
-    trees.map(Genome::Trees).ok_or_else(|| corrupt(Vec::new()))
+    if ind.trees.len() != slots.len() {
+        return Err(format!("it has {} trees, the experiment evolves {}", ind.trees.len(), slots.len()));
+    }
+    trees.map(Genome::Trees).ok_or_else(|| "it lacks a tree the experiment evolves".into())
 }
 
 /// Writes the simplified champion as a program `stratagem check` and
-/// `stratagem play` accept, and verifies that it reads back.
+/// `stratagem play` accept. The program is checked before it is written
+/// (nothing is written if it does not check) and read back after.
 #[allow(clippy::too_many_arguments)]
 fn write_champion(
     g: &Genome,
@@ -332,9 +466,10 @@ fn write_champion(
     let dir = opts.out.join("champions");
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, e))?;
     let path = dir.join(format!("{}.sg", exp.name));
-    let import = match primset_import {
-        PrimsetImport::Library => format!("(import {})", ps.name),
-        PrimsetImport::File(file) => format!("(import {:?})", relative_to(&dir, file).display().to_string()),
+    let import_of = |file: &Path| format!("(import {:?})", file.display().to_string());
+    let (import, probe_import) = match primset_import {
+        PrimsetImport::Library => (format!("(import {})", ps.name), format!("(import {})", ps.name)),
+        PrimsetImport::File(file) => (import_of(&relative_to(&dir, file)), import_of(&absolute(file))),
     };
     let p = &exp.player;
     let mut spec = match (p.selective_ratio, p.max_branching) {
@@ -366,18 +501,33 @@ fn write_champion(
         name,
         spec,
     );
-    let text = format!("{header}{}", print_forms(&[simple.to_form(&name, ps, rep)]));
-    output::write_atomically(&path, &text).map_err(|e| io_error("write", &path, e))?;
-    // The champion must be a program `check` accepts: read it back from disk.
-    let mut check = crate::lang::Loader::new();
-    check.load_path(&path);
-    if check.diags.iter().any(Diagnostic::is_error) {
-        let mut diags = check.diags;
+    let body = print_forms(&[simple.to_form(&name, ps, rep)]);
+    let text = format!("{header}{body}");
+    let not_checked = |mut diags: Vec<Diagnostic>| {
+        diags.retain(Diagnostic::is_error);
         diags.insert(
             0,
-            Diagnostic::error("stratagem::evolve::champion", "the champion program written does not check (a bug)"),
+            Diagnostic::error(
+                "stratagem::evolve::champion",
+                format!("the champion program for `{}` does not check (a bug); it is not written", path.display()),
+            ),
         );
-        return Err(diags);
+        diags
+    };
+    // The same program with the primset imported by absolute path, checked
+    // before anything is written.
+    let mut probe = crate::lang::Loader::new();
+    probe.load_text(&path.display().to_string(), &format!("{probe_import}\n\n{body}"));
+    if has_errors(&probe.diags) {
+        return Err(not_checked(probe.diags));
+    }
+    output::write_output(&path, text.as_bytes()).map_err(|e| io_error("write", &path, e))?;
+    // And as written, with its relative import: a file that does not check is removed.
+    let mut check = crate::lang::Loader::new();
+    check.load_path(&path);
+    if has_errors(&check.diags) {
+        let _ = std::fs::remove_file(&path);
+        return Err(not_checked(check.diags));
     }
     Ok(path)
 }
@@ -386,15 +536,13 @@ fn write_champion(
 const FINAL_ROUND: u64 = u64::MAX;
 
 /// Plays the final round of the experiment's champion rule: each finalist
-/// plays fresh games against the validation opponent; writes
-/// `<out>/final.json` and returns the round.
-fn final_round<G>(
+/// plays fresh games against the validation opponent.
+fn play_final_round<G>(
     fitness: &GameFitness<G>,
     finalists: &[Finalist],
     ps: &PrimSet,
     exp: &Experiment,
     rep: &Representation,
-    opts: &RunOptions,
 ) -> Result<FinalRound, Vec<Diagnostic>>
 where
     G: GpDomain + 'static,
@@ -405,8 +553,13 @@ where
         ChampionRule::Validate { opponent, final_games, .. } => (opponent, final_games),
         ChampionRule::Last => (Opponent::Random, 0),
     };
-    let genomes =
-        finalists.iter().map(|f| parse_genome(ps, exp.primset, rep, &f.program)).collect::<Result<Vec<_>, _>>()?;
+    let genomes = finalists
+        .iter()
+        .map(|f| parse_genome(ps, exp.primset, rep, &f.program))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            vec![Diagnostic::error("stratagem::evolve::finalist", format!("a finalist does not check (a bug): {e}"))]
+        })?;
     let candidates: Vec<(u64, &Genome)> = genomes.iter().enumerate().map(|(i, g)| (i as u64, g)).collect();
     let points = fitness.validate(&candidates, &opponent, games, FINAL_ROUND, exp.seed);
     let round = FinalRound {
@@ -424,9 +577,6 @@ where
             .collect(),
         champion: finalists::winner(&points).unwrap_or(0),
     };
-    let path = opts.out.join("final.json");
-    let text = serde_json::to_string_pretty(&round).map_err(|e| io_error("write", &path, e))?;
-    output::write_atomically(&path, &format!("{text}\n")).map_err(|e| io_error("write", &path, e))?;
     Ok(round)
 }
 
@@ -460,10 +610,14 @@ pub enum PrimsetImport {
     File(PathBuf),
 }
 
+/// `p` made absolute (symlinks resolved where it exists).
+fn absolute(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join(p))
+}
+
 /// `target` as a path relative to directory `from` (both made absolute).
 fn relative_to(from: &Path, target: &Path) -> PathBuf {
-    let abs = |p: &Path| p.canonicalize().unwrap_or_else(|_| std::env::current_dir().unwrap_or_default().join(p));
-    let (from, target) = (abs(from), abs(target));
+    let (from, target) = (absolute(from), absolute(target));
     let common = from.components().zip(target.components()).take_while(|(a, b)| a == b).count();
     let mut rel = PathBuf::new();
     for _ in from.components().skip(common) {

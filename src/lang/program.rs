@@ -5,7 +5,7 @@
 //! then the forms that use primsets (`individual`, `policy`, `weights`), which
 //! may therefore name a primset defined anywhere in the file or its imports.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::forms::{Individual, Policy, PrimSetId, Weights, lower_individual, lower_policy, lower_weights};
@@ -128,7 +128,14 @@ pub struct Loader {
     /// Primsets whose definition had errors: forms that use them are not
     /// checked, so one mistake is not reported again for every individual.
     broken_primsets: Vec<String>,
+    /// Names of the individuals, policies and weight vectors lowered so far
+    /// (one namespace), so a duplicate is found without a scan.
+    program_names: HashSet<String>,
 }
+
+/// Lowering a file stops after this many diagnostics: the first ones are
+/// what a user fixes, and a runaway file must not take minutes or gigabytes.
+pub const MAX_DIAGNOSTICS_LOWERING: usize = 1000;
 
 impl Loader {
     pub fn new() -> Loader {
@@ -181,7 +188,11 @@ impl Loader {
             return file;
         }
         self.loading.push(key);
+        let first_diag = self.diags.len();
         for form in &forms {
+            if self.stop_lowering(file, form, first_diag) {
+                break;
+            }
             match form.head() {
                 Some("import") => self.lower_import(file, form),
                 Some("primset") => {
@@ -215,6 +226,9 @@ impl Loader {
             }
         }
         for form in &forms {
+            if self.stop_lowering(file, form, first_diag) {
+                break;
+            }
             match form.head() {
                 Some("import" | "primset") => {}
                 Some(kind @ ("individual" | "policy" | "weights")) => self.lower_program_form(file, form, kind),
@@ -228,6 +242,26 @@ impl Loader {
         }
         self.loading.pop();
         file
+    }
+
+    /// Whether lowering `file` has reported enough (see
+    /// [`MAX_DIAGNOSTICS_LOWERING`]); the first time, says so at `form`.
+    fn stop_lowering(&mut self, file: FileId, form: &Sexp, first_diag: usize) -> bool {
+        let reported = self.diags.len() - first_diag;
+        if reported < MAX_DIAGNOSTICS_LOWERING {
+            return false;
+        }
+        if self.diags.last().is_none_or(|d| d.code != "stratagem::lower::stopped") {
+            self.diags.push(
+                Diagnostic::error(
+                    "stratagem::lower::stopped",
+                    format!("checking stopped after {reported} problems in this file"),
+                )
+                .at(file, form.span.first_byte(), "the rest of the file is not checked")
+                .with_help("fix the problems above and check again"),
+            );
+        }
+        true
     }
 
     fn lower_import(&mut self, file: FileId, form: &Sexp) {
@@ -334,7 +368,7 @@ impl Loader {
             return;
         };
         let name = items.get(1).and_then(Sexp::as_symbol).unwrap_or("");
-        if !name.is_empty() && self.module.program_names().contains(&name) {
+        if !name.is_empty() && self.program_names.contains(name) {
             self.diags.push(
                 Diagnostic::error("stratagem::lower::duplicate", format!("`{name}` is defined twice"))
                     .at(file, items[1].span, "second definition")
@@ -349,6 +383,9 @@ impl Loader {
             "policy" => lower_policy(&mut cx, form, ps, ps_id).map(Lowered::Policy),
             _ => lower_weights(&mut cx, form, ps, ps_id).map(Lowered::Weights),
         };
+        if lowered.is_some() {
+            self.program_names.insert(name.to_owned());
+        }
         let m = &mut self.module;
         match lowered {
             Some(Lowered::Individual(ind)) => {

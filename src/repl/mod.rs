@@ -10,6 +10,7 @@
 
 mod game;
 
+use std::cell::Cell;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -52,6 +53,8 @@ pub struct Repl {
     inputs: usize,
     /// Evaluate with the JIT (else the interpreter).
     jit: bool,
+    /// Inputs that failed, for the exit status of a scripted session.
+    failures: Cell<usize>,
 }
 
 impl Default for Repl {
@@ -62,14 +65,36 @@ impl Default for Repl {
 
 impl Repl {
     pub fn new() -> Repl {
-        Repl { loader: Loader::new(), shown: 0, game: None, primset: None, inputs: 0, jit: false }
+        Repl {
+            loader: Loader::new(),
+            shown: 0,
+            game: None,
+            primset: None,
+            inputs: 0,
+            jit: false,
+            failures: Cell::new(0),
+        }
     }
 
     /// New diagnostics of the loader, rendered.
     fn new_diagnostics(&mut self) -> String {
         let fresh = &self.loader.diags[self.shown..];
         self.shown = self.loader.diags.len();
+        if crate::diagnostic::has_errors(fresh) {
+            self.failures.set(self.failures.get() + 1);
+        }
         if fresh.is_empty() { String::new() } else { self.loader.sources.render_plain(fresh) }
+    }
+
+    /// Counts a failed input and passes its message through.
+    fn fail(&self, message: String) -> String {
+        self.failures.set(self.failures.get() + 1);
+        message
+    }
+
+    /// How many inputs of the session failed.
+    pub fn failures(&self) -> usize {
+        self.failures.get()
     }
 
     pub fn load(&mut self, path: &Path) -> String {
@@ -130,7 +155,7 @@ impl Repl {
                     format!("engine: {arg}\n")
                 }
                 "" => format!("engine: {}\n", if self.jit { "jit" } else { "interp" }),
-                _ => format!("unknown engine `{arg}`: engines are interp and jit\n"),
+                _ => self.fail(format!("unknown engine `{arg}`: engines are interp and jit\n")),
             },
             "quit" | "q" | "exit" => String::new(),
             _ => {
@@ -141,9 +166,9 @@ impl Repl {
                     .find(|(c, _, _)| &c[1..] == name)
                     .map_or(String::new(), |(_, ex, _)| format!("; e.g. {ex}"));
                 if usage.is_empty() {
-                    format!("unknown command `:{name}`{hint}; :help lists the commands\n")
+                    self.fail(format!("unknown command `:{name}`{hint}; :help lists the commands\n"))
                 } else {
-                    format!("`:{name}` needs an argument{usage}\n")
+                    self.fail(format!("`:{name}` needs an argument{usage}\n"))
                 }
             }
         }
@@ -156,7 +181,7 @@ impl Repl {
             "morris-no-flying" => Box::new(Session::new(Morris::no_flying(), ["White", "Black"])),
             _ => {
                 let hint = did_you_mean(name, GAMES).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
-                return format!("unknown game `{name}`{hint}; games: {}\n", GAMES.join(", "));
+                return self.fail(format!("unknown game `{name}`{hint}; games: {}\n", GAMES.join(", ")));
             }
         };
         // Expressions use the game's primset: one loaded for its domain, else the shipped one.
@@ -169,7 +194,7 @@ impl Repl {
                 self.shown = self.loader.diags.len();
                 match self.loader.module.find_primset(domain) {
                     Some(id) => id,
-                    None => return format!("no primset for {domain}\n"),
+                    None => return self.fail(format!("no primset for {domain}\n")),
                 }
             }
         };
@@ -181,8 +206,11 @@ impl Repl {
 
     fn with_game(&mut self, f: impl FnOnce(&mut dyn ReplGame) -> Result<String, String>) -> String {
         match self.game.as_deref_mut() {
-            None => "no game yet: start one with `:game lose-checkers` or `:game morris`\n".into(),
-            Some(g) => f(g).unwrap_or_else(|e| e),
+            None => self.fail("no game yet: start one with `:game lose-checkers` or `:game morris`\n".into()),
+            Some(g) => match f(g) {
+                Ok(text) => text,
+                Err(text) => self.fail(text),
+            },
         }
     }
 
@@ -212,35 +240,38 @@ impl Repl {
     /// Checks (and, if `evaluate`, evaluates) an expression over the game's primset.
     fn expression(&mut self, text: &str, evaluate: bool) -> String {
         let (Some(ps_id), Some(_)) = (self.primset, self.game.as_ref()) else {
-            return "no game yet: expressions are evaluated on a position; start with `:game lose-checkers` or `:game morris`\n".into();
+            return self.fail(
+                "no game yet: expressions are evaluated on a position; start with `:game lose-checkers` or `:game morris`\n"
+                    .into(),
+            );
         };
         self.inputs += 1;
         let mut sources = Sources::new();
         let file = sources.add(format!("<input {}>", self.inputs), None, text.to_owned());
         let (forms, diags) = read(file, text);
         if !diags.is_empty() {
-            return sources.render_plain(&diags);
+            return self.fail(sources.render_plain(&diags));
         }
         let [expr] = forms.as_slice() else {
-            return "one expression at a time, please\n".into();
+            return self.fail("one expression at a time, please\n".into());
         };
         let ps = self.loader.module.primset(ps_id).clone();
         let Some(ty) = infer(&ps, expr) else {
             let mut diags = Vec::new();
             check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, TypeId::F, &mut diags);
-            return sources.render_plain(&diags);
+            return self.fail(sources.render_plain(&diags));
         };
         let mut diags = Vec::new();
         let Some(tree) = check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, ty, &mut diags)
         else {
-            return sources.render_plain(&diags);
+            return self.fail(sources.render_plain(&diags));
         };
         if !evaluate {
             return format!("{}\n", ps.type_name(ty));
         }
         match self.eval_tree(&ps, &tree, None) {
             Ok(v) => format!("{v} : {}\n", ps.type_name(ty)),
-            Err(d) => self.loader.sources.render_plain(&d),
+            Err(d) => self.fail(self.loader.sources.render_plain(&d)),
         }
     }
 
@@ -272,7 +303,7 @@ impl Repl {
             for t in &ind.trees {
                 match self.eval_tree(ps, &t.tree, None) {
                     Ok(v) => out.push_str(&format!("{}: {v} : {}\n", t.name, ps.type_name(t.ty))),
-                    Err(d) => return self.loader.sources.render_plain(&d),
+                    Err(d) => return self.fail(self.loader.sources.render_plain(&d)),
                 }
             }
             return out;
@@ -284,16 +315,16 @@ impl Repl {
                     Ok(Value::B(true)) => {
                         return match self.eval_tree(ps, &rule.value, None) {
                             Ok(v) => format!("{v} : F (rule {} fired)\n", i + 1),
-                            Err(d) => self.loader.sources.render_plain(&d),
+                            Err(d) => self.fail(self.loader.sources.render_plain(&d)),
                         };
                     }
                     Ok(_) => {}
-                    Err(d) => return self.loader.sources.render_plain(&d),
+                    Err(d) => return self.fail(self.loader.sources.render_plain(&d)),
                 }
             }
             return match self.eval_tree(ps, &p.default, None) {
                 Ok(v) => format!("{v} : F (no rule fired: the default)\n"),
-                Err(d) => self.loader.sources.render_plain(&d),
+                Err(d) => self.fail(self.loader.sources.render_plain(&d)),
             };
         }
         if let Some(w) = m.weights.iter().find(|w| w.name == name) {
@@ -304,7 +335,7 @@ impl Repl {
                 let tree = Tree { nodes: vec![Node::Prim(id)], spans: Vec::new() };
                 let v = match self.eval_tree(ps, &tree, None) {
                     Ok(v) => v.as_f64(),
-                    Err(d) => return self.loader.sources.render_plain(&d),
+                    Err(d) => return self.fail(self.loader.sources.render_plain(&d)),
                 };
                 sum += weight * v;
                 out.push_str(&format!(
@@ -325,7 +356,7 @@ impl Repl {
         let names = self.loader.module.program_names();
         let hint =
             did_you_mean(name, names.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
-        format!("no individual, policy or weights named `{name}`{hint}; :list shows what is loaded\n")
+        self.fail(format!("no individual, policy or weights named `{name}`{hint}; :list shows what is loaded\n"))
     }
 
     fn rank(&mut self, name: &str) -> String {
@@ -343,7 +374,7 @@ impl Repl {
         for (i, mv) in moves.iter().enumerate() {
             match self.eval_tree(ps, &eval.tree, Some(i)) {
                 Ok(v) => scored.push((v.as_f64(), i, mv.clone())),
-                Err(d) => return self.loader.sources.render_plain(&d),
+                Err(d) => return self.fail(self.loader.sources.render_plain(&d)),
             }
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
@@ -455,12 +486,16 @@ pub fn run(files: &[PathBuf]) -> std::process::ExitCode {
                     pending.clear();
                     continue;
                 }
-                Err(_) => break,
+                Err(rustyline::error::ReadlineError::Eof) => break,
+                Err(e) => {
+                    let _ = stdout.write_all(repl.fail(format!("cannot read the input: {e}\n")).as_bytes());
+                    break;
+                }
             },
             None => {
-                let mut line = String::new();
-                match stdin.read_line(&mut line) {
-                    Ok(0) | Err(_) => {
+                let mut bytes = Vec::new();
+                match stdin.read_until(b'\n', &mut bytes) {
+                    Ok(0) => {
                         // An unfinished expression at the end of input is
                         // still reported (as an unclosed list).
                         if !pending.trim().is_empty() {
@@ -468,7 +503,23 @@ pub fn run(files: &[PathBuf]) -> std::process::ExitCode {
                         }
                         break;
                     }
-                    Ok(_) => line,
+                    Ok(_) => match String::from_utf8(bytes) {
+                        Ok(line) => line,
+                        Err(e) => {
+                            let at = e.utf8_error().valid_up_to();
+                            let message = format!(
+                                "a line of input is not UTF-8 text (byte {:#04x} at column {}); it was skipped\n",
+                                e.as_bytes()[at],
+                                at + 1
+                            );
+                            let _ = stdout.write_all(repl.fail(message).as_bytes());
+                            continue;
+                        }
+                    },
+                    Err(e) => {
+                        let _ = stdout.write_all(repl.fail(format!("cannot read the input: {e}\n")).as_bytes());
+                        break;
+                    }
                 }
             }
         };
@@ -492,5 +543,6 @@ pub fn run(files: &[PathBuf]) -> std::process::ExitCode {
     if let (Some(ed), Some(h)) = (editor.as_mut(), history.as_ref()) {
         let _ = ed.save_history(h);
     }
-    std::process::ExitCode::SUCCESS
+    // A script (input that is not a terminal) fails if any of its inputs did.
+    if !interactive && repl.failures() > 0 { std::process::ExitCode::from(1) } else { std::process::ExitCode::SUCCESS }
 }

@@ -25,6 +25,7 @@ use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, T
 use super::evaluators::{Material, RandomEval, TreeEval, TreeProgram};
 use crate::evolve::rng::{GpRng, stream};
 use crate::games::{Game, GameResult, Player};
+use crate::limits::Limit;
 
 /// Something that picks moves.
 pub trait GamePlayer<G: Game>: Send {
@@ -112,9 +113,10 @@ impl PlayerSpec {
     fn parse_parts(text: &str) -> Result<PlayerSpec, String> {
         let parts: Vec<&str> = text.split(':').collect();
         let depth = |s: &str| -> Result<u32, String> {
+            let limit = Limit::SearchDepth;
             match s.parse::<u32>() {
-                Ok(d) if (1..=64).contains(&d) => Ok(d),
-                _ => Err(format!("`{s}` is not a search depth (1 to 64)")),
+                Ok(0) | Err(_) => Err(format!("`{s}` is not a search depth (a whole number from 1)")),
+                Ok(d) => limit.check(u64::from(d), &format!("search depth {d}")).map(|()| d),
             }
         };
         let search_option = |opt: &str, params: &mut SearchParams| -> Result<(), String> {

@@ -77,13 +77,25 @@ fn parse_string(lex: &mut logos::Lexer<Token>) -> Result<String, LexError> {
 /// A token with its byte range in the source.
 pub type Spanned = (usize, Token, usize);
 
+/// The reader reports at most this many problems per file, then stops.
+pub const MAX_READ_ERRORS: usize = 1000;
+
 /// Lexes `src` into tokens with byte ranges. Text that forms no token becomes a
 /// [`Token::Error`] covering the whole malformed atom (up to the next delimiter),
-/// so `12ab` is one error, not `12` followed by `ab`.
+/// so `12ab` is one error, not `12` followed by `ab`. Lexing stops after
+/// [`MAX_READ_ERRORS`] errors.
 pub fn tokenize(src: &str) -> Vec<Spanned> {
     let mut out = Vec::new();
     let mut lex = Token::lexer(src);
+    let mut errors = 0;
     while let Some(result) = lex.next() {
+        // Past this many bad tokens the reader stops anyway: do not lex on.
+        if matches!(out.last(), Some((_, Token::Error(_), _))) {
+            errors += 1;
+            if errors > MAX_READ_ERRORS {
+                break;
+            }
+        }
         let span = lex.span();
         match result {
             Ok(tok) => {

@@ -7,9 +7,10 @@
 
 use lalrpop_util::ParseError;
 
-use super::lexer::{Token, tokenize};
+use super::lexer::{MAX_READ_ERRORS, Token, tokenize};
 use super::sexp::{Sexp, Span};
 use crate::diagnostic::{Diagnostic, FileId};
+use crate::limits::Limit;
 
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, clippy::pedantic, unused)]
@@ -17,9 +18,12 @@ lalrpop_util::lalrpop_mod!(
     "/sexpr.rs"
 );
 
-/// The deepest nesting of lists the reader accepts. Every later phase walks
-/// trees recursively; this bound keeps hostile input from exhausting the stack.
-pub const MAX_NESTING: usize = 256;
+/// The deepest nesting of lists the reader accepts is the `nesting` limit
+/// (256 unless raised). Every later phase walks trees recursively; this bound
+/// keeps hostile input from exhausting the stack.
+fn max_nesting() -> usize {
+    usize::try_from(Limit::Nesting.get()).unwrap_or(usize::MAX)
+}
 
 /// Reads all top-level S-expressions of `src`. On any error the returned list
 /// holds what could be read; callers should not lower a file with read errors.
@@ -27,7 +31,19 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut tokens = Vec::new();
     let mut open: Vec<usize> = Vec::new();
+    let max_nesting = max_nesting();
     for (start, tok, end) in tokenize(src) {
+        if diags.len() >= MAX_READ_ERRORS {
+            diags.push(
+                Diagnostic::error(
+                    "stratagem::read::stopped",
+                    format!("reading stopped after {} problems", diags.len()),
+                )
+                .at(file, Span::new(start, start), "the rest of the file is not read")
+                .with_help("is this a program? Fix the problems above and read it again"),
+            );
+            return (Vec::new(), diags);
+        }
         match tok {
             Token::Error(msg) => diags.push(
                 Diagnostic::error("stratagem::read::token", msg.clone())
@@ -39,14 +55,17 @@ pub fn read(file: FileId, src: &str) -> (Vec<Sexp>, Vec<Diagnostic>) {
             Token::LParen => {
                 open.push(start);
                 tokens.push((start, tok, end));
-                if open.len() > MAX_NESTING {
+                if open.len() > max_nesting {
                     diags.push(
                         Diagnostic::error(
                             "stratagem::read::too-deep",
-                            format!("lists nested more than {MAX_NESTING} deep"),
+                            format!("lists nested more than {max_nesting} deep"),
                         )
                         .at(file, Span::new(start, end), "too deep")
-                        .with_help("no program needs this depth; is a `)` missing earlier?"),
+                        .with_help(format!(
+                            "is a `)` missing earlier? If the depth is meant, {}",
+                            Limit::Nesting.how_to_raise()
+                        )),
                     );
                     return (Vec::new(), diags);
                 }

@@ -39,6 +39,7 @@ use crate::games::morris::Morris;
 use crate::lang::primset::PrimSet;
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
+use crate::limits::Limit;
 use crate::search::alphabeta::SearchParams;
 use crate::syntax::{Sexp, Span};
 
@@ -134,6 +135,57 @@ const KEYS: [&str; 22] = [
     "description",
 ];
 
+/// What one generation of an experiment plays.
+struct Work<'a> {
+    population: usize,
+    fitness: &'a [FitnessPart],
+    selection: Selection,
+    elitism: usize,
+    match_games: u32,
+    champion: ChampionRule,
+}
+
+impl Work<'_> {
+    /// The games one generation plays: every fitness source, the matches of
+    /// fitnessless selection and the validation games (not the final round,
+    /// played once).
+    fn games_per_generation(&self) -> u64 {
+        let n = self.population as u64;
+        let sources = self.fitness.iter().map(|part| match *part {
+            FitnessPart::Cohort(k) | FitnessPart::Random(k) => n.saturating_mul(k.into()),
+            FitnessPart::Guide { games, .. } | FitnessPart::Material { games, .. } => n.saturating_mul(games.into()),
+            FitnessPart::Pairings(k) => n.div_ceil(2).saturating_mul(k.into()),
+            FitnessPart::RoundRobin => n.saturating_mul(n.saturating_sub(1)).saturating_mul(2),
+        });
+        let mut games = sources.fold(0u64, u64::saturating_add);
+        if let Selection::Fitnessless(k) = self.selection {
+            // Two parents per child bred, each the winner of k - 1 matches.
+            let events = n.saturating_sub(self.elitism as u64).saturating_mul(2);
+            let matches = events.saturating_mul((k as u64).saturating_sub(1));
+            games = games.saturating_add(matches.saturating_mul(self.match_games.into()));
+        }
+        if let ChampionRule::Validate { games: g, top, .. } = self.champion {
+            games = games.saturating_add((top as u64).saturating_mul(g.into()));
+        }
+        games
+    }
+}
+
+impl Experiment {
+    /// How many games one generation plays (see [`Work`]).
+    pub fn games_per_generation(&self) -> u64 {
+        Work {
+            population: self.population,
+            fitness: &self.fitness,
+            selection: self.selection,
+            elitism: self.elitism,
+            match_games: self.match_games,
+            champion: self.champion,
+        }
+        .games_per_generation()
+    }
+}
+
 /// Lowers and validates experiment `index` of `module`.
 pub fn lower_experiment(module: &Module, index: usize) -> Result<Experiment, Vec<Diagnostic>> {
     let (file, form) = &module.experiments[index];
@@ -218,6 +270,17 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     };
 
     let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
+    let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion };
+    if let Err(message) = Limit::GamesPerGeneration.check(
+        work.games_per_generation(),
+        &format!("experiment `{name}` plays {} games per generation, which", work.games_per_generation()),
+    ) {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::limit", message)
+                .at(cx.file, form.span.first_byte(), "too much work per generation")
+                .with_help("lower the population, the games of (fitness ...) or of validation"),
+        );
+    }
     let ps = module.primset(ps_id);
     check_fits_game(cx, ps, &game, &clauses)?;
     let trees = lower_trees(cx, ps, &clauses);
@@ -336,28 +399,65 @@ fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &str, clauses: &Clauses) -> 
 
 /// `(trees NAME...)`: the trees that evolve, by default the primset's
 /// required ones (a single F tree `eval` for a primset that declares none).
+///
+/// The champion is written as an `(individual ...)`, which the checker
+/// accepts only with distinct tree names that include every tree the primset
+/// requires; a run that evolved anything else could never write its
+/// champion, so such a list is refused here, before any work.
 fn lower_trees(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses) -> Vec<(String, TypeId)> {
-    match clauses.get("trees") {
-        Some(names) if !names.is_empty() => names
-            .iter()
-            .filter_map(|n| {
-                let name = n.as_symbol()?;
-                match ps.tree_slots.iter().find(|s| s.name == name) {
-                    Some(slot) => Some((slot.name.clone(), slot.ty)),
-                    None if ps.tree_slots.is_empty() => Some((name.to_owned(), TypeId::F)),
-                    None => {
-                        cx.error(
-                            "stratagem::experiment::trees",
-                            n,
-                            format!("primset `{}` has no tree `{name}`", ps.name),
-                            "unknown tree",
-                        );
-                        None
-                    }
-                }
-            })
-            .collect(),
-        _ if ps.tree_slots.is_empty() => vec![("eval".into(), TypeId::F)],
-        _ => ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
+    let names = match clauses.get("trees") {
+        Some(names) if !names.is_empty() => names,
+        Some(_) => {
+            clauses.malformed(cx, "trees", "(trees NAME...)");
+            return Vec::new();
+        }
+        None if ps.tree_slots.is_empty() => return vec![("eval".into(), TypeId::F)],
+        None => return ps.tree_slots.iter().filter(|s| !s.optional).map(|s| (s.name.clone(), s.ty)).collect(),
+    };
+    let mut trees: Vec<(String, TypeId)> = Vec::new();
+    for n in names {
+        let Some(name) = cx.expect_symbol(n, "a tree name") else { continue };
+        if trees.iter().any(|(t, _)| t == name) {
+            cx.error("stratagem::experiment::trees", n, format!("tree `{name}` is listed twice"), "duplicate");
+            continue;
+        }
+        match ps.tree_slots.iter().find(|s| s.name == name) {
+            Some(slot) => trees.push((slot.name.clone(), slot.ty)),
+            None if ps.tree_slots.is_empty() => trees.push((name.to_owned(), TypeId::F)),
+            None => {
+                let slots: Vec<&str> = ps.tree_slots.iter().map(|s| s.name.as_str()).collect();
+                let help = match crate::diagnostic::did_you_mean(name, slots.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("its trees: {}", slots.join(", ")),
+                };
+                cx.push(
+                    Diagnostic::error(
+                        "stratagem::experiment::trees",
+                        format!("primset `{}` has no tree `{name}`", ps.name),
+                    )
+                    .at(cx.file, n.span, "unknown tree")
+                    .with_help(help),
+                );
+            }
+        }
     }
+    for slot in ps.tree_slots.iter().filter(|s| !s.optional) {
+        if !names.iter().any(|n| n.as_symbol() == Some(slot.name.as_str())) {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::trees",
+                    format!("the trees evolved lack `{}`, which primset `{}` requires", slot.name, ps.name),
+                )
+                .at(cx.file, clauses.span("trees"), format!("no `{}` tree", slot.name))
+                .with_help(format!(
+                    "every individual of the primset has the tree `{}` (type {}), and the champion is written as one; \
+                     add `{}` to the list",
+                    slot.name,
+                    ps.type_name(slot.ty),
+                    slot.name
+                )),
+            );
+        }
+    }
+    trees
 }

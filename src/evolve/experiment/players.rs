@@ -4,6 +4,7 @@
 use super::{ChampionRule, FitnessPart, Opponent};
 use crate::diagnostic::Diagnostic;
 use crate::lang::syntax_helpers::Cx;
+use crate::limits::Limit;
 use crate::search::alphabeta::{Perspective, SearchParams, Ties};
 use crate::syntax::{Sexp, Span};
 
@@ -133,10 +134,14 @@ const SEARCH_OPTIONS: [(&str, &str); 5] = [
 fn lower_search(cx: &mut Cx, s: &Sexp, allowed: &[&str]) -> Option<SearchParams> {
     let items = s.as_list().unwrap_or_default();
     let reported = cx.diags.len();
-    let mut params = match items.get(1).and_then(|d| cx.expect_int(d, "a search depth")) {
-        Some(d) if (1..=64).contains(&d) => SearchParams::full(d as u32),
+    let mut params = match items.get(1).map(|d| (d, cx.expect_int(d, "a search depth"))) {
+        Some((d, Some(depth))) if depth >= 1 => {
+            check_search_depth(cx, d, depth);
+            SearchParams::full(u32::try_from(depth).unwrap_or(u32::MAX))
+        }
         _ => {
-            cx.error("stratagem::experiment::range", s, "a search depth is between 1 and 64", "bad depth");
+            let message = format!("a search depth is between 1 and {}", Limit::SearchDepth.get());
+            cx.error("stratagem::experiment::range", s, message, "bad depth");
             SearchParams::full(1)
         }
     };
@@ -157,6 +162,13 @@ fn lower_search(cx: &mut Cx, s: &Sexp, allowed: &[&str]) -> Option<SearchParams>
         }
     }
     (cx.diags.len() == reported).then_some(params)
+}
+
+/// Reports a search depth past the `search-depth` limit.
+fn check_search_depth(cx: &mut Cx, at: &Sexp, depth: i64) {
+    if let Err(message) = Limit::SearchDepth.check(depth.unsigned_abs(), &format!("search depth {depth}")) {
+        cx.error("stratagem::experiment::limit", at, message, "too deep");
+    }
 }
 
 /// Sets search option `name` (one of [`SEARCH_OPTIONS`]) to `v`.
@@ -201,17 +213,18 @@ pub(super) fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
             None => None,
         }
     };
+    let depth = |cx: &mut Cx| -> Option<u32> {
+        let d = num(cx, 1, "a depth")?;
+        check_search_depth(cx, &items[1], i64::from(d));
+        Some(d)
+    };
     let part = match (p.head(), items.len()) {
         (Some("cohort"), 2) => FitnessPart::Cohort(num(cx, 1, "a number of games")?),
         (Some("pairings"), 2) => FitnessPart::Pairings(num(cx, 1, "a number of rounds")?),
         (Some("round-robin"), 1) => FitnessPart::RoundRobin,
         (Some("random"), 2) => FitnessPart::Random(num(cx, 1, "a number of games")?),
-        (Some("guide"), 3) => {
-            FitnessPart::Guide { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? }
-        }
-        (Some("material"), 3) => {
-            FitnessPart::Material { depth: num(cx, 1, "a depth")?, games: num(cx, 2, "a number of games")? }
-        }
+        (Some("guide"), 3) => FitnessPart::Guide { depth: depth(cx)?, games: num(cx, 2, "a number of games")? },
+        (Some("material"), 3) => FitnessPart::Material { depth: depth(cx)?, games: num(cx, 2, "a number of games")? },
         _ => {
             cx.error(
                 "stratagem::experiment::fitness",
