@@ -35,7 +35,12 @@ pub fn read_limited(path: &Path, limit: Limit) -> std::io::Result<Vec<u8>> {
 
 fn too_large(limit: Limit, size: Option<u64>) -> std::io::Error {
     let size = size.map(|s| format!(" ({})", Limit::InputSize.show(s))).unwrap_or_default();
-    std::io::Error::other(format!("the file is larger than the {} limit{size}; {}", limit.name(), limit.how_to_raise()))
+    std::io::Error::other(format!(
+        "the file{size} is larger than {}, the `{}` limit; {}",
+        limit.show(limit.get()),
+        limit.name(),
+        limit.raise_hint()
+    ))
 }
 
 /// Writes `bytes` to `path` atomically: through a temporary file beside the

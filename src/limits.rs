@@ -109,13 +109,12 @@ impl Limit {
 
     /// The sentence every refusal ends with.
     pub fn how_to_raise(self) -> String {
-        format!(
-            "the `{}` limit is {}; raise it with `--limit {}=N` (at most {})",
-            self.name(),
-            self.show(self.get()),
-            self.name(),
-            self.show(self.hard_maximum())
-        )
+        format!("the `{}` limit is {}; {}", self.name(), self.show(self.get()), self.raise_hint())
+    }
+
+    /// "raise it with `--limit NAME=N` (at most MAX)".
+    pub fn raise_hint(self) -> String {
+        format!("raise it with `--limit {}=N` (at most {})", self.name(), self.show(self.hard_maximum()))
     }
 
     /// `Err` with a full message when `value` exceeds the limit; `what` names
