@@ -247,13 +247,6 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, ParseError> {
             };
             Err(ParseError::new(why, whole).with_help(listing()))
         }
-        // `19x12` names a single jump exactly, and also (by its ends) any
-        // longer jump from 19 to 12: the exact one is meant.
-        many if let [exact] =
-            many.iter().filter(|m| m.landings().eq(squares[1..].iter().copied())).collect::<Vec<_>>().as_slice() =>
-        {
-            Ok(**exact)
-        }
         many => {
             let names: Vec<String> = many.iter().map(format_move).collect();
             Err(ParseError::new(format!("`{body}` names {} moves", many.len()), whole)
