@@ -435,11 +435,14 @@ fn seeds_pass_their_targets() {
     assert!(stratagem::evolve::output::parse_checkpoint(&text).is_ok());
 }
 
+/// What a fuzz target calls.
+type EntryPoint = fn(&[u8]);
+
 /// Every crash a campaign found, kept minimised in fuzz/regressions/TARGET,
 /// goes through its target without a panic.
 #[test]
 fn fuzz_regressions_pass_their_targets() {
-    let targets: [(&str, fn(&[u8])); 5] = [
+    let targets: [(&str, EntryPoint); 5] = [
         ("read_check", entry_points::read_check),
         ("experiment", entry_points::experiment),
         ("positions", entry_points::positions),
