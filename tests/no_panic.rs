@@ -162,7 +162,17 @@ const MAX: usize = 250;
 
 /// The seed corpus of a fuzz target (fuzz/seeds/TARGET), sorted by name.
 fn seeds(target: &str) -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(target);
+    let seeds = inputs("fuzz/seeds", target);
+    assert!(!seeds.is_empty(), "fuzz/seeds/{target} holds no seeds");
+    seeds
+}
+
+/// The files of `dir/target`, sorted by name; none when it does not exist.
+fn inputs(dir: &str, target: &str) -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir).join(target);
+    if !dir.exists() {
+        return Vec::new();
+    }
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("a seed").path())
@@ -423,4 +433,25 @@ fn seeds_pass_their_targets() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/checkpoint/tiny-morris.json"))
             .expect("the checkpoint seed");
     assert!(stratagem::evolve::output::parse_checkpoint(&text).is_ok());
+}
+
+/// What a fuzz target calls.
+type EntryPoint = fn(&[u8]);
+
+/// Every crash a campaign found, kept minimised in fuzz/regressions/TARGET,
+/// goes through its target without a panic.
+#[test]
+fn fuzz_regressions_pass_their_targets() {
+    let targets: [(&str, EntryPoint); 5] = [
+        ("read_check", entry_points::read_check),
+        ("experiment", entry_points::experiment),
+        ("positions", entry_points::positions),
+        ("csv_rows", entry_points::csv_rows),
+        ("checkpoint", entry_points::checkpoint),
+    ];
+    for (target, run) in targets {
+        for input in inputs("fuzz/regressions", target) {
+            run(&input);
+        }
+    }
 }

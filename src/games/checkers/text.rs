@@ -223,16 +223,15 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, ParseError> {
     let mut legal = Vec::new();
     pos.generate(&mut legal);
     let (first, last) = (squares[0], squares[squares.len() - 1]);
-    let matches: Vec<Move> = legal
-        .iter()
-        .filter(|m| {
-            m.is_capture() == jump
-                && u32::from(m.from) == first
-                && u32::from(m.to) == last
-                && (squares.len() == 2 || m.landings().eq(squares[1..].iter().copied()))
-        })
-        .copied()
-        .collect();
+    let ends = |m: &&Move| m.is_capture() == jump && u32::from(m.from) == first && u32::from(m.to) == last;
+    // The move with exactly these landings is the one named (as `format_move`
+    // writes it); failing that, two squares are the shorthand for any jump
+    // between them. So `19x12` is the single jump even when a king can also
+    // loop from 19 back to 12.
+    let exact: Vec<Move> =
+        legal.iter().filter(ends).filter(|m| m.landings().eq(squares[1..].iter().copied())).copied().collect();
+    let matches =
+        if exact.is_empty() && squares.len() == 2 { legal.iter().filter(ends).copied().collect() } else { exact };
     let listing = || {
         let all: Vec<String> = legal.iter().map(format_move).collect();
         if all.is_empty() { "there are no legal moves".to_string() } else { format!("legal moves: {}", all.join(" ")) }
