@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use stratagem::games::checkers::Checkers;
 use stratagem::games::morris::Morris;
 use stratagem::games::playout::random_playouts;
-use stratagem::games::{Game, perft};
+use stratagem::games::{Game, TwoPlayer, perft};
 
 fn bench_perft<G: Game>(c: &mut Criterion, game: &G, depth: u32) {
     let start = game.initial_state();
@@ -25,7 +25,7 @@ fn bench_perft<G: Game>(c: &mut Criterion, game: &G, depth: u32) {
     group.finish();
 }
 
-fn bench_playouts<G: Game>(c: &mut Criterion, game: &G) {
+fn bench_playouts<G: TwoPlayer>(c: &mut Criterion, game: &G) {
     const GAMES: u64 = 1000;
     let mut group = c.benchmark_group("random_playouts");
     group.throughput(Throughput::Elements(GAMES));

@@ -171,6 +171,34 @@ fn bad_arguments_and_missing_files_exit_1() {
 }
 
 #[test]
+fn unknown_games_get_a_suggestion_and_the_list_of_games() {
+    for args in [["play", "--games", "1"], ["perft", "--depth", "1"]] {
+        let command = args[0];
+        let (code, stdout, stderr) = stratagem(&[command, "--game", "morris-noflying", args[1], args[2]]);
+        assert_eq!(code, 1, "{command}: {stderr}");
+        assert!(stdout.is_empty(), "{command}: {stdout}");
+        assert!(stderr.contains("unknown game `morris-noflying`"), "{command}: {stderr}");
+        assert!(stderr.contains("did you mean `morris-no-flying`?"), "{command}: {stderr}");
+        assert!(stderr.contains("lose-checkers, morris, morris-no-flying"), "{command}: {stderr}");
+    }
+}
+
+#[test]
+fn games_lists_every_game_with_its_roles_kind_and_primsets() {
+    let (code, stdout, stderr) = stratagem(&["games", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let games: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    let names: Vec<&str> = games.as_array().expect("a list").iter().filter_map(|g| g["name"].as_str()).collect();
+    assert_eq!(names, ["lose-checkers", "morris", "morris-no-flying"]);
+    assert_eq!(games[0]["roles"], serde_json::json!(["black", "white"]));
+    assert_eq!(games[2]["kind"], "two-player");
+    assert_eq!(games[2]["primsets"], serde_json::json!(["morris"]));
+    let (code, text, _) = stratagem(&["games"]);
+    assert_eq!(code, 0);
+    assert!(text.starts_with("lose-checkers     two-player, roles black white; primsets: lose-checkers\n"), "{text}");
+}
+
+#[test]
 fn help_and_version_exit_0() {
     assert_eq!(stratagem(&["--help"]).0, 0);
     assert_eq!(stratagem(&["--version"]).0, 0);

@@ -15,7 +15,7 @@ use rand::rngs::SmallRng;
 use stratagem::games::checkers::Checkers;
 use stratagem::games::morris::Morris;
 use stratagem::games::playout::random_playout;
-use stratagem::games::{Game, GameResult, perft};
+use stratagem::games::{Game, GameResult, TwoPlayer, perft};
 
 /// OpenSpiel checkers, turn level (a multi-jump is one move), depths 1..=9.
 const CHECKERS_PERFT: [u64; 9] = [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680];
@@ -68,7 +68,7 @@ fn check_expected(input: &Path, actual: &str) -> Option<String> {
 
 /// The description of a position the `.expected` files hold: the position
 /// as printed back, the sorted legal moves, and the result.
-fn describe<G: Game>(game: &G, text: &str) -> String {
+fn describe<G: TwoPlayer>(game: &G, text: &str) -> String {
     let state = game.parse_state(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     let printed = game.format_state(&state);
     let again = game.parse_state(&printed).unwrap_or_else(|e| panic!("reprinted {printed}: {e}"));
@@ -90,7 +90,7 @@ fn describe<G: Game>(game: &G, text: &str) -> String {
     format!("position: {printed}\nmoves ({}): {}\nresult: {result}\n", names.len(), names.join(" "))
 }
 
-fn run_ok_cases<G: Game>(game: &G, dir: &str) {
+fn run_ok_cases<G: TwoPlayer>(game: &G, dir: &str) {
     let failures: Vec<String> = positions(dir, "ok")
         .iter()
         .filter_map(|p| {
@@ -176,7 +176,7 @@ proptest::proptest! {
 
 /// Every random game ends, within the bound the draw rules give; every
 /// random move is legal, and there is none exactly when the game is over.
-fn playouts_terminate<G: Game>(game: &G, max_plies: u32) {
+fn playouts_terminate<G: TwoPlayer>(game: &G, max_plies: u32) {
     let mut scratch = Vec::new();
     let mut legal = Vec::new();
     for seed in 0..300 {

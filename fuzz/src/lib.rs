@@ -14,9 +14,8 @@ use stratagem::eval::run::{Engine, Program, run_program};
 use stratagem::eval::table::{bind, read_csv};
 use stratagem::evolve::experiment::lower_experiment;
 use stratagem::evolve::output::parse_checkpoint;
-use stratagem::games::checkers::Checkers;
 use stratagem::games::domain::{Compute, GpDomain};
-use stratagem::games::morris::Morris;
+use stratagem::games::registry::{GAMES, GameTask};
 use stratagem::lang::{Base, FormRef, Loader, Value};
 use stratagem::syntax::{lexer::comments, pretty::format_source, read};
 
@@ -70,11 +69,18 @@ pub fn positions(data: &[u8]) {
     let Some((&pick, rest)) = data.split_first() else { return };
     let text = String::from_utf8_lossy(rest);
     let (position, mv) = text.split_once('\n').unwrap_or((&text, ""));
-    match pick % 3 {
-        0 => position_of(&Checkers::lose(), position, mv),
-        1 => position_of(&Morris::standard(), position, mv),
-        _ => position_of(&Morris::no_flying(), position, mv),
+    struct Position<'a>(&'a str, &'a str);
+    impl GameTask for Position<'_> {
+        type Output = ();
+        fn run<G: GpDomain + Send + 'static>(self, game: G)
+        where
+            G::State: Send + Sync + 'static,
+            G::Move: Send + Sync + 'static,
+        {
+            position_of(&game, self.0, self.1);
+        }
     }
+    GAMES[usize::from(pick) % GAMES.len()].run(Position(position, mv));
 }
 
 fn position_of<G: GpDomain>(game: &G, text: &str, mv_text: &str) {
@@ -92,14 +98,17 @@ fn position_of<G: GpDomain>(game: &G, text: &str, mv_text: &str) {
     let _ = game.render(&state);
     let mut moves = Vec::new();
     game.legal_moves(&state, &mut moves);
-    assert_eq!(moves.is_empty(), game.result(&state).is_some(), "`{printed}`: no moves iff the game is over");
+    assert_eq!(moves.is_empty(), game.is_over(&state), "`{printed}`: no moves iff the game is over");
+    for role in 0..game.n_roles() as u8 {
+        assert_eq!(game.score(&state, role).is_some(), game.is_over(&state), "`{printed}`: scores iff over");
+    }
     for mv in moves.iter().take(MAX_MOVES) {
         let name = game.format_move(&state, mv);
         let read = game.parse_move(&state, &name).unwrap_or_else(|e| panic!("`{name}` in `{printed}`: {e}"));
         assert_eq!(&read, mv, "`{name}` in `{printed}` reads as another move");
         let next = game.apply(&state, mv);
         let _ = game.format_state(&next);
-        let _ = game.result(&next);
+        let _ = game.score(&next, 0);
     }
     if !mv_text.is_empty() {
         match game.parse_move(&state, mv_text) {

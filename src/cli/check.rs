@@ -43,7 +43,7 @@ fn summarize_experiment(m: &Module, e: &Experiment) -> String {
         e.name,
         e.trees.len(),
         e.variation.limits.max_depth,
-        e.game,
+        e.game.name,
         m.primset(e.primset).name,
         e.population,
         e.generations,

@@ -7,6 +7,7 @@ mod check;
 mod eval;
 mod evolve;
 mod fmt;
+mod games;
 mod perft;
 mod play;
 
@@ -109,10 +110,16 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// List the games: name, kind, roles and the shipped primsets that bind to each.
+    Games {
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Count the leaves of a game's tree at depths 1..=D and print them as JSON.
     Perft {
-        #[arg(long, value_enum)]
-        game: perft::GameName,
+        /// The game (`stratagem games` lists them).
+        #[arg(long, value_name = "GAME")]
+        game: String,
         /// The start position in the game's text format (default: the initial position).
         #[arg(long, value_name = "TEXT")]
         position: Option<String>,
@@ -125,8 +132,9 @@ pub enum Command {
     /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
     /// gp:FILE:NAME:select:D:maxbranch=M[:full=F].
     Play {
-        #[arg(long, value_enum)]
-        game: perft::GameName,
+        /// The game (`stratagem games` lists them).
+        #[arg(long, value_name = "GAME")]
+        game: String,
         #[arg(long, value_name = "SPEC", default_value = "random")]
         a: String,
         #[arg(long, value_name = "SPEC", default_value = "random")]
@@ -242,6 +250,7 @@ fn run() -> ExitCode {
         Command::Batch { trees, rows, engine, repeat, format } => {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }
+        Command::Games { format } => games::run(format),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, engine, games, seed, position, format, record } => {
             let jit = engine != Engine::Interp;
@@ -256,6 +265,18 @@ fn run() -> ExitCode {
             if has_errors(&failure.diags) { ExitCode::from(1) } else { ExitCode::SUCCESS }
         }
     }
+}
+
+/// The registered game named `text` (`--game`), or a diagnostic with the
+/// list of games and a suggestion.
+pub(crate) fn game_entry(text: &str) -> Result<&'static crate::games::registry::Entry, Failure> {
+    crate::games::registry::lookup(text)
+        .map_err(|e| Failure::new(Sources::new(), vec![e.diagnostic("stratagem::game::unknown")]))
+}
+
+/// A command asked a game for what it cannot do.
+pub(crate) fn unsupported(e: crate::games::registry::Unsupported) -> Failure {
+    Failure::new(Sources::new(), vec![e.diagnostic("stratagem::game::kind")])
 }
 
 /// Prints warnings (diagnostics that are not errors) to stderr.

@@ -5,37 +5,31 @@
 
 use std::time::Instant;
 
-use clap::ValueEnum;
-
-use super::{Failure, Outcome, out};
-use crate::games::checkers::Checkers;
-use crate::games::morris::Morris;
+use super::{Failure, Outcome, game_entry, out};
+use crate::games::domain::GpDomain;
+use crate::games::registry::GameTask;
 use crate::games::{Game, ParseError, perft};
 use crate::limits::Limit;
 
-/// The native games the CLI knows.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameName {
-    /// Lose (giveaway) checkers: American checkers moves, the side without a move wins.
-    LoseCheckers,
-    /// Nine Men's Morris (OpenSpiel's rules: a player down to three men flies).
-    Morris,
-    /// Nine Men's Morris in two stages, placing and moving, without flying (seeds/002).
-    MorrisNoFlying,
-}
-
 pub struct PerftArgs {
-    pub game: GameName,
+    pub game: String,
     pub position: Option<String>,
     pub depth: u32,
 }
 
 pub fn run(args: &PerftArgs) -> Outcome {
-    match args.game {
-        GameName::LoseCheckers => run_game(&Checkers::lose(), args),
-        GameName::Morris => run_game(&Morris::standard(), args),
-        GameName::MorrisNoFlying => run_game(&Morris::no_flying(), args),
+    struct Perft<'a>(&'a PerftArgs);
+    impl GameTask for Perft<'_> {
+        type Output = Outcome;
+        fn run<G: GpDomain + Send + 'static>(self, game: G) -> Outcome
+        where
+            G::State: Send + Sync + 'static,
+            G::Move: Send + Sync + 'static,
+        {
+            run_game(&game, self.0)
+        }
     }
+    game_entry(&args.game)?.run(Perft(args))
 }
 
 fn run_game<G: Game>(game: &G, args: &PerftArgs) -> Outcome {

@@ -11,16 +11,15 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::perft::{GameName, parse_position};
-use super::{Failure, Format, Outcome, out};
+use super::perft::parse_position;
+use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::jit::JitConfig;
 use crate::evolve::rng::stream;
 use crate::files::AtomicFile;
-use crate::games::checkers::Checkers;
-use crate::games::domain::{Binding, GpDomain};
-use crate::games::morris::Morris;
+use crate::games::domain::{Binding, GpGame};
 use crate::games::playout::random_playout;
+use crate::games::registry::TwoPlayerTask;
 use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::limits::Limit;
@@ -28,7 +27,7 @@ use crate::search::evaluators::TreeProgram;
 use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
 
 pub struct PlayArgs {
-    pub game: GameName,
+    pub game: String,
     pub a: String,
     pub b: String,
     pub games: u64,
@@ -42,15 +41,18 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Outcome {
-    match args.game {
-        GameName::LoseCheckers => run_game(&Checkers::lose(), args),
-        GameName::Morris => run_game(&Morris::standard(), args),
-        GameName::MorrisNoFlying => run_game(&Morris::no_flying(), args),
+    struct Play<'a>(&'a PlayArgs);
+    impl TwoPlayerTask for Play<'_> {
+        type Output = Outcome;
+        fn run<G: GpGame>(self, game: G) -> Outcome {
+            run_game(&game, self.0)
+        }
     }
+    game_entry(&args.game)?.run_two_player("`play`", Play(args)).map_err(unsupported)?
 }
 
 /// Builds the factory for a player spec, loading and binding GP programs.
-pub fn factory<G: GpDomain>(game: &G, flag: &str, text: &str, jit: bool) -> Result<PlayerFactory<G::State>, Failure> {
+pub fn factory<G: GpGame>(game: &G, flag: &str, text: &str, jit: bool) -> Result<PlayerFactory<G::State>, Failure> {
     let spec = PlayerSpec::parse(text)
         .map_err(|e| Failure::message("stratagem::play::spec", format!("{flag} {text}: {e}")))?;
     Ok(match spec {
@@ -67,7 +69,7 @@ pub fn factory<G: GpDomain>(game: &G, flag: &str, text: &str, jit: bool) -> Resu
 /// `eval` tree evaluates, and the `order` tree (if `selective` and present)
 /// ranks siblings. With `jit`, both are compiled (a tree the JIT cannot
 /// compile is interpreted, with a note on stderr).
-pub fn load_programs<G: GpDomain>(
+pub fn load_programs<G: GpGame>(
     game: &G,
     file: &Path,
     name: &str,
@@ -173,18 +175,14 @@ pub type RecordSink<'a, M> = &'a mut dyn FnMut(u64, Player, &GameRecord<M>) -> s
 /// Plays `n` games between A and B, in parallel; returns A's and B's totals.
 /// `record`, if given, receives each game (its index, and the colour A
 /// played) in game order.
-pub fn play_match<G: GpDomain + 'static>(
+pub fn play_match<G: GpGame>(
     game: &G,
     start: &G::State,
     (a, b): (&PlayerFactory<G::State>, &PlayerFactory<G::State>),
     n: u64,
     seed: u64,
     mut record: Option<RecordSink<'_, G::Move>>,
-) -> std::io::Result<(SideStats, SideStats)>
-where
-    G::State: Send + Sync + 'static,
-    G::Move: Send,
-{
+) -> std::io::Result<(SideStats, SideStats)> {
     if record.is_none() && matches!((a, b), (PlayerFactory::Random, PlayerFactory::Random)) {
         return Ok(random_match(game, start, n, seed));
     }
@@ -219,7 +217,7 @@ where
 
 /// One JSON line for a game: who won, the moves in the game's notation, and
 /// the final position, so that a match can be replayed and inspected.
-fn game_line<G: GpDomain>(game: &G, start: &G::State, i: u64, colour: Player, record: &GameRecord<G::Move>) -> String {
+fn game_line<G: GpGame>(game: &G, start: &G::State, i: u64, colour: Player, record: &GameRecord<G::Move>) -> String {
     let mut state = start.clone();
     let mut moves = Vec::with_capacity(record.moves.len());
     for mv in &record.moves {
@@ -258,10 +256,7 @@ fn score_game(sa: &mut SideStats, sb: &mut SideStats, result: GameResult, colour
 
 /// Random against random: each game is one random playout, without the
 /// player machinery (the speed benchmark of the engines).
-fn random_match<G: GpDomain>(game: &G, start: &G::State, n: u64, seed: u64) -> (SideStats, SideStats)
-where
-    G::State: Send + Sync,
-{
+fn random_match<G: GpGame>(game: &G, start: &G::State, n: u64, seed: u64) -> (SideStats, SideStats) {
     let (mut sa, mut sb) = (SideStats::default(), SideStats::default());
     for first in (0..n).step_by(CHUNK as usize) {
         let results: Vec<(Player, GameResult, u32)> = (first..n.min(first.saturating_add(CHUNK)))
@@ -283,11 +278,7 @@ where
     (sa, sb)
 }
 
-fn run_game<G: GpDomain + 'static>(game: &G, args: &PlayArgs) -> Outcome
-where
-    G::State: Send + Sync + 'static,
-    G::Move: Send,
-{
+fn run_game<G: GpGame>(game: &G, args: &PlayArgs) -> Outcome {
     Limit::Games
         .check(args.games, &format!("`--games {}`", args.games))
         .map_err(|e| Failure::message("stratagem::limit", e))?;

@@ -19,7 +19,7 @@ use super::experiment::{FitnessPart, Opponent};
 use super::genome::Genome;
 use super::rng::{GpRng, stream};
 use crate::eval::jit::JitConfig;
-use crate::games::domain::{Binding, GpDomain};
+use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
 use crate::search::alphabeta::SearchParams;
@@ -29,7 +29,7 @@ use crate::search::players::{GpPrograms, PlayerFactory, play_game};
 /// The players of one generation, shared by the tasks that use them.
 type Players<S> = Arc<Vec<PlayerFactory<S>>>;
 
-pub struct GameFitness<G: GpDomain> {
+pub struct GameFitness<G: GpGame> {
     pub game: G,
     pub ps: Arc<PrimSet>,
     pub binding: Arc<Binding<G::State>>,
@@ -59,9 +59,7 @@ fn points(result: GameResult, me: Player) -> f64 {
 
 impl<G> GameFitness<G>
 where
-    G: GpDomain + 'static,
-    G::State: Send + Sync + 'static,
-    G::Move: Send,
+    G: GpGame,
 {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
@@ -276,9 +274,7 @@ where
 
 impl<G> Fitness for GameFitness<G>
 where
-    G: GpDomain + 'static,
-    G::State: Send + Sync + 'static,
-    G::Move: Send,
+    G: GpGame,
 {
     fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
         let players = Arc::new(self.players(population));

@@ -29,9 +29,8 @@ use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
 use super::select;
 use super::simplify::simplify;
 use crate::diagnostic::{Diagnostic, FileId, has_errors};
-use crate::games::checkers::Checkers;
-use crate::games::domain::{Binding, GpDomain};
-use crate::games::morris::Morris;
+use crate::games::domain::{Binding, GpGame};
+use crate::games::registry::TwoPlayerTask;
 use crate::lang::forms::{PrimSetId, lower_individual};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
@@ -82,11 +81,23 @@ pub fn run_experiment(
     primset_import: &PrimsetImport,
     opts: &RunOptions,
 ) -> Result<RunReport, Vec<Diagnostic>> {
-    match exp.game.as_str() {
-        "lose-checkers" => run_game(Checkers::lose(), module, form, exp, primset_import, opts),
-        "morris-no-flying" => run_game(Morris::no_flying(), module, form, exp, primset_import, opts),
-        _ => run_game(Morris::standard(), module, form, exp, primset_import, opts),
+    struct Run<'a> {
+        module: &'a Module,
+        form: &'a Sexp,
+        exp: &'a Experiment,
+        primset_import: &'a PrimsetImport,
+        opts: &'a RunOptions,
     }
+    impl TwoPlayerTask for Run<'_> {
+        type Output = Result<RunReport, Vec<Diagnostic>>;
+        fn run<G: GpGame>(self, game: G) -> Self::Output {
+            run_game(game, self.module, self.form, self.exp, self.primset_import, self.opts)
+        }
+    }
+    let task = Run { module, form, exp, primset_import, opts };
+    exp.game
+        .run_two_player("evolution by games", task)
+        .map_err(|e| vec![e.diagnostic("stratagem::experiment::game")])?
 }
 
 fn run_game<G>(
@@ -98,9 +109,7 @@ fn run_game<G>(
     opts: &RunOptions,
 ) -> Result<RunReport, Vec<Diagnostic>>
 where
-    G: GpDomain + 'static,
-    G::State: Send + Sync + 'static,
-    G::Move: Send,
+    G: GpGame,
 {
     let ps: &PrimSet = module.primset(exp.primset);
     let binding = Arc::new(Binding::new(&game, ps)?);
@@ -496,7 +505,7 @@ fn write_champion(
         "; Champion of experiment `{}` (seed {}), {origin}.\n; Simplified: constants folded, dead branches and introns removed.\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
         exp.name,
         exp.seed,
-        exp.game,
+        exp.game.name,
         path.display(),
         name,
         spec,
@@ -545,9 +554,7 @@ fn play_final_round<G>(
     rep: &Representation,
 ) -> Result<FinalRound, Vec<Diagnostic>>
 where
-    G: GpDomain + 'static,
-    G::State: Send + Sync + 'static,
-    G::Move: Send,
+    G: GpGame,
 {
     let (opponent, games) = match exp.champion {
         ChampionRule::Validate { opponent, final_games, .. } => (opponent, final_games),

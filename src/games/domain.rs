@@ -12,9 +12,7 @@ use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::interp::Context;
 use crate::lang::{Base, PrimKind, PrimSet, Value};
 
-use super::checkers::{self, Checkers};
-use super::morris::{self, Morris};
-use super::{Game, Player};
+use super::{Game, Player, TwoPlayer};
 
 /// How a terminal is computed for a player.
 pub enum Compute<S> {
@@ -50,7 +48,7 @@ impl<S> Compute<S> {
 
 /// A terminal the game computes.
 pub struct FeatureDef<S> {
-    pub name: &'static str,
+    pub name: String,
     pub compute: Compute<S>,
 }
 
@@ -59,8 +57,8 @@ pub type NativeFn<S> = fn(&S, Player, &[Value]) -> Value;
 
 /// A native function the game offers: name, argument and result bases.
 pub struct NativeDef<S> {
-    pub name: &'static str,
-    pub args: &'static [Base],
+    pub name: String,
+    pub args: Vec<Base>,
     pub ret: Base,
     pub call: NativeFn<S>,
 }
@@ -69,7 +67,7 @@ pub struct NativeDef<S> {
 pub trait GpDomain: Game + Sync {
     /// The name primsets declare with `(domain NAME)`: the game's, unless
     /// variants of one game share their terminals.
-    fn domain(&self) -> &'static str {
+    fn domain(&self) -> &str {
         self.name()
     }
     /// The terminals primsets of this domain may declare.
@@ -79,6 +77,18 @@ pub trait GpDomain: Game + Sync {
     /// The benchmark evaluation: material from `me`'s point of view, in the
     /// direction the game rewards (fewer pieces is better in lose checkers).
     fn material(&self, state: &Self::State, me: Player) -> f64;
+}
+
+/// A two-player game that GP programs evaluate and play on many threads: the
+/// one bound `play`, evolution by games and the REPL share.
+pub trait GpGame:
+    GpDomain + TwoPlayer<State: Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static
+{
+}
+
+impl<G> GpGame for G where
+    G: GpDomain + TwoPlayer<State: Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static
+{
 }
 
 /// Primset slots bound to a game's functions.
@@ -116,7 +126,13 @@ impl<S> Binding<S> {
                 PrimKind::Feature(slot) => match feature_defs.iter().find(|f| f.name == prim.name) {
                     Some(def) if def.compute.base() == ps.base(prim.ret) => features[slot as usize] = Some(def.compute),
                     Some(def) => diags.push(type_mismatch(ps, prim, def.compute.base().name())),
-                    None => diags.push(unknown(ps, prim, game.name(), feature_defs.iter().map(|f| f.name), "terminal")),
+                    None => diags.push(unknown(
+                        ps,
+                        prim,
+                        game.name(),
+                        feature_defs.iter().map(|f| f.name.as_str()),
+                        "terminal",
+                    )),
                 },
                 PrimKind::Native(_) => match native_defs.iter().find(|n| n.name == prim.name) {
                     Some(def) => {
@@ -128,7 +144,13 @@ impl<S> Binding<S> {
                             diags.push(type_mismatch(ps, prim, &format!("({}) {}", args.join(" "), def.ret.name())));
                         }
                     }
-                    None => diags.push(unknown(ps, prim, game.name(), native_defs.iter().map(|n| n.name), "function")),
+                    None => diags.push(unknown(
+                        ps,
+                        prim,
+                        game.name(),
+                        native_defs.iter().map(|n| n.name.as_str()),
+                        "function",
+                    )),
                 },
                 _ => {}
             }
@@ -221,87 +243,33 @@ impl<S> Context for PositionContext<'_, S> {
     }
 }
 
-impl GpDomain for Checkers {
-    fn features(&self) -> Vec<FeatureDef<checkers::Position>> {
-        checkers::features::BOARD_TERMINALS
-            .iter()
-            .map(|&(name, f)| FeatureDef { name, compute: Compute::F(f) })
-            .collect()
-    }
-
-    fn natives(&self) -> Vec<NativeDef<checkers::Position>> {
-        fn square<const K: usize>(pos: &checkers::Position, me: Player, args: &[Value]) -> Value {
-            let (x, y) = square_args(args);
-            Value::B((checkers::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
-        }
-        square_natives(&checkers::features::SQUARE_TERMINALS, [square::<0>, square::<1>, square::<2>, square::<3>])
-    }
-
-    /// Piece difference with kings weighted by `KING_FACTOR`; in lose checkers
-    /// the side with less material is ahead, so the sign is reversed there.
-    fn material(&self, pos: &checkers::Position, me: Player) -> f64 {
-        let k = checkers::features::KING_FACTOR;
-        let score = |p: Player| f64::from(pos.men(p).count_ones()) + k * f64::from(pos.kings_of(p).count_ones());
-        let diff = score(me) - score(me ^ 1);
-        match self.variant {
-            checkers::Variant::Lose => -diff,
-            checkers::Variant::American => diff,
-        }
-    }
-}
-
 /// A square terminal of a game: the position, the evaluated player, X and Y.
-type SquareFn<S> = fn(&S, Player, i64, i64) -> bool;
+pub type SquareFn<S> = fn(&S, Player, i64, i64) -> bool;
 
 /// The natives `(NAME (X Y) B)` of a game's square terminals; `calls[k]`
 /// calls the terminal `table[k]` (a native is a plain function pointer).
-fn square_natives<S, const N: usize>(
+pub fn square_natives<S, const N: usize>(
     table: &[(&'static str, SquareFn<S>); N],
     calls: [NativeFn<S>; N],
 ) -> Vec<NativeDef<S>> {
     table
         .iter()
         .zip(calls)
-        .map(|(&(name, _), call)| NativeDef { name, args: &[Base::I, Base::I], ret: Base::B, call })
+        .map(|(&(name, _), call)| NativeDef { name: name.to_owned(), args: vec![Base::I, Base::I], ret: Base::B, call })
         .collect()
 }
 
 /// The (X, Y) arguments of a square terminal; a missing one is off the board.
-fn square_args(args: &[Value]) -> (i64, i64) {
+pub fn square_args(args: &[Value]) -> (i64, i64) {
     (args.first().map_or(-1, |v| v.as_i64()), args.get(1).map_or(-1, |v| v.as_i64()))
-}
-
-impl GpDomain for Morris {
-    fn domain(&self) -> &'static str {
-        "morris"
-    }
-
-    fn features(&self) -> Vec<FeatureDef<morris::Position>> {
-        let numbers =
-            morris::features::NUMBER_TERMINALS.iter().map(|&(name, f)| FeatureDef { name, compute: Compute::F(f) });
-        let bools =
-            morris::features::BOOL_TERMINALS.iter().map(|&(name, f)| FeatureDef { name, compute: Compute::B(f) });
-        numbers.chain(bools).collect()
-    }
-
-    fn natives(&self) -> Vec<NativeDef<morris::Position>> {
-        fn square<const K: usize>(pos: &morris::Position, me: Player, args: &[Value]) -> Value {
-            let (x, y) = square_args(args);
-            Value::B((morris::features::SQUARE_TERMINALS[K].1)(pos, me, x, y))
-        }
-        square_natives(&morris::features::SQUARE_TERMINALS, [square::<0>, square::<1>])
-    }
-
-    /// Men difference, counting men still in hand.
-    fn material(&self, pos: &morris::Position, me: Player) -> f64 {
-        f64::from(pos.n_men(me)) - f64::from(pos.n_men(me ^ 1))
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::interp::Interp;
+    use crate::games::checkers::Checkers;
+    use crate::games::morris::Morris;
     use crate::lang::Loader;
     use crate::lang::library::load_primset;
 

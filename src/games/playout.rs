@@ -1,10 +1,12 @@
 //! Random playouts, for speed measurements and as the simplest player: at
 //! each turn [`Game::random_move`] draws a legal move from a seeded RNG, so a
-//! seed fixes the whole game.
+//! seed fixes the whole game. [`random_playout`] is the two-player fast path;
+//! [`random_joint_playout`] plays any game of the model (n roles, chance,
+//! simultaneous moves).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 
-use super::{Game, GameResult};
+use super::{Game, GameResult, Turn, TwoPlayer};
 
 /// What one playout ended with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +18,12 @@ pub struct Playout {
 
 /// Plays random moves from `state` to the end of the game.
 /// `moves` is scratch space, reused between calls.
-pub fn random_playout<G: Game, R: Rng>(game: &G, state: &G::State, rng: &mut R, moves: &mut Vec<G::Move>) -> Playout {
+pub fn random_playout<G: TwoPlayer, R: Rng>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    moves: &mut Vec<G::Move>,
+) -> Playout {
     let mut state = state.clone();
     let mut plies = 0;
     loop {
@@ -42,7 +49,7 @@ pub struct PlayoutStats {
 }
 
 /// Plays `n_games` random playouts from the initial state.
-pub fn random_playouts<G: Game, R: Rng>(game: &G, n_games: u64, rng: &mut R) -> PlayoutStats {
+pub fn random_playouts<G: TwoPlayer, R: Rng>(game: &G, n_games: u64, rng: &mut R) -> PlayoutStats {
     let start = game.initial_state();
     let mut moves = Vec::with_capacity(64);
     let mut stats = PlayoutStats::default();
@@ -56,4 +63,50 @@ pub fn random_playouts<G: Game, R: Rng>(game: &G, n_games: u64, rng: &mut R) -> 
         }
     }
     stats
+}
+
+/// Where a playout of any game ended: the final state and every role's score.
+#[derive(Clone, Debug)]
+pub struct JointPlayout<S> {
+    pub state: S,
+    pub scores: Vec<u8>,
+    /// Turns played, chance events included.
+    pub turns: u32,
+}
+
+/// Plays any game of the model from `state` to its end: one role's random
+/// move, a chance outcome drawn with its probability, or a joint move of
+/// uniformly drawn moves, one per role.
+pub fn random_joint_playout<G: Game, R: Rng>(game: &G, state: &G::State, rng: &mut R) -> JointPlayout<G::State> {
+    let mut state = state.clone();
+    let mut scratch = Vec::new();
+    let mut turns = 0;
+    loop {
+        match game.turn(&state) {
+            Turn::Over => break,
+            Turn::Simultaneous => {
+                let mut joint = Vec::with_capacity(game.n_roles());
+                for role in 0..game.n_roles() {
+                    game.legal_moves_of(&state, role as u8, &mut scratch);
+                    if scratch.is_empty() {
+                        break;
+                    }
+                    joint.push(scratch[rng.random_range(0..scratch.len())].clone());
+                }
+                if joint.len() < game.n_roles() {
+                    break;
+                }
+                state = game.apply_joint(&state, &joint);
+            }
+            Turn::Role(_) | Turn::Chance => match game.random_move(&state, rng, &mut scratch) {
+                Some(mv) => state = game.apply(&state, &mv),
+                None => break,
+            },
+        }
+        turns += 1;
+    }
+    // By the model's invariant a state without moves is over; a missing score
+    // would be an engine bug, scored as 0 rather than a panic.
+    let scores = (0..game.n_roles()).map(|r| game.score(&state, r as u8).unwrap_or(0)).collect();
+    JointPlayout { state, scores, turns }
 }

@@ -4,12 +4,12 @@
 use crate::diagnostic::Diagnostic;
 use crate::eval::interp::Context;
 use crate::games::domain::{Binding, GpDomain, PositionContext};
-use crate::games::{ParseError, Player};
+use crate::games::{ParseError, Role, Turn};
 use crate::lang::PrimSet;
 
 pub trait ReplGame {
     /// The domain its primsets declare.
-    fn domain(&self) -> &'static str;
+    fn domain(&self) -> String;
     fn board(&self) -> String;
     fn position(&self) -> String;
     fn set_position(&mut self, text: &str) -> Result<(), ParseError>;
@@ -40,13 +40,12 @@ pub trait ReplGame {
 pub struct Session<G: GpDomain> {
     pub game: G,
     pub history: Vec<G::State>,
-    player_names: [&'static str; 2],
 }
 
 impl<G: GpDomain> Session<G> {
-    pub fn new(game: G, player_names: [&'static str; 2]) -> Session<G> {
+    pub fn new(game: G) -> Session<G> {
         let start = game.initial_state();
-        Session { game, history: vec![start], player_names }
+        Session { game, history: vec![start] }
     }
 
     fn state(&self) -> &G::State {
@@ -60,14 +59,25 @@ impl<G: GpDomain> Session<G> {
         moves
     }
 
-    fn player_name(&self, p: Player) -> String {
-        self.player_names[p as usize & 1].to_owned()
+    /// A role's name as a sentence starts it: `Black`.
+    fn player_name(&self, role: Role) -> String {
+        let name = self.game.role_name(role);
+        let mut chars = name.chars();
+        chars.next().map_or_else(String::new, |first| first.to_uppercase().chain(chars).collect())
+    }
+
+    /// The role whose view programs evaluate: the one to move, else the first.
+    fn viewer(&self) -> Role {
+        match self.game.turn(self.state()) {
+            Turn::Role(r) => r,
+            _ => 0,
+        }
     }
 }
 
 impl<G: GpDomain + 'static> ReplGame for Session<G> {
-    fn domain(&self) -> &'static str {
-        self.game.domain()
+    fn domain(&self) -> String {
+        self.game.domain().to_owned()
     }
 
     fn board(&self) -> String {
@@ -122,14 +132,32 @@ impl<G: GpDomain + 'static> ReplGame for Session<G> {
     }
 
     fn result(&self) -> Option<String> {
-        self.game.result(self.state()).map(|r| match r {
-            crate::games::GameResult::Draw => "the game is drawn".to_owned(),
-            crate::games::GameResult::Winner(p) => format!("{} wins", self.player_name(p)),
+        let state = self.state();
+        if !self.game.is_over(state) {
+            return None;
+        }
+        let n = self.game.n_roles() as u8;
+        let scores: Vec<u8> = (0..n).map(|r| self.game.score(state, r).unwrap_or(0)).collect();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let winners: Vec<Role> = (0..n).filter(|&r| scores[usize::from(r)] == best).collect();
+        Some(match winners.as_slice() {
+            [w] if n == 2 => format!("{} wins", self.player_name(*w)),
+            _ if n == 2 => "the game is drawn".to_owned(),
+            _ => {
+                let each: Vec<String> =
+                    (0..n).map(|r| format!("{} {}", self.player_name(r), scores[usize::from(r)])).collect();
+                format!("scores: {}", each.join(", "))
+            }
         })
     }
 
     fn to_move(&self) -> String {
-        self.player_name(self.game.to_move(self.state()))
+        match self.game.turn(self.state()) {
+            Turn::Role(r) => self.player_name(r),
+            Turn::Simultaneous => "every role".to_owned(),
+            Turn::Chance => "chance".to_owned(),
+            Turn::Over => "nobody".to_owned(),
+        }
     }
 
     fn with_context(
@@ -140,7 +168,7 @@ impl<G: GpDomain + 'static> ReplGame for Session<G> {
         f: &mut dyn FnMut(&mut dyn Context),
     ) -> Result<(), Vec<Diagnostic>> {
         let binding = Binding::new(&self.game, ps)?;
-        let me = self.game.to_move(self.state());
+        let me = self.viewer();
         let state = match child {
             None => self.state().clone(),
             Some(i) => {

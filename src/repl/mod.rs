@@ -16,9 +16,8 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::eval::interp::Interp;
-use crate::games::GAMES;
-use crate::games::checkers::Checkers;
-use crate::games::morris::Morris;
+use crate::games::domain::GpDomain;
+use crate::games::registry::{self, GAMES, GameTask};
 use crate::lang::check::{TreeEnv, check_tree};
 use crate::lang::{FormRef, Loader, Node, PrimSet, PrimSetId, Tree, TypeId, Value};
 use crate::syntax::{Atom, Sexp, SexpKind, read};
@@ -26,7 +25,7 @@ use game::{ReplGame, Session};
 
 const HELP: &[(&str, &str, &str)] = &[
     (":help", ":help", "list the commands"),
-    (":game", ":game morris", "start a game: lose-checkers or morris"),
+    (":game", ":game morris", "start a game (alone: list the games)"),
     (":position", ":position B:W21-32:B1-12", "set the position in the game's text format (alone: print it)"),
     (":moves", ":moves", "list the legal moves, numbered"),
     (":play", ":play 11-15  or  :play 3", "play a move, by its text or its number"),
@@ -175,28 +174,18 @@ impl Repl {
     }
 
     fn set_game(&mut self, name: &str) -> String {
-        let game: Box<dyn ReplGame> = match name {
-            "lose-checkers" => Box::new(Session::new(Checkers::lose(), ["Black", "White"])),
-            "morris" => Box::new(Session::new(Morris::standard(), ["White", "Black"])),
-            "morris-no-flying" => Box::new(Session::new(Morris::no_flying(), ["White", "Black"])),
-            _ => {
-                let hint = did_you_mean(name, GAMES).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
-                return self.fail(format!("unknown game `{name}`{hint}; games: {}\n", GAMES.join(", ")));
-            }
+        if name.is_empty() {
+            return list_games();
+        }
+        let entry = match registry::lookup(name) {
+            Ok(entry) => entry,
+            Err(e) => return self.fail(format!("{}\n", e)),
         };
+        let game = entry.run(NewSession);
         // Expressions use the game's primset: one loaded for its domain, else the shipped one.
         let domain = game.domain();
-        let loaded = self.loader.module.primsets.iter().rposition(|p| p.domain.as_deref() == Some(domain));
-        let id = match loaded {
-            Some(i) => PrimSetId(i),
-            None => {
-                self.loader.load_text("(repl)", &format!("(import {domain})"));
-                self.shown = self.loader.diags.len();
-                match self.loader.module.find_primset(domain) {
-                    Some(id) => id,
-                    None => return self.fail(format!("no primset for {domain}\n")),
-                }
-            }
+        let Some(id) = self.primset_for(&domain, entry.primsets().first().copied()) else {
+            return self.fail(format!("no primset for {domain}\n"));
         };
         self.primset = Some(id);
         let board = game.board();
@@ -204,9 +193,22 @@ impl Repl {
         format!("{name}, primset {}\n{board}", self.loader.module.primset(id).name)
     }
 
+    /// The primset expressions use for `domain`: the last one loaded for it,
+    /// else the shipped primset `shipped`, imported now.
+    fn primset_for(&mut self, domain: &str, shipped: Option<&str>) -> Option<PrimSetId> {
+        let loaded = self.loader.module.primsets.iter().rposition(|p| p.domain.as_deref() == Some(domain));
+        if let Some(i) = loaded {
+            return Some(PrimSetId(i));
+        }
+        let shipped = shipped?;
+        self.loader.load_text("(repl)", &format!("(import {shipped})"));
+        self.shown = self.loader.diags.len();
+        self.loader.module.find_primset(shipped)
+    }
+
     fn with_game(&mut self, f: impl FnOnce(&mut dyn ReplGame) -> Result<String, String>) -> String {
         match self.game.as_deref_mut() {
-            None => self.fail("no game yet: start one with `:game lose-checkers` or `:game morris`\n".into()),
+            None => self.fail("no game yet: start one with `:game NAME` (`:game` alone lists the games)\n".into()),
             Some(g) => match f(g) {
                 Ok(text) => text,
                 Err(text) => self.fail(text),
@@ -237,13 +239,15 @@ impl Repl {
         if out.is_empty() { "nothing loaded\n".into() } else { out }
     }
 
-    /// Checks (and, if `evaluate`, evaluates) an expression over the game's primset.
+    /// Checks (and, if `evaluate`, evaluates) an expression over the game's
+    /// primset, or, before any game, over `arith` (builtins and constants).
     fn expression(&mut self, text: &str, evaluate: bool) -> String {
-        let (Some(ps_id), Some(_)) = (self.primset, self.game.as_ref()) else {
-            return self.fail(
-                "no game yet: expressions are evaluated on a position; start with `:game lose-checkers` or `:game morris`\n"
-                    .into(),
-            );
+        let ps_id = match self.primset {
+            Some(id) => id,
+            None => match self.primset_for("table", Some("arith")) {
+                Some(id) => id,
+                None => return self.fail("the shipped primset `arith` did not load\n".into()),
+            },
         };
         self.inputs += 1;
         let mut sources = Sources::new();
@@ -276,9 +280,11 @@ impl Repl {
     }
 
     fn eval_tree(&self, ps: &PrimSet, tree: &Tree, child: Option<usize>) -> Result<Value, Vec<Diagnostic>> {
-        let game = self.game.as_deref().ok_or_else(Vec::new)?;
         let used = tree.features_used(ps);
         let compiled = if self.jit { Some(compile(ps, tree)?) } else { None };
+        let Some(game) = self.game.as_deref() else {
+            return evaluate_without_game(ps, tree, &used, compiled.as_ref());
+        };
         let mut value = Value::F(f64::NAN);
         game.with_context(ps, &used, child, &mut |ctx| {
             value = match &compiled {
@@ -294,7 +300,7 @@ impl Repl {
 
     fn eval_named(&mut self, name: &str) -> String {
         if self.game.is_none() {
-            return "no game yet: start one with `:game lose-checkers` or `:game morris`\n".into();
+            return "no game yet: start one with `:game NAME` (`:game` alone lists the games)\n".into();
         }
         let m = &self.loader.module;
         if let Some(ind) = m.individuals.iter().find(|i| i.name == name) {
@@ -361,7 +367,7 @@ impl Repl {
 
     fn rank(&mut self, name: &str) -> String {
         let Some(game) = self.game.as_deref() else {
-            return "no game yet: start one with `:game lose-checkers` or `:game morris`\n".into();
+            return "no game yet: start one with `:game NAME` (`:game` alone lists the games)\n".into();
         };
         let m = &self.loader.module;
         let Some(ind) = m.individuals.iter().find(|i| i.name == name) else { return self.unknown_program(name) };
@@ -385,6 +391,79 @@ impl Repl {
         }
         out
     }
+}
+
+/// Builds a REPL session for any registered game.
+struct NewSession;
+
+impl GameTask for NewSession {
+    type Output = Box<dyn ReplGame>;
+    fn run<G: GpDomain + Send + 'static>(self, game: G) -> Box<dyn ReplGame>
+    where
+        G::State: Send + Sync + 'static,
+        G::Move: Send + Sync + 'static,
+    {
+        Box::new(Session::new(game))
+    }
+}
+
+/// `:game` alone: every registered game.
+fn list_games() -> String {
+    let mut out = String::new();
+    for e in &GAMES {
+        out.push_str(&format!(
+            "{:<18} {}, roles {}\n{:<18} {}\n",
+            e.name,
+            e.kind.name(),
+            e.roles.join(" "),
+            "",
+            e.summary
+        ));
+    }
+    out.push_str("start one with `:game NAME`\n");
+    out
+}
+
+/// Evaluates a tree that reads no position: builtins, constants and
+/// definitions. A terminal or native needs a game to read.
+fn evaluate_without_game(
+    ps: &PrimSet,
+    tree: &Tree,
+    used: &[u32],
+    compiled: Option<&crate::eval::jit::PositionFn>,
+) -> Result<Value, Vec<Diagnostic>> {
+    /// Feature slots of zeros; notes any native call.
+    struct NoPosition {
+        slots: Vec<u64>,
+        native_called: bool,
+    }
+    impl crate::eval::interp::Context for NoPosition {
+        fn feature(&self, slot: u32) -> u64 {
+            self.slots.get(slot as usize).copied().unwrap_or(0)
+        }
+        fn native(&mut self, _: u32, _: &[Value]) -> Value {
+            self.native_called = true;
+            Value::F(0.0)
+        }
+    }
+    let no_game = || {
+        vec![
+            Diagnostic::error("stratagem::repl::no-game", "this expression reads a position, and there is no game yet")
+                .with_help("start one with `:game NAME` (`:game` alone lists the games)"),
+        ]
+    };
+    if !used.is_empty() {
+        return Err(no_game());
+    }
+    let mut ctx = NoPosition { slots: vec![0; ps.features.len()], native_called: false };
+    let value = match compiled {
+        Some(f) => {
+            let slots = ctx.slots.clone();
+            f.call(&slots, Some(&mut ctx)).0
+        }
+        None => Interp::new(ps, &mut ctx).eval_tree(tree),
+    };
+    if ctx.native_called { Err(no_game()) } else { Ok(value) }
 }
 
 /// Compiles one tree for per-position calls; a JIT error is a diagnostic.

@@ -16,10 +16,10 @@
 use rand::RngExt;
 
 use crate::evolve::rng::GpRng;
-use crate::games::{Game, GameResult, Player};
+use crate::games::{GameResult, Player, TwoPlayer};
 
 /// Evaluates positions: higher is better for `me`.
-pub trait Evaluator<G: Game> {
+pub trait Evaluator<G: TwoPlayer> {
     fn evaluate(&mut self, game: &G, state: &G::State, me: Player) -> f64;
 }
 
@@ -96,12 +96,12 @@ fn sane(v: f64) -> f64 {
 }
 
 /// The evaluator of leaves and, optionally, a separate one ranking siblings.
-pub struct Evals<'a, G: Game> {
+pub struct Evals<'a, G: TwoPlayer> {
     pub eval: &'a mut dyn Evaluator<G>,
     pub order: Option<&'a mut dyn Evaluator<G>>,
 }
 
-impl<G: Game> Evals<'_, G> {
+impl<G: TwoPlayer> Evals<'_, G> {
     /// The evaluator that ranks siblings: `order` if given, else `eval`.
     fn ranker(&mut self) -> &mut dyn Evaluator<G> {
         match self.order.as_mut() {
@@ -112,7 +112,7 @@ impl<G: Game> Evals<'_, G> {
 }
 
 /// A reusable α-β searcher: move buffers per ply are kept between searches.
-pub struct AlphaBeta<G: Game> {
+pub struct AlphaBeta<G: TwoPlayer> {
     pub params: SearchParams,
     buffers: Vec<Vec<G::Move>>,
     /// States visited by the last call of [`AlphaBeta::choose`].
@@ -124,7 +124,7 @@ pub struct AlphaBeta<G: Game> {
     root: Player,
 }
 
-impl<G: Game> AlphaBeta<G> {
+impl<G: TwoPlayer> AlphaBeta<G> {
     pub fn new(params: SearchParams) -> AlphaBeta<G> {
         AlphaBeta {
             params,
@@ -244,6 +244,7 @@ impl<G: Game> AlphaBeta<G> {
 mod tests {
     use super::*;
     use crate::evolve::rng::stream;
+    use crate::games::Game;
     use crate::games::checkers::Checkers;
     use crate::games::domain::GpDomain;
     use crate::games::morris::Morris;
@@ -252,7 +253,7 @@ mod tests {
     /// Material plus a position-dependent tie-breaker, so that values differ.
     struct Noisy;
 
-    impl<G: GpDomain> Evaluator<G> for Noisy
+    impl<G: GpDomain + TwoPlayer> Evaluator<G> for Noisy
     where
         G::State: std::fmt::Debug,
     {
@@ -272,7 +273,7 @@ mod tests {
     }
 
     /// Plain negamax without pruning: the reference α-β must agree with.
-    fn minimax<G: GpDomain>(game: &G, state: &G::State, depth: u32, ply: u32) -> f64
+    fn minimax<G: GpDomain + TwoPlayer>(game: &G, state: &G::State, depth: u32, ply: u32) -> f64
     where
         G::State: std::fmt::Debug,
     {
@@ -291,7 +292,7 @@ mod tests {
             .fold(f64::NEG_INFINITY, f64::max)
     }
 
-    fn root_choice<G: GpDomain>(game: &G, state: &G::State, depth: u32) -> usize
+    fn root_choice<G: GpDomain + TwoPlayer>(game: &G, state: &G::State, depth: u32) -> usize
     where
         G::State: std::fmt::Debug,
     {
@@ -302,7 +303,7 @@ mod tests {
         values.iter().position(|v| *v == best).unwrap_or(0)
     }
 
-    fn positions<G: GpDomain>(game: &G, n: u64) -> Vec<G::State> {
+    fn positions<G: GpDomain + TwoPlayer>(game: &G, n: u64) -> Vec<G::State> {
         let mut out = Vec::new();
         for seed in 0..n {
             let mut rng = stream(seed, &[77]);
@@ -324,7 +325,7 @@ mod tests {
         out
     }
 
-    fn agrees_with_minimax<G: GpDomain>(game: &G)
+    fn agrees_with_minimax<G: GpDomain + TwoPlayer>(game: &G)
     where
         G::State: std::fmt::Debug,
     {

@@ -11,13 +11,13 @@ use crate::eval::interp::Interp;
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::evolve::rng::GpRng;
 use crate::games::domain::{Binding, GpDomain, PositionContext};
-use crate::games::{Game, Player};
+use crate::games::{Player, TwoPlayer};
 use crate::lang::{PrimSet, Tree};
 
 /// Material from `me`'s side, as the game defines it.
 pub struct Material;
 
-impl<G: GpDomain> Evaluator<G> for Material {
+impl<G: GpDomain + TwoPlayer> Evaluator<G> for Material {
     fn evaluate(&mut self, game: &G, state: &G::State, me: Player) -> f64 {
         game.material(state, me)
     }
@@ -26,7 +26,7 @@ impl<G: GpDomain> Evaluator<G> for Material {
 /// A uniformly random value in [-1, 1] for every undecided position.
 pub struct RandomEval(pub GpRng);
 
-impl<G: Game> Evaluator<G> for RandomEval {
+impl<G: TwoPlayer> Evaluator<G> for RandomEval {
     fn evaluate(&mut self, _game: &G, _state: &G::State, _me: Player) -> f64 {
         self.0.random_range(-1.0..=1.0)
     }
@@ -109,7 +109,7 @@ impl<S> TreeProgram<S> {
 /// Evaluates with an evolved tree.
 pub struct TreeEval<S>(pub Arc<TreeProgram<S>>);
 
-impl<G: Game> Evaluator<G> for TreeEval<G::State> {
+impl<G: TwoPlayer> Evaluator<G> for TreeEval<G::State> {
     fn evaluate(&mut self, _game: &G, state: &G::State, me: Player) -> f64 {
         self.0.value(state, me)
     }
@@ -129,7 +129,7 @@ mod tests {
 
     /// Random trees of a game's shipped primset, evaluated on positions from
     /// random games by the interpreter and by the JIT: the same bits.
-    fn jit_matches_interpreter<G: GpDomain>(game: &G, primset: &str) {
+    fn jit_matches_interpreter<G: GpDomain + TwoPlayer>(game: &G, primset: &str) {
         let ps = Arc::new(load_primset(primset).expect("shipped primset"));
         let binding = Arc::new(Binding::new(game, &ps).expect("binds"));
         let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");

@@ -24,11 +24,11 @@ use rand::RngExt;
 use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, Ties};
 use super::evaluators::{Material, RandomEval, TreeEval, TreeProgram};
 use crate::evolve::rng::{GpRng, stream};
-use crate::games::{Game, GameResult, Player};
+use crate::games::{GameResult, Player, TwoPlayer};
 use crate::limits::Limit;
 
 /// Something that picks moves.
-pub trait GamePlayer<G: Game>: Send {
+pub trait GamePlayer<G: TwoPlayer>: Send {
     /// The index of the chosen move in `moves`, the legal moves of `state` (never empty).
     fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize;
     /// States expanded for the last choice.
@@ -39,7 +39,7 @@ pub trait GamePlayer<G: Game>: Send {
 /// OpenSpiel: a placement or step first, then a man to remove).
 pub struct RandomPlayer<M>(pub GpRng, pub Vec<M>);
 
-impl<G: Game> GamePlayer<G> for RandomPlayer<G::Move>
+impl<G: TwoPlayer> GamePlayer<G> for RandomPlayer<G::Move>
 where
     G::Move: Send,
 {
@@ -56,13 +56,13 @@ where
 }
 
 /// α-β with an evaluator, and optionally a separate evaluator ranking siblings.
-pub struct SearchPlayer<G: Game> {
+pub struct SearchPlayer<G: TwoPlayer> {
     pub search: AlphaBeta<G>,
     pub eval: Box<dyn Evaluator<G> + Send>,
     pub order: Option<Box<dyn Evaluator<G> + Send>>,
 }
 
-impl<G: Game> GamePlayer<G> for SearchPlayer<G>
+impl<G: TwoPlayer> GamePlayer<G> for SearchPlayer<G>
 where
     G::Move: Send,
 {
@@ -221,7 +221,7 @@ pub enum PlayerFactory<S> {
 
 impl<S: Send + Sync + 'static> PlayerFactory<S> {
     /// A player for one game; `seed` and `tags` name its random stream.
-    pub fn make<G: Game<State = S> + crate::games::domain::GpDomain + 'static>(
+    pub fn make<G: TwoPlayer<State = S> + crate::games::domain::GpDomain + 'static>(
         &self,
         seed: u64,
         tags: &[u64],
@@ -249,7 +249,7 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
 }
 
 /// A searcher for `params`; with random ties, its stream is named by `seed` and `tags`.
-fn searcher<G: Game>(params: SearchParams, seed: u64, tags: &[u64]) -> AlphaBeta<G> {
+fn searcher<G: TwoPlayer>(params: SearchParams, seed: u64, tags: &[u64]) -> AlphaBeta<G> {
     match params.ties {
         Ties::Random => AlphaBeta::with_tie_break(params, stream(seed, &[tags, &[TIES]].concat())),
         Ties::First => AlphaBeta::new(params),
@@ -267,7 +267,11 @@ pub struct GameRecord<M> {
 }
 
 /// Plays one game from `start`; `players[p]` moves for player `p`.
-pub fn play_game<G: Game>(game: &G, start: &G::State, players: [&mut dyn GamePlayer<G>; 2]) -> GameRecord<G::Move> {
+pub fn play_game<G: TwoPlayer>(
+    game: &G,
+    start: &G::State,
+    players: [&mut dyn GamePlayer<G>; 2],
+) -> GameRecord<G::Move> {
     let mut state = start.clone();
     let mut moves = Vec::with_capacity(64);
     let mut expanded: [Vec<u64>; 2] = [Vec::new(), Vec::new()];

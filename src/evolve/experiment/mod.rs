@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! (experiment NAME
-//!   (primset P) (game lose-checkers|morris|morris-no-flying) ; required
+//!   (primset P) (game G)                            ; required; `stratagem games` lists them
 //!   (population 100) (generations 50) (seed 1)
 //!   (trees eval order)                               ; default: the primset's required trees
 //!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
@@ -32,10 +32,7 @@ use players::{lower_champion, lower_fitness, lower_player};
 use super::engine::Selection;
 use super::genome::Variation;
 use crate::diagnostic::{Diagnostic, FileId};
-use crate::games::GAMES;
-use crate::games::checkers::Checkers;
-use crate::games::domain::Binding;
-use crate::games::morris::Morris;
+use crate::games::registry::{self, Entry, Kind};
 use crate::lang::primset::PrimSet;
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
@@ -89,7 +86,7 @@ pub struct Experiment {
     pub name: String,
     pub file: FileId,
     pub span: Span,
-    pub game: String,
+    pub game: &'static Entry,
     pub primset: PrimSetId,
     pub population: usize,
     pub generations: usize,
@@ -282,7 +279,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         );
     }
     let ps = module.primset(ps_id);
-    check_fits_game(cx, ps, &game, &clauses)?;
+    check_fits_game(cx, ps, game, &clauses)?;
     let trees = lower_trees(cx, ps, &clauses);
     check_limits(cx, ps, &trees, introns, (max_depth, init_max, max_size), &clauses, form.span.first_byte());
     if init_max > max_depth {
@@ -352,25 +349,30 @@ fn lower_primset(cx: &mut Cx, module: &Module, clauses: &Clauses, name: &str, at
     }
 }
 
-/// `(game G)`, required, one of [`GAMES`]; `at` is where to point when it is missing.
-fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<String> {
+/// `(game G)`, required, a registered game that evolution by games can
+/// play; `at` is where to point when it is missing.
+fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'static Entry> {
     match clauses.get("game") {
-        Some([g]) => match g.as_symbol().filter(|g| GAMES.contains(g)) {
-            Some(g) => Some(g.to_owned()),
-            None => {
-                cx.push(
-                    Diagnostic::error("stratagem::experiment::game", format!("unknown game `{g}`"))
-                        .at(cx.file, g.span, "not a game")
-                        .with_help(format!("games: {}", GAMES.join(", "))),
-                );
-                None
+        Some([g]) => {
+            let text = g.as_symbol().map_or_else(|| g.to_string(), str::to_owned);
+            let entry = match registry::lookup(&text) {
+                Ok(entry) => entry,
+                Err(e) => {
+                    cx.push(e.diagnostic("stratagem::experiment::game").at(cx.file, g.span, "not a game"));
+                    return None;
+                }
+            };
+            if let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games") {
+                cx.push(e.diagnostic("stratagem::experiment::game").at(cx.file, g.span, "this game"));
+                return None;
             }
-        },
+            Some(entry)
+        }
         _ => {
             cx.push(
                 Diagnostic::error("stratagem::experiment::game", format!("experiment `{name}` names no game"))
                     .at(cx.file, at, "needs `(game G)`")
-                    .with_help(format!("games: {}", GAMES.join(", "))),
+                    .with_help(registry::list()),
             );
             None
         }
@@ -378,17 +380,12 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<St
 }
 
 /// Reports, and gives `None`, when primset `ps` does not fit `game`.
-fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &str, clauses: &Clauses) -> Option<()> {
-    let bound = match game {
-        "lose-checkers" => Binding::new(&Checkers::lose(), ps).map(|_| ()),
-        // Both Morris rule sets offer the same terminals.
-        _ => Binding::new(&Morris::standard(), ps).map(|_| ()),
-    };
-    let Err(ds) = bound else { return Some(()) };
+fn check_fits_game(cx: &mut Cx, ps: &PrimSet, game: &Entry, clauses: &Clauses) -> Option<()> {
+    let Err(ds) = game.check_binding(ps) else { return Some(()) };
     cx.push(
         Diagnostic::error(
             "stratagem::experiment::primset-game",
-            format!("primset `{}` does not fit the game {game}", ps.name),
+            format!("primset `{}` does not fit the game {}", ps.name, game.name),
         )
         .at(cx.file, clauses.span("primset"), "this primset")
         .with_help("see the problems reported with it"),

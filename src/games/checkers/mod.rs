@@ -18,13 +18,14 @@
 //! Text formats are in [`text`]; the paper's terminals in [`features`].
 
 mod board;
+mod domain;
 pub mod features;
 mod movegen;
 mod text;
 
 pub use board::{row_col, square_at};
 
-use super::{Game, GameResult, ParseError, Player};
+use super::{Game, GameResult, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, zero_sum_score};
 
 /// Plies without a capture after which the game is drawn (OpenSpiel's
 /// `kMaxMovesWithoutCapture`).
@@ -131,19 +132,31 @@ impl Game for Checkers {
         render(state)
     }
 
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         match self.variant {
             Variant::Lose => "lose-checkers",
             Variant::American => "checkers",
         }
     }
 
+    fn n_roles(&self) -> usize {
+        2
+    }
+
+    fn role_name(&self, role: Role) -> &str {
+        if role == BLACK { "black" } else { "white" }
+    }
+
     fn initial_state(&self) -> Position {
         Position::initial()
     }
 
-    fn to_move(&self, state: &Position) -> Player {
-        state.side
+    fn turn(&self, state: &Position) -> Turn {
+        alternating_turn(self, state)
+    }
+
+    fn score(&self, state: &Position, role: Role) -> Option<u8> {
+        zero_sum_score(self, state, role)
     }
 
     fn legal_moves(&self, state: &Position, moves: &mut Vec<Move>) {
@@ -152,19 +165,6 @@ impl Game for Checkers {
 
     fn apply(&self, state: &Position, mv: &Move) -> Position {
         state.apply(mv)
-    }
-
-    fn result(&self, state: &Position) -> Option<GameResult> {
-        if state.quiet >= DRAW_PLIES {
-            return Some(GameResult::Draw);
-        }
-        if state.has_moves() {
-            return None;
-        }
-        Some(match self.variant {
-            Variant::Lose => GameResult::Winner(state.side),
-            Variant::American => GameResult::Winner(state.side ^ 1),
-        })
     }
 
     fn parse_state(&self, text: &str) -> Result<Position, ParseError> {
@@ -181,6 +181,25 @@ impl Game for Checkers {
 
     fn format_move(&self, _state: &Position, mv: &Move) -> String {
         text::format_move(mv)
+    }
+}
+
+impl TwoPlayer for Checkers {
+    fn to_move(&self, state: &Position) -> Player {
+        state.side
+    }
+
+    fn result(&self, state: &Position) -> Option<GameResult> {
+        if state.quiet >= DRAW_PLIES {
+            return Some(GameResult::Draw);
+        }
+        if state.has_moves() {
+            return None;
+        }
+        Some(match self.variant {
+            Variant::Lose => GameResult::Winner(state.side),
+            Variant::American => GameResult::Winner(state.side ^ 1),
+        })
     }
 }
 

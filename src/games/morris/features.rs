@@ -222,7 +222,7 @@ mod tests {
         for (seed, game) in (0..300).flat_map(|seed| [(seed, Morris::standard()), (seed, Morris::no_flying())]) {
             let mut rng = stream(seed, &[5]);
             let mut pos = game.initial_state();
-            while !game.is_terminal(&pos) {
+            while !game.is_over(&pos) {
                 for me in [0, 1] {
                     let mut own_moves = Vec::new();
                     pos.generate_for(me, &mut own_moves);

@@ -25,6 +25,7 @@
 //! Text formats are in [`text`]; the paper's terminals (table 2) in [`features`].
 
 mod board;
+mod domain;
 pub mod features;
 mod text;
 
@@ -34,7 +35,7 @@ use board::{ADJACENT, ALL, in_mill, men_in_mills};
 
 use rand::{Rng, RngExt};
 
-use super::{Bits, Game, GameResult, ParseError, Player};
+use super::{Bits, Game, GameResult, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, zero_sum_score};
 
 /// Turns after which the game is drawn (OpenSpiel's `kMaxNumTurns`).
 pub const MAX_TURNS: u16 = 200;
@@ -304,16 +305,28 @@ impl Game for Morris {
         render(state)
     }
 
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         if self.flying { "morris" } else { "morris-no-flying" }
+    }
+
+    fn n_roles(&self) -> usize {
+        2
+    }
+
+    fn role_name(&self, role: Role) -> &str {
+        if role == WHITE { "white" } else { "black" }
     }
 
     fn initial_state(&self) -> Position {
         Position { flying: self.flying, ..Position::initial() }
     }
 
-    fn to_move(&self, state: &Position) -> Player {
-        state.side
+    fn turn(&self, state: &Position) -> Turn {
+        alternating_turn(self, state)
+    }
+
+    fn score(&self, state: &Position, role: Role) -> Option<u8> {
+        zero_sum_score(self, state, role)
     }
 
     fn legal_moves(&self, state: &Position, moves: &mut Vec<Move>) {
@@ -322,10 +335,6 @@ impl Game for Morris {
 
     fn apply(&self, state: &Position, mv: &Move) -> Position {
         state.apply(mv)
-    }
-
-    fn result(&self, state: &Position) -> Option<GameResult> {
-        state.result()
     }
 
     fn random_move<R: Rng + ?Sized>(&self, state: &Position, rng: &mut R, _scratch: &mut Vec<Move>) -> Option<Move> {
@@ -346,6 +355,16 @@ impl Game for Morris {
 
     fn format_move(&self, _state: &Position, mv: &Move) -> String {
         text::format_move(mv)
+    }
+}
+
+impl TwoPlayer for Morris {
+    fn to_move(&self, state: &Position) -> Player {
+        state.side
+    }
+
+    fn result(&self, state: &Position) -> Option<GameResult> {
+        state.result()
     }
 }
 

@@ -1,0 +1,339 @@
+//! The registry: the one place where a game's name becomes its engine.
+//!
+//! Commands, experiments (`(game ...)`) and the REPL read a name with
+//! [`lookup`], which answers unknown names with "did you mean" and the list
+//! of games, then hand the [`Entry`] a task generic over the game type. What
+//! a task needs is part of its type: a [`TwoPlayerTask`] (play, evolution by
+//! games) runs only on two-player games, and [`Entry::two_player`] refuses
+//! any other game with a diagnostic naming the game and what it lacks; a
+//! [`GameTask`] (perft, the REPL) runs on every game. No command matches on
+//! game names itself, so a new game is one [`Entry`] and one arm of
+//! [`Entry::run`] and [`Entry::run_two_player`].
+
+use super::checkers::Checkers;
+use super::domain::{Binding, GpDomain, GpGame};
+use super::morris::Morris;
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::lang::library;
+
+/// What kind of game an entry is, by the views it implements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Two players alternating, zero sum, perfect information
+    /// ([`TwoPlayer`](super::TwoPlayer)): α-β, `play`, evolution by games.
+    TwoPlayer,
+    /// One role and a goal ([`Puzzle`](super::Puzzle)): IDA*, solvers.
+    Puzzle,
+    /// Any other game of the model: n roles, chance, simultaneous moves.
+    General,
+}
+
+impl Kind {
+    /// The kind as `stratagem games` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::TwoPlayer => "two-player",
+            Kind::Puzzle => "puzzle",
+            Kind::General => "general",
+        }
+    }
+
+    /// What a game of this kind is, for diagnostics.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::TwoPlayer => "a two-player alternating game",
+            Kind::Puzzle => "a one-player puzzle",
+            Kind::General => "a general game (n roles, chance or simultaneous moves)",
+        }
+    }
+}
+
+/// The engines the registry can build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Engine {
+    LoseCheckers,
+    Morris,
+    MorrisNoFlying,
+}
+
+/// A registered game.
+#[derive(Debug)]
+pub struct Entry {
+    /// The name commands, experiments and the REPL use.
+    pub name: &'static str,
+    /// One line for `stratagem games`.
+    pub summary: &'static str,
+    pub kind: Kind,
+    /// The roles in order (the first moves first).
+    pub roles: &'static [&'static str],
+    /// What primsets for the game declare with `(domain NAME)`; variants of
+    /// one game share a domain.
+    pub domain: &'static str,
+    engine: Engine,
+}
+
+/// Every game, in the order `stratagem games` lists them.
+pub static GAMES: [Entry; 3] = [
+    Entry {
+        name: "lose-checkers",
+        summary: "lose (giveaway) checkers: American checkers moves, the side without a move wins (seeds/001)",
+        kind: Kind::TwoPlayer,
+        roles: &["black", "white"],
+        domain: "lose-checkers",
+        engine: Engine::LoseCheckers,
+    },
+    Entry {
+        name: "morris",
+        summary: "Nine Men's Morris under OpenSpiel's rules: a player down to three men flies",
+        kind: Kind::TwoPlayer,
+        roles: &["white", "black"],
+        domain: "morris",
+        engine: Engine::Morris,
+    },
+    Entry {
+        name: "morris-no-flying",
+        summary: "Nine Men's Morris in two stages, placing and moving, without flying (seeds/002)",
+        kind: Kind::TwoPlayer,
+        roles: &["white", "black"],
+        domain: "morris",
+        engine: Engine::MorrisNoFlying,
+    },
+];
+
+/// The names of every game.
+pub fn names() -> impl Iterator<Item = &'static str> + Clone {
+    GAMES.iter().map(|e| e.name)
+}
+
+/// A game name that names no game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame {
+    pub message: String,
+    pub help: String,
+}
+
+impl UnknownGame {
+    /// The problem as a diagnostic with code `code`; callers that know where
+    /// the name was written add the span.
+    pub fn diagnostic(&self, code: &'static str) -> Diagnostic {
+        Diagnostic::error(code, self.message.clone()).with_help(self.help.clone())
+    }
+}
+
+impl std::fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}; {}", self.message, self.help)
+    }
+}
+
+/// The list of games, for help texts.
+pub fn list() -> String {
+    format!("games: {} (`stratagem games` describes them)", names().collect::<Vec<_>>().join(", "))
+}
+
+/// The game named `text`: the one parser of game names.
+pub fn lookup(text: &str) -> Result<&'static Entry, UnknownGame> {
+    if let Some(entry) = GAMES.iter().find(|e| e.name == text) {
+        return Ok(entry);
+    }
+    if text.to_ascii_lowercase().ends_with(".kif") {
+        return Err(UnknownGame {
+            message: format!("`{text}` is a GDL game description, and this build cannot load GDL games yet"),
+            help: list(),
+        });
+    }
+    let help = match did_you_mean(text, names()) {
+        Some(s) => format!("did you mean `{s}`? {}", list()),
+        None => list(),
+    };
+    Err(UnknownGame { message: format!("unknown game `{text}`"), help })
+}
+
+/// A request a game cannot serve: which game, what it is, what was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub game: &'static str,
+    pub kind: Kind,
+    /// What asked, e.g. "`play`".
+    pub request: String,
+    /// What the request needs, e.g. "a two-player alternating game".
+    pub needs: &'static str,
+}
+
+impl Unsupported {
+    pub fn diagnostic(&self, code: &'static str) -> Diagnostic {
+        Diagnostic::error(
+            code,
+            format!("{} needs {}, and `{}` is {}", self.request, self.needs, self.game, self.kind.describe()),
+        )
+        .with_help(format!("games of that kind: {}", names_of(Kind::TwoPlayer).join(", ")))
+    }
+}
+
+/// The names of the games of `kind`.
+pub fn names_of(kind: Kind) -> Vec<&'static str> {
+    GAMES.iter().filter(|e| e.kind == kind).map(|e| e.name).collect()
+}
+
+/// Work generic over every game (perft, the REPL).
+pub trait GameTask {
+    type Output;
+    fn run<G: GpDomain + Send + 'static>(self, game: G) -> Self::Output
+    where
+        G::State: Send + Sync + 'static,
+        G::Move: Send + Sync + 'static;
+}
+
+/// Work generic over two-player games (play, evolution by games).
+pub trait TwoPlayerTask {
+    type Output;
+    fn run<G: GpGame>(self, game: G) -> Self::Output;
+}
+
+impl Entry {
+    /// Runs `task` on this game's engine.
+    pub fn run<T: GameTask>(&self, task: T) -> T::Output {
+        match self.engine {
+            Engine::LoseCheckers => task.run(Checkers::lose()),
+            Engine::Morris => task.run(Morris::standard()),
+            Engine::MorrisNoFlying => task.run(Morris::no_flying()),
+        }
+    }
+
+    /// Runs `task` on this game's engine if it is a two-player game;
+    /// otherwise says that `request` needs one.
+    pub fn run_two_player<T: TwoPlayerTask>(&self, request: &str, task: T) -> Result<T::Output, Unsupported> {
+        self.serves(Kind::TwoPlayer, request)?;
+        Ok(match self.engine {
+            Engine::LoseCheckers => task.run(Checkers::lose()),
+            Engine::Morris => task.run(Morris::standard()),
+            Engine::MorrisNoFlying => task.run(Morris::no_flying()),
+        })
+    }
+
+    /// Whether this game is of `kind`, as `request` needs.
+    pub fn serves(&self, kind: Kind, request: &str) -> Result<(), Unsupported> {
+        if self.kind == kind {
+            Ok(())
+        } else {
+            Err(Unsupported { game: self.name, kind: self.kind, request: request.to_owned(), needs: kind.describe() })
+        }
+    }
+
+    /// The shipped primsets (`(import NAME)`) that bind to this game.
+    pub fn primsets(&self) -> Vec<&'static str> {
+        struct Binds;
+        impl GameTask for Binds {
+            type Output = Vec<&'static str>;
+            fn run<G: GpDomain + Send + 'static>(self, game: G) -> Vec<&'static str>
+            where
+                G::State: Send + Sync + 'static,
+                G::Move: Send + Sync + 'static,
+            {
+                library::names()
+                    .filter(|name| library::load_primset(name).is_some_and(|ps| Binding::new(&game, &ps).is_ok()))
+                    .collect()
+            }
+        }
+        self.run(Binds)
+    }
+
+    /// Binds a primset to this game: the binding, or the diagnostics of every
+    /// name and type that does not fit.
+    pub fn check_binding(&self, ps: &crate::lang::PrimSet) -> Result<(), Vec<Diagnostic>> {
+        struct Check<'a>(&'a crate::lang::PrimSet);
+        impl GameTask for Check<'_> {
+            type Output = Result<(), Vec<Diagnostic>>;
+            fn run<G: GpDomain + Send + 'static>(self, game: G) -> Self::Output
+            where
+                G::State: Send + Sync + 'static,
+                G::Move: Send + Sync + 'static,
+            {
+                Binding::new(&game, self.0).map(|_| ())
+            }
+        }
+        self.run(Check(ps))
+    }
+}
+
+/// `stratagem games --format json`: every game with its kind, roles, domain
+/// and the shipped primsets that bind to it.
+pub fn describe_json() -> serde_json::Value {
+    serde_json::Value::Array(
+        GAMES
+            .iter()
+            .map(|e| {
+                serde_json::json!({
+                    "name": e.name,
+                    "kind": e.kind.name(),
+                    "roles": e.roles,
+                    "domain": e.domain,
+                    "primsets": e.primsets(),
+                    "summary": e.summary,
+                })
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_matches_its_engine() {
+        struct Facts;
+        impl GameTask for Facts {
+            type Output = (String, Vec<String>);
+            fn run<G: GpDomain + Send + 'static>(self, game: G) -> Self::Output
+            where
+                G::State: Send + Sync + 'static,
+                G::Move: Send + Sync + 'static,
+            {
+                let roles = (0..game.n_roles()).map(|r| game.role_name(r as u8).to_owned()).collect();
+                (format!("{} {}", game.name(), game.domain()), roles)
+            }
+        }
+        for entry in &GAMES {
+            let (name_domain, roles) = entry.run(Facts);
+            assert_eq!(name_domain, format!("{} {}", entry.name, entry.domain));
+            assert_eq!(roles, entry.roles);
+        }
+    }
+
+    #[test]
+    fn names_are_looked_up_with_suggestions() {
+        assert_eq!(lookup("morris").map(|e| e.name), Ok("morris"));
+        let err = lookup("morris-noflying").expect_err("not a game");
+        assert_eq!(err.message, "unknown game `morris-noflying`");
+        assert!(err.help.starts_with("did you mean `morris-no-flying`?"), "{}", err.help);
+        assert!(err.help.contains("lose-checkers, morris, morris-no-flying"), "{}", err.help);
+        let err = lookup("chess").expect_err("not a game");
+        assert!(err.help.starts_with("games: "), "{}", err.help);
+        let err = lookup("games/ticTacToe.KIF").expect_err("no GDL yet");
+        assert!(err.message.contains("GDL"), "{}", err.message);
+    }
+
+    #[test]
+    fn a_request_of_the_wrong_kind_names_the_game_and_what_it_lacks() {
+        let puzzle = Entry {
+            name: "sliding-blocks",
+            summary: "",
+            kind: Kind::Puzzle,
+            roles: &["solver"],
+            domain: "sliding-blocks",
+            engine: Engine::Morris,
+        };
+        let err = puzzle.serves(Kind::TwoPlayer, "`play`").expect_err("a puzzle is not two-player");
+        let text = err.diagnostic("stratagem::game::kind").message;
+        assert_eq!(text, "`play` needs a two-player alternating game, and `sliding-blocks` is a one-player puzzle");
+        assert!(GAMES[0].serves(Kind::TwoPlayer, "`play`").is_ok());
+    }
+
+    #[test]
+    fn shipped_primsets_bind_to_their_games() {
+        assert_eq!(GAMES[0].primsets(), ["lose-checkers"]);
+        assert_eq!(GAMES[1].primsets(), ["morris"]);
+        assert_eq!(GAMES[2].primsets(), ["morris"]);
+    }
+}
