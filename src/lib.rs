@@ -31,5 +31,6 @@ pub mod games;
 pub mod lang;
 pub mod limits;
 pub mod repl;
+pub mod rng;
 pub mod search;
 pub mod syntax;

@@ -15,7 +15,6 @@ use super::perft::parse_position;
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::jit::JitConfig;
-use crate::evolve::rng::stream;
 use crate::files::AtomicFile;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::playout::random_playout;
@@ -23,6 +22,7 @@ use crate::games::registry::TwoPlayerTask;
 use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::limits::Limit;
+use crate::rng::stream;
 use crate::search::evaluators::TreeProgram;
 use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
 

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 
 use super::genome::{Genome, Representation, Variation};
 use super::init::Builder;
-use super::rng::{GpRng, stream};
 use super::select;
 use crate::lang::PrimSet;
+use crate::rng::{GpRng, stream};
 
 /// How parents are chosen.
 #[derive(Debug, Clone, Copy, PartialEq)]

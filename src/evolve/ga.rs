@@ -4,7 +4,7 @@
 
 use rand::RngExt;
 
-use super::rng::GpRng;
+use crate::rng::GpRng;
 
 /// Bounds and rates of the GA.
 #[derive(Debug, Clone, Copy)]
@@ -60,7 +60,7 @@ pub fn mutate(rng: &mut GpRng, genome: &[f64], p: &GaParams) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::rng::stream;
+    use crate::rng::stream;
 
     #[test]
     fn crossover_preserves_genes_by_position() {

@@ -7,8 +7,8 @@ use super::ga::{self, GaParams};
 use super::init::Builder;
 use super::ops::{self, Limits};
 use super::policy_ops::{self, RuleList};
-use super::rng::GpRng;
 use crate::lang::{PrimId, PrimSet, Tree, TypeId};
+use crate::rng::GpRng;
 use crate::syntax::{Atom, Sexp, Span};
 
 #[derive(Debug, Clone)]

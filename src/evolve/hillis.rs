@@ -12,8 +12,8 @@ use rayon::prelude::*;
 
 use super::engine::{Engine, Evaluation, Fitness, GenerationStats, State};
 use super::genome::Genome;
-use super::rng::{GpRng, stream};
 use super::select;
+use crate::rng::{GpRng, stream};
 
 /// How problems are drawn and varied.
 pub trait ProblemSpace: Sync {

@@ -10,10 +10,10 @@
 
 use rand::RngExt;
 
-use super::rng::GpRng;
 use crate::diagnostic::Diagnostic;
 use crate::lang::primset::ErcGen;
 use crate::lang::{Node, PrimId, PrimSet, Tree, TypeId, Value};
+use crate::rng::GpRng;
 
 /// How many times a tree over the size limit is drawn again before the
 /// smallest tree of its type is taken instead.
@@ -259,8 +259,8 @@ pub fn draw(rng: &mut GpRng, generator: &ErcGen) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::rng::stream;
     use crate::lang::Loader;
+    use crate::rng::stream;
 
     const TYPED: &str = "(primset t (type Row I) (type Area F)
         (terminal a F) (terminal flag B)

@@ -12,7 +12,6 @@ pub mod init;
 pub mod ops;
 pub mod output;
 pub mod policy_ops;
-pub mod rng;
 pub mod run;
 pub mod select;
 pub mod shape;

@@ -9,9 +9,9 @@
 use rand::RngExt;
 
 use super::init::{Builder, Method, draw};
-use super::rng::GpRng;
 use super::shape::{heights, node_shapes, sizes};
 use crate::lang::{Node, PrimId, Tree, TypeId, Value};
+use crate::rng::GpRng;
 
 /// Limits every operator respects.
 #[derive(Debug, Clone, Copy)]
@@ -193,8 +193,8 @@ pub fn erc_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId, rat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::rng::stream;
     use crate::lang::{Loader, PrimSet};
+    use crate::rng::stream;
 
     const TYPED: &str = "(primset t (type Row I)
         (terminal a F) (terminal flag B)

@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn floats_in_checkpoints_read_back_to_the_same_bits() {
         use rand::RngExt;
-        let mut rng = crate::evolve::rng::stream(11, &[]);
+        let mut rng = crate::rng::stream(11, &[]);
         let mut values = vec![
             0.1 + 0.2,
             1.0 / 3.0,

@@ -6,9 +6,9 @@ use rand::RngExt;
 
 use super::init::{Builder, Method};
 use super::ops::{Limits, subtree_mutation};
-use super::rng::GpRng;
 use crate::lang::forms::{Policy, Rule};
 use crate::lang::{Tree, TypeId};
+use crate::rng::GpRng;
 
 /// The rules and default of a policy, without its name and source position.
 #[derive(Debug, Clone)]
@@ -77,8 +77,8 @@ pub fn rule_reorder(rng: &mut GpRng, p: &RuleList) -> RuleList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::rng::stream;
     use crate::lang::library::load_primset;
+    use crate::rng::stream;
 
     #[test]
     fn policy_operators_keep_rule_counts_and_types() {

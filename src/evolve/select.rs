@@ -7,7 +7,7 @@
 
 use rand::RngExt;
 
-use super::rng::GpRng;
+use crate::rng::GpRng;
 
 /// Tournament selection: the best of `k` individuals drawn with replacement.
 pub fn tournament(rng: &mut GpRng, fitness: &[f64], k: usize) -> usize {
@@ -73,7 +73,7 @@ pub fn single_elimination(rng: &mut GpRng, n: usize, k: usize, mut play: impl Fn
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::rng::stream;
+    use crate::rng::stream;
 
     #[test]
     fn tournament_prefers_the_fit() {

@@ -152,8 +152,8 @@ mod tests {
     use super::*;
     use crate::eval::interp::Slots;
     use crate::evolve::init::{Builder, Method};
-    use crate::evolve::rng::stream;
     use crate::lang::Loader;
+    use crate::rng::stream;
     use rand::RngExt;
 
     const PS: &str = "(primset s (terminal a F) (terminal b F) (terminal flag B)
@@ -204,7 +204,7 @@ mod tests {
             let simple = simplify(ps, &tree, TypeId::F);
             assert!(simple.len() <= tree.len());
             for _ in 0..8 {
-                let pick = |rng: &mut crate::evolve::rng::GpRng| {
+                let pick = |rng: &mut crate::rng::GpRng| {
                     if rng.random_bool(0.3) {
                         specials[rng.random_range(0..specials.len())]
                     } else {

@@ -15,8 +15,8 @@
 
 use rand::RngExt;
 
-use crate::evolve::rng::GpRng;
 use crate::games::{GameResult, Player, TwoPlayer};
+use crate::rng::GpRng;
 
 /// Evaluates positions: higher is better for `me`.
 pub trait Evaluator<G: TwoPlayer> {
@@ -243,11 +243,11 @@ impl<G: TwoPlayer> AlphaBeta<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::rng::stream;
     use crate::games::Game;
     use crate::games::checkers::Checkers;
     use crate::games::domain::GpDomain;
     use crate::games::morris::Morris;
+    use crate::rng::stream;
     use rand::RngExt;
 
     /// Material plus a position-dependent tie-breaker, so that values differ.

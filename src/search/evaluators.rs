@@ -9,10 +9,10 @@ use rand::RngExt;
 use super::alphabeta::Evaluator;
 use crate::eval::interp::Interp;
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
-use crate::evolve::rng::GpRng;
 use crate::games::domain::{Binding, GpDomain, PositionContext};
 use crate::games::{Player, TwoPlayer};
 use crate::lang::{PrimSet, Tree};
+use crate::rng::GpRng;
 
 /// Material from `me`'s side, as the game defines it.
 pub struct Material;
@@ -119,12 +119,12 @@ impl<G: TwoPlayer> Evaluator<G> for TreeEval<G::State> {
 mod tests {
     use super::*;
     use crate::evolve::init::{Builder, Method};
-    use crate::evolve::rng::stream;
     use crate::games::GameResult;
     use crate::games::checkers::Checkers;
     use crate::games::morris::Morris;
     use crate::lang::TypeId;
     use crate::lang::library::load_primset;
+    use crate::rng::stream;
     use rand::RngExt;
 
     /// Random trees of a game's shipped primset, evaluated on positions from

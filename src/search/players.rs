@@ -23,9 +23,9 @@ use rand::RngExt;
 
 use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, Ties};
 use super::evaluators::{Material, RandomEval, TreeEval, TreeProgram};
-use crate::evolve::rng::{GpRng, stream};
 use crate::games::{GameResult, Player, TwoPlayer};
 use crate::limits::Limit;
+use crate::rng::{GpRng, stream};
 
 /// Something that picks moves.
 pub trait GamePlayer<G: TwoPlayer>: Send {

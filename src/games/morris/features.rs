@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn fast_counts_and_mobility_agree_with_the_definitions_on_random_games_under_both_rules() {
-        use crate::evolve::rng::stream;
+        use crate::rng::stream;
         use rand::RngExt;
         let mut moves = Vec::new();
         let (mut checked, mut almost) = (0, 0);

@@ -1,12 +1,12 @@
-//! Random streams for evolution. Every random decision draws from a stream
-//! derived from the run's seed and the decision's place (generation, slot,
-//! task), never from a shared generator, so a run is the same on 1 and on N
-//! threads.
+//! Random streams, for evolution, searches and matches. Every random
+//! decision draws from a stream derived from a seed and the decision's place
+//! (generation, slot, game, side), never from a shared generator, so a run is
+//! the same on 1 and on N threads.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
-/// The generator evolution uses: small, fast, and a documented algorithm whose
+/// The generator every stream uses: small, fast, and a documented algorithm whose
 /// output does not change between releases.
 pub type GpRng = Xoshiro256PlusPlus;
 
