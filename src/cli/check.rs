@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use super::{Failure, Outcome, out, print_warnings};
 use crate::diagnostic::has_errors;
 use crate::evolve::experiment::{Experiment, lower_experiment};
+use crate::evolve::genome::Representation;
 use crate::lang::{FormRef, Loader, Module};
 
 pub fn run(files: &[PathBuf]) -> Outcome {
@@ -37,16 +38,21 @@ pub fn run(files: &[PathBuf]) -> Outcome {
 }
 
 fn summarize_experiment(m: &Module, e: &Experiment) -> String {
-    let trees: Vec<&str> = e.trees.iter().map(|(n, _)| n.as_str()).collect();
+    let trees: Vec<&str> = e.trees().iter().map(|(n, _)| n.as_str()).collect();
+    let evolves = match &e.representation {
+        Representation::Trees(_) => trees.join(","),
+        Representation::Policy(p) => format!("policy(max-rules={})", p.max_rules),
+        Representation::Weights { terms, .. } => format!("weights(terms={})", terms.len()),
+    };
     format!(
         "experiment {} trees={} nodes=0 depth={} game={} primset={} population={} generations={} evolves={}",
         e.name,
-        e.trees.len(),
+        trees.len(),
         e.variation.limits.max_depth,
         e.game.name,
         m.primset(e.primset).name,
         e.population,
         e.generations,
-        trees.join(",")
+        evolves
     )
 }

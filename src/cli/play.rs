@@ -23,8 +23,8 @@ use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::limits::Limit;
 use crate::rng::stream;
-use crate::search::evaluators::TreeProgram;
 use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
+use crate::search::programs::{GpProgram, Program};
 
 pub struct PlayArgs {
     pub game: String,
@@ -65,10 +65,11 @@ pub fn factory<G: GpGame>(game: &G, flag: &str, text: &str, jit: bool) -> Result
     })
 }
 
-/// Loads individual `name` from `file` and binds its primset to `game`: the
-/// `eval` tree evaluates, and the `order` tree (if `selective` and present)
-/// ranks siblings. With `jit`, both are compiled (a tree the JIT cannot
-/// compile is interpreted, with a note on stderr).
+/// Loads program `name` from `file` and binds its primset to `game`. An
+/// individual's `eval` tree evaluates, and its `order` tree (if `selective`
+/// and present) ranks siblings; a policy or a weight vector evaluates (and
+/// ranks). With `jit`, they are compiled (a program the JIT cannot compile is
+/// interpreted, with a note on stderr).
 pub fn load_programs<G: GpGame>(
     game: &G,
     file: &Path,
@@ -81,38 +82,44 @@ pub fn load_programs<G: GpGame>(
     if loader.diags.iter().any(|d| d.is_error()) {
         return Err(Failure::new(loader.sources, loader.diags));
     }
-    let Some(ind) = loader.module.find_individual(name).cloned() else {
-        let names: Vec<&str> = loader.module.individuals.iter().map(|i| i.name.as_str()).collect();
+    let m = &loader.module;
+    let (ps_id, programs) = if let Some(ind) = m.find_individual(name) {
+        let tree = |slot: &str| ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone());
+        let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
+            return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
+        };
+        let order = if selective { tree("order") } else { None };
+        (ind.primset, std::iter::once(eval).chain(order).map(Program::Tree).collect::<Vec<_>>())
+    } else if let Some(p) = m.policies.iter().find(|p| p.name == name) {
+        (p.primset, vec![Program::Policy(p.clone())])
+    } else if let Some(w) = m.weights.iter().find(|w| w.name == name) {
+        (w.primset, vec![Program::Weights(w.clone())])
+    } else {
+        let names = m.program_names();
         let mut d = Diagnostic::error(
             "stratagem::play::unknown",
-            format!("`{}` defines no individual `{name}`", file.display()),
+            format!("`{}` defines no individual, policy or weights `{name}`", file.display()),
         );
         d = match did_you_mean(name, names.iter().copied()) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None => d.with_help(format!(
                 "it defines: {}",
-                if names.is_empty() { "no individuals".into() } else { names.join(", ") }
+                if names.is_empty() { "no individuals, policies or weights".into() } else { names.join(", ") }
             )),
         };
         return Err(Failure::new(loader.sources, vec![d]));
     };
-    let ps = Arc::new(loader.module.primset(ind.primset).clone());
+    let ps = Arc::new(m.primset(ps_id).clone());
     let binding = Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
-    let tree = |slot: &str| ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone());
-    let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
-        return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
-    };
-    let order = if selective { tree("order") } else { None };
-    let has_order = order.is_some();
-    let trees: Vec<_> = std::iter::once(eval).chain(order).collect();
-    let mut programs: Vec<Arc<TreeProgram<G::State>>> = if jit {
-        let (programs, fallbacks) = TreeProgram::compile_all(ps.clone(), binding.clone(), trees, JitConfig::default());
+    let has_order = programs.len() == 2;
+    let mut programs: Vec<Arc<GpProgram<G::State>>> = if jit {
+        let (programs, fallbacks) = GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::default());
         if !fallbacks.is_empty() {
-            eprintln!("note: {} tree(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));
+            eprintln!("note: {} program(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));
         }
         programs.into_iter().map(Arc::new).collect()
     } else {
-        trees.into_iter().map(|t| Arc::new(TreeProgram::new(ps.clone(), binding.clone(), t))).collect()
+        programs.into_iter().map(|p| Arc::new(GpProgram::new(ps.clone(), binding.clone(), p))).collect()
     };
     let order = if has_order { programs.pop() } else { None };
     let eval = programs.remove(0);

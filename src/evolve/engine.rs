@@ -85,6 +85,21 @@ pub struct GenerationStats {
     /// chooses its champion by them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<Validation>,
+    /// The problem population, when the run coevolves problems (Hillis).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problems: Option<ProblemStats>,
+}
+
+/// The problem population of Hillis coevolution in one generation.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ProblemStats {
+    /// Share of the solvers' meetings with problems that the solver solved.
+    pub solved: f64,
+    /// Best and mean points of the problems (a point per solver that failed it).
+    pub best: f64,
+    pub mean: f64,
+    /// Mean length of the problems (plies of an opening).
+    pub mean_length: f64,
 }
 
 /// Points the fittest individuals of a generation scored in validation games.
@@ -155,6 +170,7 @@ impl<'a> Engine<'a> {
             max_depth: depths.iter().copied().max().unwrap_or(0),
             games: eval.games,
             validation: None,
+            problems: None,
         }
     }
 

@@ -16,24 +16,28 @@ use rayon::prelude::*;
 
 use super::engine::{Evaluation, FITNESS, Fitness, PAIRINGS, VALIDATE};
 use super::experiment::{FitnessPart, Opponent};
-use super::genome::Genome;
+use super::genome::{Genome, Representation, weight_terms};
+use crate::diagnostic::FileId;
 use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
-use crate::lang::{PrimSet, Tree};
+use crate::lang::{Policy, PrimSet, PrimSetId, Tree, Weights};
 use crate::rng::{GpRng, stream};
 use crate::search::alphabeta::SearchParams;
-use crate::search::evaluators::TreeProgram;
 use crate::search::players::{GpPrograms, PlayerFactory, play_game};
+use crate::search::programs::{GpProgram, Program};
+use crate::syntax::Span;
 
 /// The players of one generation, shared by the tasks that use them.
-type Players<S> = Arc<Vec<PlayerFactory<S>>>;
+pub type Players<S> = Arc<Vec<PlayerFactory<S>>>;
 
 pub struct GameFitness<G: GpGame> {
     pub game: G,
     pub ps: Arc<PrimSet>,
     pub binding: Arc<Binding<G::State>>,
-    /// Index of the `eval` and (if evolved) `order` trees in a genome.
+    /// What the genomes are.
+    pub rep: Representation,
+    /// Index of the `eval` and (if evolved) `order` trees in a tree genome.
     pub eval_slot: usize,
     pub order_slot: Option<usize>,
     pub player: SearchParams,
@@ -49,7 +53,7 @@ pub struct GameFitness<G: GpGame> {
 }
 
 /// Points for `me` from a game result.
-fn points(result: GameResult, me: Player) -> f64 {
+pub fn points(result: GameResult, me: Player) -> f64 {
     match result {
         GameResult::Draw => 0.5,
         GameResult::Winner(w) if w == me => 1.0,
@@ -66,6 +70,7 @@ where
         game: G,
         ps: Arc<PrimSet>,
         binding: Arc<Binding<G::State>>,
+        rep: Representation,
         eval_slot: usize,
         order_slot: Option<usize>,
         player: SearchParams,
@@ -77,6 +82,7 @@ where
             game,
             ps,
             binding,
+            rep,
             eval_slot,
             order_slot,
             player,
@@ -88,20 +94,45 @@ where
         }
     }
 
-    /// The evolved players of a population: its `eval` (and `order`) trees,
+    /// What evaluates leaves for genome `g`: its `eval` tree, its policy or
+    /// its weight vector (as the `(weights ...)` form its champion would be).
+    fn program(&self, g: &Genome) -> Program {
+        match (g, &self.rep) {
+            (Genome::Trees(ts), _) => Program::Tree(ts.get(self.eval_slot).cloned().unwrap_or_default()),
+            (Genome::Policy(rl), _) => Program::Policy(Policy {
+                name: String::new(),
+                primset: PrimSetId(0),
+                rules: rl.rules.clone(),
+                default: rl.default.clone(),
+                file: FileId::default(),
+                span: Span::default(),
+            }),
+            (Genome::Weights(w), Representation::Weights { terms, .. }) => Program::Weights(Weights {
+                name: String::new(),
+                primset: PrimSetId(0),
+                terms: weight_terms(&self.ps, terms, w),
+                file: FileId::default(),
+                span: Span::default(),
+            }),
+            (Genome::Weights(_), _) => Program::Tree(Tree::default()),
+        }
+    }
+
+    /// The evolved players of a population: the programs that evaluate
+    /// leaves (and, for trees, the `order` trees that rank siblings),
     /// JIT-compiled as one population when enabled.
     pub fn players(&self, population: &[Genome]) -> Vec<PlayerFactory<G::State>> {
-        let tree = |g: &Genome, slot: usize| match g {
-            Genome::Trees(ts) => ts.get(slot).cloned().unwrap_or_default(),
-            _ => Tree::default(),
-        };
-        let mut trees: Vec<Tree> = population.iter().map(|g| tree(g, self.eval_slot)).collect();
+        let mut programs: Vec<Program> = population.iter().map(|g| self.program(g)).collect();
         if let Some(o) = self.order_slot {
-            trees.extend(population.iter().map(|g| tree(g, o)));
+            let order = |g: &Genome| match g {
+                Genome::Trees(ts) => ts.get(o).cloned().unwrap_or_default(),
+                _ => Tree::default(),
+            };
+            programs.extend(population.iter().map(|g| Program::Tree(order(g))));
         }
-        let programs: Vec<Arc<TreeProgram<G::State>>> = if self.jit {
+        let programs: Vec<Arc<GpProgram<G::State>>> = if self.jit {
             let (programs, fallbacks) =
-                TreeProgram::compile_all(self.ps.clone(), self.binding.clone(), trees, JitConfig::fast_compile());
+                GpProgram::compile_all(self.ps.clone(), self.binding.clone(), programs, JitConfig::fast_compile());
             if !fallbacks.is_empty()
                 && let Ok(mut all) = self.fallbacks.lock()
             {
@@ -109,7 +140,7 @@ where
             }
             programs.into_iter().map(Arc::new).collect()
         } else {
-            trees.into_iter().map(|t| Arc::new(TreeProgram::new(self.ps.clone(), self.binding.clone(), t))).collect()
+            programs.into_iter().map(|p| Arc::new(GpProgram::new(self.ps.clone(), self.binding.clone(), p))).collect()
         };
         let n = population.len();
         (0..n)
@@ -129,17 +160,31 @@ where
         seed: u64,
         tags: &[u64],
     ) -> f64 {
+        self.game_from(&self.game.initial_state(), me, opponent, colour, seed, tags)
+    }
+
+    /// Plays one game from `start` between `me` (moving for `colour`) and
+    /// `opponent`; returns `me`'s points. Each player's stream is named by
+    /// `seed` and `tags` with 0 (for `me`) or 1 appended.
+    pub fn game_from(
+        &self,
+        start: &G::State,
+        me: &PlayerFactory<G::State>,
+        opponent: &PlayerFactory<G::State>,
+        colour: Player,
+        seed: u64,
+        tags: &[u64],
+    ) -> f64 {
         let mut tags_me = tags.to_vec();
         tags_me.push(0);
         let mut tags_opp = tags.to_vec();
         tags_opp.push(1);
         let mut a = me.make::<G>(seed, &tags_me);
         let mut b = opponent.make::<G>(seed, &tags_opp);
-        let start = self.game.initial_state();
         let record = if colour == 0 {
-            play_game(&self.game, &start, [a.as_mut(), b.as_mut()])
+            play_game(&self.game, start, [a.as_mut(), b.as_mut()])
         } else {
-            play_game(&self.game, &start, [b.as_mut(), a.as_mut()])
+            play_game(&self.game, start, [b.as_mut(), a.as_mut()])
         };
         points(record.result, colour)
     }
@@ -200,6 +245,9 @@ where
                 }
                 // Scored for the whole population at once in `pairings`.
                 FitnessPart::Pairings(_) => {}
+                // Scored with the problem population in `openings::Coevolution`;
+                // puzzles are refused before any run.
+                FitnessPart::Hillis(_) | FitnessPart::Solve(_) => {}
                 FitnessPart::RoundRobin => {
                     for o in (0..n).filter(|&o| o != i) {
                         for colour in 0..2u64 {
@@ -278,24 +326,47 @@ where
 {
     fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
         let players = Arc::new(self.players(population));
+        let evaluation = self.evaluate_players(&players, generation, seed);
+        self.remember(players);
+        evaluation
+    }
+
+    fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
+        self.match_won(population, a, b, rng)
+    }
+}
+
+impl<G> GameFitness<G>
+where
+    G: GpGame,
+{
+    /// The points of a population's `players` from every fitness source.
+    pub fn evaluate_players(&self, players: &[PlayerFactory<G::State>], generation: u64, seed: u64) -> Evaluation {
+        let population_len = players.len();
         let scored: Vec<(f64, u64)> =
-            (0..population.len()).into_par_iter().map(|i| self.score(i, &players, generation, seed)).collect();
+            (0..population_len).into_par_iter().map(|i| self.score(i, players, generation, seed)).collect();
         let mut fitness: Vec<f64> = scored.iter().map(|s| s.0).collect();
         let mut games: u64 = scored.iter().map(|s| s.1).sum();
         for (p, part) in self.parts.iter().enumerate() {
             if let FitnessPart::Pairings(k) = *part {
-                let (points, played) = self.pairings(&players, p, k, generation, seed);
+                let (points, played) = self.pairings(players, p, k, generation, seed);
                 fitness.iter_mut().zip(points).for_each(|(f, x)| *f += x);
                 games += played;
             }
         }
-        if let Ok(mut last) = self.last.lock() {
-            *last = Some(players);
-        }
         Evaluation { fitness, games }
     }
 
-    fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
+    /// Keeps the players of the population just evaluated for fitnessless matches.
+    pub fn remember(&self, players: Players<G::State>) {
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(players);
+        }
+    }
+
+    /// Whether member `a` of `population` beats member `b` in a match of
+    /// `match_games` games (fitnessless selection).
+    pub fn match_won(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
         let cached = self.last.lock().ok().and_then(|l| l.clone()).filter(|p| p.len() == population.len());
         let players = cached.unwrap_or_else(|| Arc::new(self.players(population)));
         let (pa, pb) = (&players[a], &players[b]);
@@ -325,8 +396,9 @@ mod tests {
         let mut rng = stream(3, &[]);
         let population: Vec<Genome> =
             (0..n).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
+        let rep = Representation::Trees(vec![("eval".into(), TypeId::F)]);
         let fitness =
-            GameFitness::new(Morris::standard(), ps, binding, 0, None, SearchParams::full(1), parts, 2, false);
+            GameFitness::new(Morris::standard(), ps, binding, rep, 0, None, SearchParams::full(1), parts, 2, false);
         fitness.evaluate(&population, 0, 9)
     }
 

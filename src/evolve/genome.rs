@@ -7,6 +7,7 @@ use super::ga::{self, GaParams};
 use super::init::Builder;
 use super::ops::{self, Limits};
 use super::policy_ops::{self, RuleList};
+use crate::lang::forms::weighable_terminals;
 use crate::lang::{PrimId, PrimSet, Tree, TypeId};
 use crate::rng::GpRng;
 use crate::syntax::{Atom, Sexp, Span};
@@ -24,10 +25,27 @@ pub enum Genome {
 pub enum Representation {
     /// Named trees with their types, e.g. `eval: F` and `order: F`.
     Trees(Vec<(String, TypeId)>),
-    /// Policies of at most `max_rules` rules.
-    Policy { max_rules: usize },
-    /// One weight per listed terminal.
+    /// Ordered IF-THEN policies.
+    Policy(PolicyParams),
+    /// One weight per listed terminal (the primset's other F terminals,
+    /// which a `(weights ...)` form must also weigh, keep the weight 0.0).
     Weights { terms: Vec<PrimId>, ga: GaParams },
+}
+
+/// How policies evolve.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PolicyParams {
+    /// Rules a policy has at most (it starts with 1 to `max_rules`).
+    pub max_rules: usize,
+    /// Probability that a mutation swaps two rules rather than changing one
+    /// condition, value or the default.
+    pub reorder: f64,
+}
+
+impl Default for PolicyParams {
+    fn default() -> PolicyParams {
+        PolicyParams { max_rules: 8, reorder: 0.2 }
+    }
 }
 
 /// How variation is done, beyond the per-representation operators.
@@ -65,7 +83,7 @@ impl Representation {
     pub fn needed_types(&self) -> Vec<TypeId> {
         match self {
             Representation::Trees(slots) => slots.iter().map(|(_, t)| *t).collect(),
-            Representation::Policy { .. } => vec![TypeId::B, TypeId::F],
+            Representation::Policy(_) => vec![TypeId::B, TypeId::F],
             Representation::Weights { .. } => Vec::new(),
         }
     }
@@ -78,9 +96,9 @@ impl Representation {
                     slots.iter().map(|(_, ty)| b.ramped(rng, *ty, n, v.init_min_depth, v.init_max_depth)).collect();
                 (0..n).map(|i| Genome::Trees(per_slot.iter().map(|trees| trees[i].clone()).collect())).collect()
             }
-            Representation::Policy { max_rules } => (0..n)
+            Representation::Policy(pp) => (0..n)
                 .map(|_| {
-                    let rules = rng.random_range(1..=(*max_rules).max(1));
+                    let rules = rng.random_range(1..=pp.max_rules.max(1));
                     let depth = rng.random_range(v.init_min_depth..=v.init_max_depth.max(v.init_min_depth));
                     Genome::Policy(policy_ops::random_policy(b, rng, rules, depth))
                 })
@@ -107,8 +125,8 @@ impl Representation {
                 }
                 (Genome::Trees(x2), Genome::Trees(y2))
             }
-            (Representation::Policy { max_rules }, Genome::Policy(x), Genome::Policy(y)) => {
-                let (p, q) = policy_ops::rule_crossover(rng, x, y, *max_rules);
+            (Representation::Policy(pp), Genome::Policy(x), Genome::Policy(y)) => {
+                let (p, q) = policy_ops::rule_crossover(rng, x, y, pp.max_rules);
                 (Genome::Policy(p), Genome::Policy(q))
             }
             (Representation::Weights { .. }, Genome::Weights(x), Genome::Weights(y)) => {
@@ -125,26 +143,43 @@ impl Representation {
                 let s = rng.random_range(0..slots.len());
                 let ty = slots[s].1;
                 let mut out = x.clone();
-                out[s] = if rng.random_bool(v.local_mutation.clamp(0.0, 1.0)) {
-                    if rng.random_bool(0.5) {
-                        ops::point_mutation(b, rng, &x[s], ty)
-                    } else {
-                        ops::erc_mutation(b, rng, &x[s], ty, 0.5)
-                    }
-                } else {
-                    ops::subtree_mutation(b, rng, &x[s], ty, &v.limits)
-                };
+                out[s] = mutate_tree(b, rng, &x[s], ty, v);
                 Genome::Trees(out)
             }
-            (Representation::Policy { .. }, Genome::Policy(p)) => Genome::Policy(if rng.random_bool(0.2) {
-                policy_ops::rule_reorder(rng, p)
-            } else {
-                policy_ops::rule_mutation(b, rng, p, &v.limits)
-            }),
+            (Representation::Policy(pp), Genome::Policy(p)) => {
+                Genome::Policy(if rng.random_bool(pp.reorder.clamp(0.0, 1.0)) {
+                    policy_ops::rule_reorder(rng, p)
+                } else {
+                    policy_ops::rule_mutation(rng, p, |rng, tree, ty| mutate_tree(b, rng, tree, ty, v))
+                })
+            }
             (Representation::Weights { ga, .. }, Genome::Weights(w)) => Genome::Weights(ga::mutate(rng, w, ga)),
             _ => g.clone(),
         }
     }
+}
+
+/// Mutates one tree of root type `ty`: a point or ERC mutation (the local
+/// kinds, with probability `v.local_mutation`, half each) or a subtree mutation.
+fn mutate_tree(b: &Builder, rng: &mut GpRng, tree: &Tree, ty: TypeId, v: &Variation) -> Tree {
+    if rng.random_bool(v.local_mutation.clamp(0.0, 1.0)) {
+        if rng.random_bool(0.5) {
+            ops::point_mutation(b, rng, tree, ty)
+        } else {
+            ops::erc_mutation(b, rng, tree, ty, 0.5)
+        }
+    } else {
+        ops::subtree_mutation(b, rng, tree, ty, &v.limits)
+    }
+}
+
+/// The terms of the `(weights ...)` form of weight vector `w` over `terms`:
+/// the evolved terms in order, then the primset's other F terminals with the
+/// weight 0.0 (a weight vector weighs every F terminal). Evolution evaluates
+/// exactly this form, so the champion written computes what was evolved.
+pub fn weight_terms(ps: &PrimSet, terms: &[PrimId], w: &[f64]) -> Vec<(PrimId, f64)> {
+    let fixed = weighable_terminals(ps).into_iter().filter(|t| !terms.contains(t)).map(|t| (t, 0.0));
+    terms.iter().copied().zip(w.iter().copied()).chain(fixed).collect()
 }
 
 impl Genome {
@@ -196,7 +231,9 @@ impl Genome {
                 list([sym("policy")].into_iter().chain(header).chain(rules).chain([default]).collect())
             }
             (Genome::Weights(w), Representation::Weights { terms, .. }) => {
-                let pairs = terms.iter().zip(w).map(|(t, x)| list(vec![sym(&ps.prim(*t).name), Sexp::float(*x)]));
+                let pairs = weight_terms(ps, terms, w)
+                    .into_iter()
+                    .map(|(t, x)| list(vec![sym(&ps.prim(t).name), Sexp::float(x)]));
                 list([sym("weights")].into_iter().chain(header).chain(pairs).collect())
             }
             _ => list(vec![sym("individual"), sym(name)]),

@@ -24,7 +24,10 @@ pub trait ProblemSpace: Sync {
 
 /// Whether a solver solves a problem (its randomness from `rng`).
 pub trait Contest<P>: Sync {
-    fn solves(&self, solver: &Genome, problem: &P, rng: &mut GpRng) -> bool;
+    /// Whether member `solver` of `solvers` solves `problem`. The index lets
+    /// a contest use what it prepared for the whole population (compiled
+    /// players, say).
+    fn solves(&self, solvers: &[Genome], solver: usize, problem: &P, rng: &mut GpRng) -> bool;
 }
 
 /// Settings of the problem population.
@@ -37,7 +40,10 @@ pub struct HillisParams {
     pub tournament: usize,
 }
 
-const HILLIS: u64 = 10;
+/// The stream purpose of coevolution: (seed, HILLIS, generation, 0, solver)
+/// for a solver's sample, (.., 1, problem) for a problem's, (.., 2) for
+/// breeding the problems, and (seed, HILLIS, u64::MAX) for the first ones.
+pub const HILLIS: u64 = 10;
 
 /// Fitness of both populations for one generation.
 pub struct Scores {
@@ -62,7 +68,7 @@ pub fn score<P: Clone + Send + Sync>(
             (0..sample)
                 .filter(|_| {
                     let p = rng.random_range(0..problems.len());
-                    contest.solves(&solvers[i], &problems[p], &mut rng)
+                    contest.solves(solvers, i, &problems[p], &mut rng)
                 })
                 .count() as f64
         })
@@ -74,7 +80,7 @@ pub fn score<P: Clone + Send + Sync>(
             (0..sample)
                 .filter(|_| {
                     let s = rng.random_range(0..solvers.len());
-                    !contest.solves(&solvers[s], &problems[j], &mut rng)
+                    !contest.solves(solvers, s, &problems[j], &mut rng)
                 })
                 .count() as f64
         })
@@ -167,8 +173,8 @@ mod tests {
     struct Square(PrimSet);
 
     impl Contest<f64> for Square {
-        fn solves(&self, solver: &Genome, x: &f64, _rng: &mut GpRng) -> bool {
-            let Genome::Trees(ts) = solver else { return false };
+        fn solves(&self, solvers: &[Genome], solver: usize, x: &f64, _rng: &mut GpRng) -> bool {
+            let Genome::Trees(ts) = &solvers[solver] else { return false };
             let mut slots = [0u64; 10];
             slots[0] = x.to_bits();
             let y = Interp::new(&self.0, &mut Slots(&slots)).eval_tree(&ts[0]).as_f64();

@@ -9,6 +9,7 @@ pub mod game_fitness;
 pub mod genome;
 pub mod hillis;
 pub mod init;
+pub mod openings;
 pub mod ops;
 pub mod output;
 pub mod policy_ops;

@@ -63,6 +63,10 @@ pub struct Checkpoint {
     /// resumed run writes final.json and the champion without replaying it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_round: Option<FinalRound>,
+    /// The problem population at `generation`, when the run coevolves
+    /// problems (Hillis): each an opening, its move choices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problems: Option<Vec<Vec<u32>>>,
 }
 
 /// Version 2 keeps the finalists of validation (and, optionally, the final
@@ -186,6 +190,9 @@ pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
     if cp.population.is_empty() {
         return Err("it holds no population".into());
     }
+    if cp.problems.as_ref().is_some_and(Vec::is_empty) {
+        return Err("it holds an empty problem population".into());
+    }
     if cp.champion.is_some() != (cp.generation > 0) {
         return Err(match cp.champion {
             Some(_) => "it holds a champion before any generation was evaluated".into(),
@@ -221,7 +228,10 @@ pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
 fn log_record_is_finite(r: &LogRecord) -> bool {
     let s = &r.stats;
     let validation = s.validation.as_ref().is_none_or(|v| v.points.iter().all(|p| p.is_finite()));
-    [s.best, s.mean, s.worst, s.mean_size, s.mean_depth, r.seconds, r.games_per_s].iter().all(|x| x.is_finite())
+    let problems =
+        s.problems.as_ref().is_none_or(|p| [p.solved, p.best, p.mean, p.mean_length].iter().all(|x| x.is_finite()));
+    problems
+        && [s.best, s.mean, s.worst, s.mean_size, s.mean_depth, r.seconds, r.games_per_s].iter().all(|x| x.is_finite())
         && validation
 }
 
@@ -332,6 +342,7 @@ mod tests {
                 max_depth: 6,
                 games: 100,
                 validation: None,
+                problems: None,
             },
             seconds: 0.5,
             games_per_s: 200.0,
@@ -349,6 +360,7 @@ mod tests {
             log,
             finalists: vec![Finalist { program: "(y)".into(), generation: 0, rank: 0, points: 3.5 }],
             final_round: None,
+            problems: None,
         }
     }
 

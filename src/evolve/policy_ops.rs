@@ -5,7 +5,6 @@
 use rand::RngExt;
 
 use super::init::{Builder, Method};
-use super::ops::{Limits, subtree_mutation};
 use crate::lang::forms::{Policy, Rule};
 use crate::lang::{Tree, TypeId};
 use crate::rng::GpRng;
@@ -47,18 +46,23 @@ pub fn rule_crossover(rng: &mut GpRng, a: &RuleList, b: &RuleList, max_rules: us
     (join(&a.rules[..cut_a], &b.rules[cut_b..], &a.default), join(&b.rules[..cut_b], &a.rules[cut_a..], &b.default))
 }
 
-/// Rule mutation: subtree mutation of one condition, one value or the default.
-pub fn rule_mutation(b: &Builder, rng: &mut GpRng, p: &RuleList, limits: &Limits) -> RuleList {
+/// Rule mutation: one condition, one value or the default, chosen uniformly,
+/// is changed by `mutate_tree(rng, tree, root type)`.
+pub fn rule_mutation(
+    rng: &mut GpRng,
+    p: &RuleList,
+    mut mutate_tree: impl FnMut(&mut GpRng, &Tree, TypeId) -> Tree,
+) -> RuleList {
     let mut out = p.clone();
     let pick = rng.random_range(0..=2 * p.rules.len());
     if pick == 2 * p.rules.len() {
-        out.default = subtree_mutation(b, rng, &p.default, TypeId::F, limits);
+        out.default = mutate_tree(rng, &p.default, TypeId::F);
     } else if pick % 2 == 0 {
         let r = &mut out.rules[pick / 2];
-        r.condition = subtree_mutation(b, rng, &r.condition, TypeId::B, limits);
+        r.condition = mutate_tree(rng, &r.condition, TypeId::B);
     } else {
         let r = &mut out.rules[pick / 2];
-        r.value = subtree_mutation(b, rng, &r.value, TypeId::F, limits);
+        r.value = mutate_tree(rng, &r.value, TypeId::F);
     }
     out
 }
@@ -77,6 +81,7 @@ pub fn rule_reorder(rng: &mut GpRng, p: &RuleList) -> RuleList {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evolve::ops::{Limits, subtree_mutation};
     use crate::lang::library::load_primset;
     use crate::rng::stream;
 
@@ -91,7 +96,7 @@ mod tests {
         assert_eq!(c.rules.len() + d.rules.len(), 8, "rules move whole");
         let (c, d) = (0..20).map(|_| rule_crossover(&mut rng, &p, &q, 5)).last().expect("crossed");
         assert!(c.rules.len() <= 5 && d.rules.len() <= 5);
-        let m = rule_mutation(&b, &mut rng, &p, &Limits::default());
+        let m = rule_mutation(&mut rng, &p, |rng, t, ty| subtree_mutation(&b, rng, t, ty, &Limits::default()));
         assert_eq!(m.rules.len(), 5);
         let r = rule_reorder(&mut rng, &p);
         assert_eq!(r.rules.len(), 5);

@@ -19,19 +19,23 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, State, Validation};
-use super::experiment::{ChampionRule, Experiment, Opponent};
+use super::experiment::{ChampionRule, Experiment, FitnessPart, Opponent};
 use super::finalists::{self, FinalResult, FinalRound, Finalist};
 use super::game_fitness::GameFitness;
-use super::genome::{Genome, Representation};
+use super::genome::{Genome, Representation, weight_terms};
+use super::hillis::{self, Scores};
 use super::init::Builder;
+use super::openings::{self, Coevolution, Opening};
 use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
+use super::policy_ops::RuleList;
 use super::select;
-use super::simplify::simplify;
+use super::simplify::{simplify, simplify_policy};
 use crate::diagnostic::{Diagnostic, FileId, has_errors};
 use crate::games::domain::{Binding, GpGame};
 use crate::games::registry::TwoPlayerTask;
-use crate::lang::forms::{PrimSetId, lower_individual};
+use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
 use crate::search::alphabeta::{Perspective, SearchParams, Ties};
@@ -113,15 +117,23 @@ where
 {
     let ps: &PrimSet = module.primset(exp.primset);
     let binding = Arc::new(Binding::new(&game, ps)?);
-    let needed: Vec<_> = exp.trees.iter().map(|(_, t)| *t).collect();
-    let builder =
-        Builder::with_introns(ps, &needed, exp.introns).map_err(|d| vec![d])?.with_max_size(exp.variation.max_size);
-    let rep = Representation::Trees(exp.trees.clone());
-    let slot = |name: &str| exp.trees.iter().position(|(n, _)| n == name);
+    let rep = exp.representation.clone();
+    let builder = Builder::with_introns(ps, &rep.needed_types(), exp.introns)
+        .map_err(|d| vec![d])?
+        .with_max_size(exp.variation.max_size);
+    let slot = |name: &str| exp.trees().iter().position(|(n, _)| n == name);
+    if exp.fitness.iter().any(|p| matches!(p, FitnessPart::Solve(_))) {
+        return Err(vec![Diagnostic::error(
+            "stratagem::experiment::puzzle",
+            format!("`(solve ...)` needs a puzzle, and {} is a two-player game", exp.game.name),
+        )]);
+    }
+    let hillis = exp.hillis();
     let fitness = GameFitness::new(
         game,
         Arc::new(ps.clone()),
         binding,
+        rep.clone(),
         slot("eval").unwrap_or(0),
         if exp.player.is_selective() { slot("order") } else { None },
         exp.player,
@@ -151,6 +163,7 @@ where
     // (each only if it differs), so any kill followed by --resume gives the
     // uninterrupted run's files.
     let snapshot = |state: &State,
+                    problems: &[Opening],
                     log: &[LogRecord],
                     fittest: &Option<Genome>,
                     finalists: &[Finalist],
@@ -169,6 +182,7 @@ where
         champion: fittest.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
         finalists: finalists.to_vec(),
         final_round: round.cloned(),
+        problems: hillis.is_some().then(|| problems.to_vec()),
     };
     let save = |cp: &Checkpoint| output::save_checkpoint(&opts.out, cp).map_err(|e| io_error("write", &cp_path, e));
     let derive = |log: &[LogRecord]| -> Result<(), Vec<Diagnostic>> {
@@ -179,7 +193,7 @@ where
 
     let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep)? } else { None };
     let was_complete = resumed.as_ref().is_some_and(|r| r.state.generation >= total);
-    let Start { mut state, mut log, mut fittest, mut finalists, mut final_round } = match resumed {
+    let Start { mut state, mut problems, mut log, mut fittest, mut finalists, mut final_round } = match resumed {
         Some(start) => {
             derive(&start.log)?;
             start
@@ -196,8 +210,11 @@ where
             }
             std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
             let state = engine.initial();
-            save(&snapshot(&state, &[], &None, &[], None))?;
-            Start { state, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
+            let problems = hillis.map_or_else(Vec::new, |h| {
+                hillis::initial_problems(&openings::space(&h), &openings::params(&h), exp.seed)
+            });
+            save(&snapshot(&state, &problems, &[], &None, &[], None))?;
+            Start { state, problems, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
         }
     };
 
@@ -211,7 +228,20 @@ where
     let mut done_here = 0;
     while state.generation < total && opts.stop_after.is_none_or(|n| done_here < n) {
         let clock = Instant::now();
-        let (next, mut stats, eval) = engine.step(&state, &fitness);
+        let (next, mut stats, eval) = match &hillis {
+            None => engine.step(&state, &fitness),
+            Some(h) => {
+                let co = Coevolution::new(&fitness, *h, &problems);
+                let (next, mut stats, eval) = engine.step(&state, &co);
+                let scores = co.scores().ok_or_else(|| io_error("run", &opts.out, "coevolution scored nothing"))?;
+                stats.problems = Some(problem_stats(&scores, &problems, h.sample));
+                let space = openings::space(h);
+                let params = openings::params(h);
+                problems =
+                    hillis::breed_problems(&space, &problems, &scores.problems, &params, state.generation, exp.seed);
+                (next, stats, eval)
+            }
+        };
         fittest = state.population.get(stats.best_index).cloned();
         if let ChampionRule::Validate { opponent, games, top, finalists: capacity, .. } = exp.champion {
             let candidates = select::elite(&eval.fitness, top);
@@ -233,7 +263,7 @@ where
         state = next;
         done_here += 1;
         bar.set_position(state.generation);
-        save(&snapshot(&state, &log, &fittest, &finalists, None))?;
+        save(&snapshot(&state, &problems, &log, &fittest, &finalists, None))?;
         derive(&log)?;
     }
     bar.finish_and_clear();
@@ -260,7 +290,7 @@ where
                     Some(round) => round,
                     None => {
                         let round = play_final_round(&fitness, &finalists, ps, exp, &rep)?;
-                        save(&snapshot(&state, &log, &fittest, &finalists, Some(&round)))?;
+                        save(&snapshot(&state, &problems, &log, &fittest, &finalists, Some(&round)))?;
                         round
                     }
                 };
@@ -314,6 +344,8 @@ where
 /// Where a run starts: a fresh population, or a checkpoint's state.
 struct Start {
     state: State,
+    /// The problem population (Hillis coevolution), else empty.
+    problems: Vec<Opening>,
     log: Vec<LogRecord>,
     fittest: Option<Genome>,
     finalists: Vec<Finalist>,
@@ -413,8 +445,35 @@ fn resume(
     for f in &cp.finalists {
         genome("a finalist", &f.program)?;
     }
+    let problems = match (exp.hillis(), cp.problems) {
+        (None, None) => Vec::new(),
+        (Some(h), Some(problems)) => {
+            let (min, max) = (h.opening.0 as usize, h.opening.1 as usize);
+            if problems.len() != h.problems {
+                return Err(refuse(format!(
+                    "the checkpoint `{at}` holds {} problems, but the experiment's problem population is {}",
+                    problems.len(),
+                    h.problems
+                )));
+            }
+            if let Some((i, p)) = problems.iter().enumerate().find(|(_, p)| !(min..=max).contains(&p.len())) {
+                return Err(refuse(format!(
+                    "the checkpoint `{at}` holds problem {i} of {} plies, outside the experiment's {min} to {max}",
+                    p.len()
+                )));
+            }
+            problems
+        }
+        (Some(_), None) => {
+            return Err(refuse(format!("the checkpoint `{at}` holds no problems, but the experiment coevolves them")));
+        }
+        (None, Some(_)) => {
+            return Err(refuse(format!("the checkpoint `{at}` holds problems, but the experiment has none")));
+        }
+    };
     Ok(Some(Start {
         state: State { generation: cp.generation, population },
+        problems,
         log: cp.log,
         fittest,
         finalists: cp.finalists,
@@ -427,8 +486,8 @@ fn genome_text(g: &Genome, name: &str, ps: &PrimSet, rep: &Representation) -> St
 }
 
 /// Reads a genome back from checkpoint text, checking it against the
-/// primset. Any diagnostic at all, even one that reading recovers from,
-/// refuses it: the error is its first message.
+/// primset and the representation. Any diagnostic at all, even one that
+/// reading recovers from, refuses it: the error is its first message.
 fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str) -> Result<Genome, String> {
     let (forms, mut diags) = read(FileId::default(), text);
     let first =
@@ -437,20 +496,65 @@ fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation, text: &str
         return Err(first(&diags));
     }
     let [form] = forms.as_slice() else { return Err(format!("it holds {} forms, not one", forms.len())) };
-    let mut cx = Cx { file: FileId::default(), diags: &mut diags };
-    let ind = lower_individual(&mut cx, form, ps, ps_id);
-    let (Some(ind), true) = (ind, diags.is_empty()) else { return Err(first(&diags)) };
-    let Representation::Trees(slots) = rep else { return Err("it is not made of trees".into()) };
-    let trees: Option<Vec<Tree>> = slots
-        .iter()
-        .map(|(name, _)| {
-            ind.trees.iter().find(|t| &t.name == name).map(|t| Tree { nodes: t.tree.nodes.clone(), spans: Vec::new() })
-        })
-        .collect();
-    if ind.trees.len() != slots.len() {
-        return Err(format!("it has {} trees, the experiment evolves {}", ind.trees.len(), slots.len()));
+    let head = match rep {
+        Representation::Trees(_) => "individual",
+        Representation::Policy(_) => "policy",
+        Representation::Weights { .. } => "weights",
+    };
+    if form.head() != Some(head) {
+        return Err(format!("it is not an `({head} ...)`, which the experiment evolves"));
     }
-    trees.map(Genome::Trees).ok_or_else(|| "it lacks a tree the experiment evolves".into())
+    let mut cx = Cx { file: FileId::default(), diags: &mut diags };
+    let bare = |t: &Tree| Tree { nodes: t.nodes.clone(), spans: Vec::new() };
+    match rep {
+        Representation::Trees(slots) => {
+            let ind = lower_individual(&mut cx, form, ps, ps_id);
+            let (Some(ind), true) = (ind, diags.is_empty()) else { return Err(first(&diags)) };
+            let trees: Option<Vec<Tree>> = slots
+                .iter()
+                .map(|(name, _)| ind.trees.iter().find(|t| &t.name == name).map(|t| bare(&t.tree)))
+                .collect();
+            if ind.trees.len() != slots.len() {
+                return Err(format!("it has {} trees, the experiment evolves {}", ind.trees.len(), slots.len()));
+            }
+            trees.map(Genome::Trees).ok_or_else(|| "it lacks a tree the experiment evolves".into())
+        }
+        Representation::Policy(pp) => {
+            let policy = lower_policy(&mut cx, form, ps, ps_id);
+            let (Some(p), true) = (policy, diags.is_empty()) else { return Err(first(&diags)) };
+            if p.rules.len() > pp.max_rules {
+                return Err(format!("it has {} rules, the experiment allows {}", p.rules.len(), pp.max_rules));
+            }
+            let rules = p.rules.iter().map(|r| Rule { condition: bare(&r.condition), value: bare(&r.value) }).collect();
+            Ok(Genome::Policy(RuleList { rules, default: bare(&p.default) }))
+        }
+        Representation::Weights { terms, .. } => {
+            let weights = lower_weights(&mut cx, form, ps, ps_id);
+            let (Some(w), true) = (weights, diags.is_empty()) else { return Err(first(&diags)) };
+            let genes: Vec<f64> = w.terms.iter().take(terms.len()).map(|&(_, x)| x).collect();
+            // Exactly the form the run writes: the evolved terms in order, the others 0.0.
+            let expected = weight_terms(ps, terms, &genes);
+            let same = expected.len() == w.terms.len()
+                && expected.iter().zip(&w.terms).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits());
+            if !same {
+                return Err("its terms are not the experiment's, in its order, with 0.0 for the others".into());
+            }
+            Ok(Genome::Weights(genes))
+        }
+    }
+}
+
+/// What the problem population did in one generation.
+fn problem_stats(scores: &Scores, problems: &[Opening], sample: u32) -> ProblemStats {
+    let mean = |xs: &[f64]| if xs.is_empty() { 0.0 } else { xs.iter().sum::<f64>() / xs.len() as f64 };
+    let meetings = (scores.solvers.len() as f64 * f64::from(sample)).max(1.0);
+    let lengths: Vec<f64> = problems.iter().map(|p| p.len() as f64).collect();
+    ProblemStats {
+        solved: scores.solvers.iter().sum::<f64>() / meetings,
+        best: scores.problems.iter().copied().fold(0.0, f64::max),
+        mean: mean(&scores.problems),
+        mean_length: mean(&lengths),
+    }
 }
 
 /// Writes the simplified champion as a program `stratagem check` and
@@ -466,11 +570,16 @@ fn write_champion(
     primset_import: &PrimsetImport,
     opts: &RunOptions,
 ) -> Result<PathBuf, Vec<Diagnostic>> {
-    let simple = match (g, rep) {
-        (Genome::Trees(ts), Representation::Trees(slots)) => {
-            Genome::Trees(ts.iter().zip(slots).map(|(t, (_, ty))| simplify(ps, t, *ty)).collect())
-        }
-        _ => g.clone(),
+    let (simple, how) = match (g, rep) {
+        (Genome::Trees(ts), Representation::Trees(slots)) => (
+            Genome::Trees(ts.iter().zip(slots).map(|(t, (_, ty))| simplify(ps, t, *ty)).collect()),
+            "Simplified: constants folded, dead branches and introns removed.",
+        ),
+        (Genome::Policy(p), _) => (
+            Genome::Policy(simplify_policy(ps, p)),
+            "Simplified: constants folded, dead branches, introns and rules that never fire removed.",
+        ),
+        _ => (g.clone(), "Terminals the run did not evolve have the weight 0.0."),
     };
     let dir = opts.out.join("champions");
     std::fs::create_dir_all(&dir).map_err(|e| io_error("create", &dir, e))?;
@@ -502,7 +611,7 @@ fn write_champion(
     }
     let name = format!("{}-champion", exp.name);
     let header = format!(
-        "; Champion of experiment `{}` (seed {}), {origin}.\n; Simplified: constants folded, dead branches and introns removed.\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
+        "; Champion of experiment `{}` (seed {}), {origin}.\n; {how}\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
         exp.name,
         exp.seed,
         exp.game.name,

@@ -10,13 +10,19 @@
 //!   is `false`, and so on.
 //! - Introns: `(first a b)` (the paper's NullFuncJ) is `a`.
 //!
+//! - Policies: each condition, value and the default are simplified; a rule
+//!   whose condition is constantly false is dropped, and one whose condition is
+//!   constantly true becomes the default (the rules after it never fire).
+//!
 //! All primitives are pure and total, so dropping an argument never changes a result.
 
 use crate::eval::interp::{Context, Interp};
 use crate::lang::builtin::Builtin;
 use crate::lang::{Node, PrimId, PrimKind, PrimSet, Tree, TypeId, Value};
 
+use super::policy_ops::RuleList;
 use super::shape::node_shapes;
+use crate::lang::Rule;
 
 /// A simplified copy of `tree` (whose root has type `root`).
 pub fn simplify(ps: &PrimSet, tree: &Tree, root: TypeId) -> Tree {
@@ -24,6 +30,26 @@ pub fn simplify(ps: &PrimSet, tree: &Tree, root: TypeId) -> Tree {
     let mut idx = 0;
     let nodes = Simplifier { ps, tree, types: &types }.node(&mut idx);
     Tree { nodes, spans: Vec::new() }
+}
+
+/// A simplified copy of policy `p`: the same value on every position.
+pub fn simplify_policy(ps: &PrimSet, p: &RuleList) -> RuleList {
+    let mut rules = Vec::new();
+    let mut default = simplify(ps, &p.default, TypeId::F);
+    for rule in &p.rules {
+        let condition = simplify(ps, &rule.condition, TypeId::B);
+        let constant = (condition.features_used(ps).is_empty() && !condition.uses_natives(ps))
+            .then(|| Interp::new(ps, &mut NoFeatures).eval_tree(&condition).as_bool());
+        match constant {
+            Some(false) => {}
+            Some(true) => {
+                default = simplify(ps, &rule.value, TypeId::F);
+                break;
+            }
+            None => rules.push(Rule { condition, value: simplify(ps, &rule.value, TypeId::F) }),
+        }
+    }
+    RuleList { rules, default }
 }
 
 struct Simplifier<'a> {
@@ -189,6 +215,52 @@ mod tests {
         assert_eq!(simplified("(if (NOTG false flag) a b)"), "a");
         assert_eq!(simplified("(+ a (+ One One))"), "(+ a 2.0)");
         assert_eq!(simplified("(+ a b)"), "(+ a b)");
+    }
+
+    #[test]
+    fn policies_lose_rules_that_never_fire() {
+        let loader = load(
+            "(policy p (primset s) (rule (and flag false) a) (rule (<= a b) (+ b One)) \
+             (rule (or True flag) (* a 2.0)) (rule flag b) (default 0.5))",
+        );
+        let m = &loader.module;
+        let ps = m.primset(m.policies[0].primset);
+        let p = simplify_policy(ps, &RuleList::of(&m.policies[0]));
+        let text: Vec<String> = p.rules.iter().map(|r| r.condition.to_sexp(ps, &[]).to_string()).collect();
+        assert_eq!(text, ["(<= a b)"]);
+        assert_eq!(p.rules[0].value.to_sexp(ps, &[]).to_string(), "(+ b 1.0)");
+        assert_eq!(p.default.to_sexp(ps, &[]).to_string(), "(* a 2.0)");
+    }
+
+    #[test]
+    fn simplified_policies_give_the_same_values() {
+        let loader = load("");
+        let ps = &loader.module.primsets[0];
+        let builder = Builder::new(ps, &[TypeId::F, TypeId::B]).expect("buildable");
+        for seed in 0..200 {
+            let mut rng = stream(seed, &[7]);
+            let p = crate::evolve::policy_ops::random_policy(&builder, &mut rng, 1 + seed as usize % 5, 4);
+            let simple = simplify_policy(ps, &p);
+            let as_policy = |rl: &RuleList| crate::lang::Policy {
+                name: String::new(),
+                primset: crate::lang::PrimSetId(0),
+                rules: rl.rules.clone(),
+                default: rl.default.clone(),
+                file: Default::default(),
+                span: Default::default(),
+            };
+            let (before_p, after_p) = (as_policy(&p), as_policy(&simple));
+            for _ in 0..8 {
+                let slots = [
+                    rng.random_range(-3.0..3.0f64).to_bits(),
+                    rng.random_range(-3.0..3.0f64).to_bits(),
+                    u64::from(rng.random_bool(0.5)),
+                ];
+                let before = Interp::new(ps, &mut Slots(&slots)).eval_policy(&before_p).0;
+                let after = Interp::new(ps, &mut Slots(&slots)).eval_policy(&after_p).0;
+                assert!(before.same_bits(after), "seed {seed}: {before} vs {after}");
+            }
+        }
     }
 
     #[test]

@@ -223,17 +223,23 @@ pub fn lower_policy(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) ->
     }
 }
 
-pub fn lower_weights(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -> Option<Weights> {
-    const USAGE: &str = "(weights NAME (primset P) (TERMINAL WEIGHT)...)";
-    let (name, _, clauses) = lower_header(cx, form, USAGE)?;
-    let errors_before = cx.diags.len();
-    let weighable: Vec<PrimId> = (0..ps.prims.len() as u32)
+/// The terminals a weight vector of `ps` weighs: its F terminals, in the
+/// order the primset declares them.
+pub fn weighable_terminals(ps: &PrimSet) -> Vec<PrimId> {
+    (0..ps.prims.len() as u32)
         .map(PrimId)
         .filter(|id| {
             let p = ps.prim(*id);
             matches!(p.kind, PrimKind::Feature(_)) && ps.base(p.ret) == Base::F
         })
-        .collect();
+        .collect()
+}
+
+pub fn lower_weights(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -> Option<Weights> {
+    const USAGE: &str = "(weights NAME (primset P) (TERMINAL WEIGHT)...)";
+    let (name, _, clauses) = lower_header(cx, form, USAGE)?;
+    let errors_before = cx.diags.len();
+    let weighable = weighable_terminals(ps);
     let mut terms: Vec<(PrimId, f64)> = Vec::new();
     for clause in clauses {
         let Some(items) = cx.expect_len(clause, 2, "(TERMINAL WEIGHT)") else {

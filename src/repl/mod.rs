@@ -365,22 +365,53 @@ impl Repl {
         self.fail(format!("no individual, policy or weights named `{name}`{hint}; :list shows what is loaded\n"))
     }
 
+    /// The value of program `name` (an individual's `eval` tree, a policy or
+    /// a weight vector) on the position after legal move `child`; `None`
+    /// when no program has that name.
+    fn program_value(&self, name: &str, child: usize) -> Option<Result<Value, Vec<Diagnostic>>> {
+        let m = &self.loader.module;
+        let child = Some(child);
+        if let Some(ind) = m.individuals.iter().find(|i| i.name == name) {
+            let ps = m.primset(ind.primset);
+            let eval = ind.trees.iter().find(|t| t.name == "eval").or(ind.trees.first())?;
+            return Some(self.eval_tree(ps, &eval.tree, child));
+        }
+        if let Some(p) = m.policies.iter().find(|p| p.name == name) {
+            let ps = m.primset(p.primset);
+            let value = || {
+                for rule in &p.rules {
+                    if self.eval_tree(ps, &rule.condition, child)?.as_bool() {
+                        return self.eval_tree(ps, &rule.value, child);
+                    }
+                }
+                self.eval_tree(ps, &p.default, child)
+            };
+            return Some(value());
+        }
+        let w = m.weights.iter().find(|w| w.name == name)?;
+        let ps = m.primset(w.primset);
+        let value = || {
+            let mut sum = 0.0;
+            for &(id, weight) in &w.terms {
+                let tree = Tree { nodes: vec![Node::Prim(id)], spans: Vec::new() };
+                sum += weight * self.eval_tree(ps, &tree, child)?.as_f64();
+            }
+            Ok(Value::F(sum))
+        };
+        Some(value())
+    }
+
     fn rank(&mut self, name: &str) -> String {
         let Some(game) = self.game.as_deref() else {
             return "no game yet: start one with `:game NAME` (`:game` alone lists the games)\n".into();
         };
-        let m = &self.loader.module;
-        let Some(ind) = m.individuals.iter().find(|i| i.name == name) else { return self.unknown_program(name) };
-        let ps = m.primset(ind.primset);
-        let Some(eval) = ind.trees.iter().find(|t| t.name == "eval").or(ind.trees.first()) else {
-            return "no tree\n".into();
-        };
         let moves = game.moves();
         let mut scored = Vec::new();
         for (i, mv) in moves.iter().enumerate() {
-            match self.eval_tree(ps, &eval.tree, Some(i)) {
-                Ok(v) => scored.push((v.as_f64(), i, mv.clone())),
-                Err(d) => return self.fail(self.loader.sources.render_plain(&d)),
+            match self.program_value(name, i) {
+                None => return self.unknown_program(name),
+                Some(Ok(v)) => scored.push((v.as_f64(), i, mv.clone())),
+                Some(Err(d)) => return self.fail(self.loader.sources.render_plain(&d)),
             }
         }
         scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));

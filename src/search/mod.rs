@@ -4,3 +4,4 @@
 pub mod alphabeta;
 pub mod evaluators;
 pub mod players;
+pub mod programs;

@@ -4,14 +4,16 @@
 //! random                                   a uniformly random legal move
 //! alphabeta:D:material                     α-β of depth D, material evaluation (the benchmark)
 //! alphabeta:D:random                       α-β of depth D, random evaluation (the papers' guide)
-//! gp:FILE:NAME:alphabeta:D                 α-β of depth D with individual NAME's eval tree
+//! gp:FILE:NAME:alphabeta:D                 α-β of depth D evaluating with program NAME: an
+//!                                          individual's eval tree, a policy or a weight vector
 //! gp:FILE:NAME:select:D:ratio=R            ... with SelectiveSearchRatio R
 //! gp:FILE:NAME:select:D:maxbranch=M:full=F ... with MaxBranchingFactor M, FullSearchDepth F
 //! ...:ties=first                           any searching player: classical α-β, first best move
 //! ...:perspective=root                     evaluate leaves for the searching player, not the side to move
 //! ```
 //! Selective players rank siblings with the individual's `order` tree when it
-//! has one, else with its `eval` tree. Searching players break ties between
+//! has one, else with what evaluates leaves (its `eval` tree, the policy or
+//! the weight vector). Searching players break ties between
 //! equally valued moves at random (from their own seeded stream), so a match
 //! between two deterministic evaluators is not one game replayed; with
 //! `ties=first` they take the first best move in the game's move order, as
@@ -22,7 +24,8 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, Ties};
-use super::evaluators::{Material, RandomEval, TreeEval, TreeProgram};
+use super::evaluators::{Material, RandomEval};
+use super::programs::{GpProgram, ProgramEval};
 use crate::games::{GameResult, Player, TwoPlayer};
 use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
@@ -85,7 +88,7 @@ where
 pub enum EvalSpec {
     Material,
     Random,
-    /// Individual `name` of program file `file`.
+    /// Program `name` (an individual, a policy or a weight vector) of file `file`.
     Gp {
         file: String,
         name: String,
@@ -196,10 +199,12 @@ impl PlayerSpec {
 }
 
 /// The programs a GP player needs, loaded and bound once, shared by every
-/// game it plays.
+/// game it plays: what evaluates leaves (an individual's `eval` tree, a
+/// policy or a weight vector) and, for a selective player, the individual's
+/// `order` tree if it has one.
 pub struct GpPrograms<S> {
-    pub eval: Arc<TreeProgram<S>>,
-    pub order: Option<Arc<TreeProgram<S>>>,
+    pub eval: Arc<GpProgram<S>>,
+    pub order: Option<Arc<GpProgram<S>>>,
 }
 
 impl<S> Clone for GpPrograms<S> {
@@ -241,8 +246,8 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
             }),
             PlayerFactory::Gp(programs, p) => Box::new(SearchPlayer {
                 search: searcher(*p, seed, tags),
-                eval: Box::new(TreeEval(programs.eval.clone())),
-                order: programs.order.clone().map(|o| Box::new(TreeEval(o)) as Box<dyn Evaluator<G> + Send>),
+                eval: Box::new(ProgramEval(programs.eval.clone())),
+                order: programs.order.clone().map(|o| Box::new(ProgramEval(o)) as Box<dyn Evaluator<G> + Send>),
             }),
         }
     }

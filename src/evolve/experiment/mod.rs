@@ -4,6 +4,8 @@
 //! (experiment NAME
 //!   (primset P) (game G)                            ; required; `stratagem games` lists them
 //!   (population 100) (generations 50) (seed 1)
+//!   (individual tree | policy (max-rules N) (reorder P)
+//!               | weights (terms T...) (range LO HI) (gene-rate P) (step S))  ; what evolves
 //!   (trees eval order)                               ; default: the primset's required trees
 //!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
 //!   (max-size 200)                                   ; nodes per tree (default: no limit)
@@ -13,24 +15,32 @@
 //!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))  ; either with (perspective root)
 //!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
-//!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N))
+//!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)
+//!            (hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) ...)
+//!            (solve N))                              ; puzzles only
 //!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
 //!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
 //! ```
 //! Everything is checked before any work starts: unknown keys (with
-//! suggestions), impossible values, a primset that does not fit the game, and
-//! depth and size limits below what the primset's types need.
+//! suggestions), impossible values, a primset that does not fit the game,
+//! depth and size limits below what the primset's types need, settings the
+//! representation has no use for and fitness sources the game cannot give.
 
 mod breeding;
 mod clauses;
+mod coevolution;
+mod individual;
 mod players;
 
 use breeding::{check_limits, lower_init, lower_rates, lower_selection};
 use clauses::Clauses;
+use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
 
+pub use coevolution::{Goal, HillisSpec};
+
 use super::engine::Selection;
-use super::genome::Variation;
+use super::genome::{Representation, Variation};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::registry::{self, Entry, Kind};
 use crate::lang::primset::PrimSet;
@@ -79,6 +89,13 @@ pub enum FitnessPart {
     Guide { depth: u32, games: u32 },
     /// Games against α-β of the given depth with material evaluation.
     Material { depth: u32, games: u32 },
+    /// Points for the start positions (problems) solved, from Hillis
+    /// coevolution of a problem population (at most one per experiment).
+    Hillis(HillisSpec),
+    /// Points for the instances of a puzzle solved. No puzzle game exists
+    /// yet, so lowering refuses it on every game (see `coevolution.rs`);
+    /// it has no effect if it ever reaches a two-player run.
+    Solve(u32),
 }
 
 #[derive(Debug, Clone)]
@@ -91,7 +108,8 @@ pub struct Experiment {
     pub population: usize,
     pub generations: usize,
     pub seed: u64,
-    pub trees: Vec<(String, TypeId)>,
+    /// What evolves: trees (with their names and types), policies or weight vectors.
+    pub representation: Representation,
     pub crossover: f64,
     pub mutation: f64,
     pub selection: Selection,
@@ -107,7 +125,8 @@ pub struct Experiment {
     pub champion: ChampionRule,
 }
 
-const KEYS: [&str; 22] = [
+const KEYS: [&str; 23] = [
+    "individual",
     "champion",
     "introns",
     "engine",
@@ -153,6 +172,8 @@ impl Work<'_> {
             FitnessPart::Guide { games, .. } | FitnessPart::Material { games, .. } => n.saturating_mul(games.into()),
             FitnessPart::Pairings(k) => n.div_ceil(2).saturating_mul(k.into()),
             FitnessPart::RoundRobin => n.saturating_mul(n.saturating_sub(1)).saturating_mul(2),
+            FitnessPart::Hillis(h) => n.saturating_add(h.problems as u64).saturating_mul(h.sample.into()),
+            FitnessPart::Solve(k) => n.saturating_mul(k.into()),
         });
         let mut games = sources.fold(0u64, u64::saturating_add);
         if let Selection::Fitnessless(k) = self.selection {
@@ -169,6 +190,22 @@ impl Work<'_> {
 }
 
 impl Experiment {
+    /// The trees that evolve (none for policies and weight vectors).
+    pub fn trees(&self) -> &[(String, TypeId)] {
+        match &self.representation {
+            Representation::Trees(slots) => slots,
+            _ => &[],
+        }
+    }
+
+    /// The Hillis coevolution of the run, if its fitness has one.
+    pub fn hillis(&self) -> Option<HillisSpec> {
+        self.fitness.iter().find_map(|p| match p {
+            FitnessPart::Hillis(h) => Some(*h),
+            _ => None,
+        })
+    }
+
     /// How many games one generation plays (see [`Work`]).
     pub fn games_per_generation(&self) -> u64 {
         Work {
@@ -280,8 +317,12 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     }
     let ps = module.primset(ps_id);
     check_fits_game(cx, ps, game, &clauses)?;
-    let trees = lower_trees(cx, ps, &clauses);
-    check_limits(cx, ps, &trees, introns, (max_depth, init_max, max_size), &clauses, form.span.first_byte());
+    coevolution::check_sources_fit(cx, game, clauses.get("fitness").unwrap_or_default());
+    let representation = lower_representation(cx, ps, &clauses)?;
+    let trees = shaped_trees(&representation);
+    if !trees.is_empty() {
+        check_limits(cx, ps, &trees, introns, (max_depth, init_max, max_size), &clauses, form.span.first_byte());
+    }
     if init_max > max_depth {
         cx.push(
             Diagnostic::error(
@@ -308,7 +349,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         population,
         generations,
         seed,
-        trees,
+        representation,
         crossover,
         mutation,
         selection,

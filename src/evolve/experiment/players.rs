@@ -1,6 +1,7 @@
 //! Who plays whom in an experiment: the evolved player's search, the sources
 //! of fitness, and the opponent and rule that choose the champion.
 
+use super::coevolution::lower_hillis;
 use super::{ChampionRule, FitnessPart, Opponent};
 use crate::diagnostic::Diagnostic;
 use crate::lang::syntax_helpers::Cx;
@@ -81,7 +82,7 @@ pub(super) fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population
 }
 
 /// `random`, `(material DEPTH [(ties first)])` or `(guide DEPTH [(ties first)])`.
-fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
+pub(super) fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
     if s.as_symbol() == Some("random") {
         return Some(Opponent::Random);
     }
@@ -225,12 +226,15 @@ pub(super) fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
         (Some("random"), 2) => FitnessPart::Random(num(cx, 1, "a number of games")?),
         (Some("guide"), 3) => FitnessPart::Guide { depth: depth(cx)?, games: num(cx, 2, "a number of games")? },
         (Some("material"), 3) => FitnessPart::Material { depth: depth(cx)?, games: num(cx, 2, "a number of games")? },
+        (Some("hillis"), _) => FitnessPart::Hillis(lower_hillis(cx, p)?),
+        (Some("solve"), 2) => FitnessPart::Solve(num(cx, 1, "a number of puzzles")?),
         _ => {
             cx.error(
                 "stratagem::experiment::fitness",
                 p,
                 "unknown fitness source",
-                "expected (cohort N), (pairings N), (round-robin), (random N), (guide DEPTH N) or (material DEPTH N)",
+                "expected (cohort N), (pairings N), (round-robin), (random N), (guide DEPTH N), (material DEPTH N), \
+                 (hillis ...) or (solve N)",
             );
             return None;
         }

@@ -1,0 +1,172 @@
+//! Fitness sources beyond games from the initial position: Hillis
+//! two-population coevolution of problems (start positions of a two-player
+//! game) and, for puzzles, solving instances.
+//!
+//! ```text
+//! (fitness (hillis (problems 20) (sample 5) (opening 2 16) (opponent random)
+//!                  (goal win) (mutation 0.5) (tournament 2)))
+//! (fitness (solve N))        ; puzzles only: refused on two-player games
+//! ```
+
+use super::Opponent;
+use super::players::lower_opponent;
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::games::registry::{self, Entry, Kind};
+use crate::lang::syntax_helpers::Cx;
+use crate::syntax::Sexp;
+
+/// When a solver solves a problem (a start position).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Goal {
+    /// It wins the game from there.
+    Win,
+    /// It wins or draws.
+    NotLose,
+}
+
+/// Hillis two-population coevolution: a population of problems, openings
+/// that lead to start positions, evolves against the solvers. A solver
+/// plays the side to move at a problem's position against `opponent`; each
+/// solver meets `sample` problems per generation and scores a point for each
+/// it solves (added to its other points), and each problem meets `sample`
+/// solvers and scores a point for each that fails it. Problems breed by
+/// tournament selection on those points and mutation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HillisSpec {
+    pub problems: usize,
+    pub sample: u32,
+    /// Random-looking plies an opening plays, at least and at most.
+    pub opening: (u32, u32),
+    pub opponent: Opponent,
+    pub goal: Goal,
+    /// Probability that a problem bred is mutated rather than copied.
+    pub mutation: f64,
+    pub tournament: usize,
+}
+
+impl Default for HillisSpec {
+    fn default() -> HillisSpec {
+        HillisSpec {
+            problems: 20,
+            sample: 5,
+            opening: (2, 16),
+            opponent: Opponent::Random,
+            goal: Goal::Win,
+            mutation: 0.5,
+            tournament: 2,
+        }
+    }
+}
+
+const OPTIONS: [&str; 7] = ["problems", "sample", "opening", "opponent", "goal", "mutation", "tournament"];
+
+const USAGE: &str = "(hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) \
+                     (mutation P) (tournament K))";
+
+/// The longest opening, in plies.
+const MAX_OPENING: i64 = 1000;
+
+/// `(hillis (OPTION VALUE...)...)`, every option optional.
+pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
+    let items = p.as_list().unwrap_or_default();
+    let reported = cx.diags.len();
+    let mut spec = HillisSpec::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for opt in items.iter().skip(1) {
+        let key = opt.head().filter(|k| OPTIONS.contains(k));
+        let Some(key) = key else {
+            let help = match opt.head().and_then(|k| did_you_mean(k, OPTIONS)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("usage: {USAGE}"),
+            };
+            cx.push(
+                Diagnostic::error("stratagem::experiment::hillis", "unknown or malformed option of `hillis`")
+                    .at(cx.file, opt.span, "not an option")
+                    .with_help(help),
+            );
+            continue;
+        };
+        if seen.contains(&key) {
+            cx.error("stratagem::experiment::duplicate", opt, format!("`{key}` is given twice"), "second setting");
+            continue;
+        }
+        seen.push(key);
+        let args = &opt.as_list().unwrap_or_default()[1..];
+        let count = |cx: &mut Cx, v: &Sexp, lo: i64, hi: i64| match cx.expect_int(v, "a whole number") {
+            Some(n) if (lo..=hi).contains(&n) => Some(n),
+            Some(n) => {
+                let message = format!("`{key}` must be between {lo} and {hi}, not {n}");
+                cx.error("stratagem::experiment::range", v, message, "out of range");
+                None
+            }
+            None => None,
+        };
+        match (key, args) {
+            ("problems", [v]) => spec.problems = count(cx, v, 2, 100_000).map_or(spec.problems, |n| n as usize),
+            ("sample", [v]) => spec.sample = count(cx, v, 1, 10_000).map_or(spec.sample, |n| n as u32),
+            ("tournament", [v]) => spec.tournament = count(cx, v, 1, 100_000).map_or(spec.tournament, |n| n as usize),
+            ("opening", [a, b]) => {
+                if let (Some(lo), Some(hi)) = (count(cx, a, 0, MAX_OPENING), count(cx, b, 0, MAX_OPENING)) {
+                    if lo <= hi {
+                        spec.opening = (lo as u32, hi as u32);
+                    } else {
+                        cx.error("stratagem::experiment::range", opt, "an opening needs MIN <= MAX", "bad lengths");
+                    }
+                }
+            }
+            ("opponent", [o]) => spec.opponent = lower_opponent(cx, o).unwrap_or(spec.opponent),
+            ("goal", [g]) => match g.as_symbol() {
+                Some("win") => spec.goal = Goal::Win,
+                Some("not-lose") => spec.goal = Goal::NotLose,
+                _ => cx.error("stratagem::experiment::hillis", g, "a goal is `win` or `not-lose`", "unknown goal"),
+            },
+            ("mutation", [v]) => spec.mutation = super::clauses::probability(cx, v, "mutation"),
+            _ => cx.error("stratagem::experiment::usage", opt, format!("usage: {USAGE}"), "malformed"),
+        }
+    }
+    if spec.tournament > spec.problems && cx.diags.len() == reported {
+        cx.error(
+            "stratagem::experiment::range",
+            p,
+            format!("a tournament of {} among {} problems", spec.tournament, spec.problems),
+            "tournament larger than the problem population",
+        );
+    }
+    (cx.diags.len() == reported).then_some(spec)
+}
+
+/// Reports fitness sources that do not fit `game`: `(solve N)` on a game
+/// that is not a puzzle, and more than one `(hillis ...)`.
+///
+/// Puzzles are the registry's [`Kind::Puzzle`] games. None is registered
+/// yet (Rush Hour will be the first), and evolution runs only on two-player
+/// games, so `(solve N)` is refused everywhere for now; on a puzzle it will
+/// score a solver on N of its instances, and `(hillis ...)` will coevolve
+/// instances rather than openings.
+pub(super) fn check_sources_fit(cx: &mut Cx, game: &Entry, sources: &[Sexp]) {
+    for s in sources {
+        if s.head() == Some("solve") && game.kind != Kind::Puzzle {
+            let puzzles = registry::names_of(Kind::Puzzle);
+            let puzzles = if puzzles.is_empty() {
+                "no puzzle game exists yet".to_owned()
+            } else {
+                format!("puzzles: {}", puzzles.join(", "))
+            };
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::puzzle",
+                    format!("`(solve ...)` scores a puzzle solver, but {} is {}", game.name, game.kind.describe()),
+                )
+                .at(cx.file, s.span, "needs a puzzle")
+                .with_help(format!(
+                    "{puzzles}; for a two-player game, coevolve start positions with (hillis ...) or play \
+                     games: (cohort N), (random N), (material D N)"
+                )),
+            );
+        }
+    }
+    let hillis: Vec<&Sexp> = sources.iter().filter(|s| s.head() == Some("hillis")).collect();
+    if let [_, second, ..] = hillis.as_slice() {
+        cx.error("stratagem::experiment::hillis", second, "`(hillis ...)` is given twice", "one problem population");
+    }
+}

@@ -1,0 +1,245 @@
+//! Evolved programs as position evaluators: an individual's tree, an ordered
+//! IF-THEN policy or a weight vector, bound to a game and evaluated for the
+//! player `me` by the interpreter or by JIT-compiled code, which give the
+//! same bits. One type serves evolution (a population compiled at once),
+//! `stratagem play` and validation games.
+
+use std::sync::Arc;
+
+use super::alphabeta::Evaluator;
+use crate::eval::interp::Interp;
+use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
+use crate::games::domain::{Binding, PositionContext};
+use crate::games::{Player, TwoPlayer};
+use crate::lang::{Policy, Weights};
+use crate::lang::{PrimKind, PrimSet, Tree};
+
+/// What an evolved evaluator computes.
+#[derive(Debug, Clone)]
+pub enum Program {
+    /// One tree of an individual (its `eval` or its `order` tree).
+    Tree(Tree),
+    /// The value of the first rule whose condition holds, else the default.
+    Policy(Policy),
+    /// Σ weight × terminal, in the order written.
+    Weights(Weights),
+}
+
+impl Program {
+    /// The feature slots the program reads, sorted.
+    pub fn features_used(&self, ps: &PrimSet) -> Vec<u32> {
+        let mut used = match self {
+            Program::Tree(t) => t.features_used(ps),
+            Program::Policy(p) => p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).fold(
+                Vec::new(),
+                |mut acc, t| {
+                    acc.extend(t.features_used(ps));
+                    acc
+                },
+            ),
+            Program::Weights(w) => w
+                .terms
+                .iter()
+                .filter_map(|&(id, _)| match ps.prim(id).kind {
+                    PrimKind::Feature(slot) => Some(slot),
+                    _ => None,
+                })
+                .collect(),
+        };
+        used.sort_unstable();
+        used.dedup();
+        used
+    }
+
+    /// Whether the program calls a native function anywhere.
+    pub fn uses_natives(&self, ps: &PrimSet) -> bool {
+        match self {
+            Program::Tree(t) => t.uses_natives(ps),
+            Program::Policy(p) => {
+                p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).any(|t| t.uses_natives(ps))
+            }
+            Program::Weights(_) => false,
+        }
+    }
+
+    fn jit(&self) -> JitProgram<'_> {
+        match self {
+            Program::Tree(t) => JitProgram::Tree(t),
+            Program::Policy(p) => JitProgram::Policy(p),
+            Program::Weights(w) => JitProgram::Weights(w),
+        }
+    }
+}
+
+/// An evolved program bound to a game: the primset, its binding, the
+/// program, the feature slots it reads (filled per position, nothing more),
+/// and its compiled code when it has been JIT-compiled.
+pub struct GpProgram<S> {
+    pub ps: Arc<PrimSet>,
+    pub binding: Arc<Binding<S>>,
+    pub program: Program,
+    pub used: Vec<u32>,
+    pub jit: Option<PositionFn>,
+    uses_natives: bool,
+}
+
+impl<S> GpProgram<S> {
+    /// A program evaluated by the interpreter.
+    pub fn new(ps: Arc<PrimSet>, binding: Arc<Binding<S>>, program: Program) -> GpProgram<S> {
+        let used = program.features_used(&ps);
+        let uses_natives = program.uses_natives(&ps);
+        GpProgram { ps, binding, program, used, jit: None, uses_natives }
+    }
+
+    /// Programs for `programs`, JIT-compiled as one population (structurally
+    /// equal programs share code). A program the JIT cannot compile keeps the
+    /// interpreter; the reasons are returned, one per such program.
+    pub fn compile_all(
+        ps: Arc<PrimSet>,
+        binding: Arc<Binding<S>>,
+        programs: Vec<Program>,
+        config: JitConfig,
+    ) -> (Vec<GpProgram<S>>, Vec<String>) {
+        let mut programs: Vec<GpProgram<S>> =
+            programs.into_iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p)).collect();
+        let mut fallbacks = Vec::new();
+        let mut compiler = match JitCompiler::new(&ps, config) {
+            Ok(c) => c,
+            Err(e) => {
+                let reasons = vec![e.to_string(); programs.len()];
+                return (programs, reasons);
+            }
+        };
+        let handles: Vec<Option<FnHandle>> = programs
+            .iter()
+            .map(|p| match compiler.add(p.program.jit(), Mode::Position) {
+                Ok(h) => Some(h),
+                Err(e) => {
+                    fallbacks.push(e.to_string());
+                    None
+                }
+            })
+            .collect();
+        match compiler.finish() {
+            Ok(compiled) => {
+                for (p, h) in programs.iter_mut().zip(handles) {
+                    p.jit = h.and_then(|h| compiled.position(h).cloned());
+                }
+            }
+            Err(e) => fallbacks = vec![e.to_string(); programs.len()],
+        }
+        (programs, fallbacks)
+    }
+
+    /// The program's value on `state` for `me`.
+    pub fn value(&self, state: &S, me: Player) -> f64 {
+        let mut ctx = PositionContext::new(&self.binding, state, me, &self.used);
+        match &self.jit {
+            Some(f) if self.uses_natives => {
+                let slots = ctx.slots.clone();
+                f.call(slots.as_slice(), Some(&mut ctx)).0.as_f64()
+            }
+            Some(f) => f.call(ctx.slots.as_slice(), None).0.as_f64(),
+            None => {
+                let mut interp = Interp::new(&self.ps, &mut ctx);
+                match &self.program {
+                    Program::Tree(t) => interp.eval_tree(t).as_f64(),
+                    Program::Policy(p) => interp.eval_policy(p).0.as_f64(),
+                    Program::Weights(w) => interp.eval_weights(w).as_f64(),
+                }
+            }
+        }
+    }
+}
+
+/// Evaluates positions with an evolved program.
+pub struct ProgramEval<S>(pub Arc<GpProgram<S>>);
+
+impl<G: TwoPlayer> Evaluator<G> for ProgramEval<G::State> {
+    fn evaluate(&mut self, _game: &G, state: &G::State, me: Player) -> f64 {
+        self.0.value(state, me)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::FileId;
+    use crate::evolve::init::{Builder, Method};
+    use crate::evolve::policy_ops::random_policy;
+    use crate::games::GameResult;
+    use crate::games::checkers::Checkers;
+    use crate::games::domain::GpDomain;
+    use crate::games::morris::Morris;
+    use crate::lang::forms::weighable_terminals;
+    use crate::lang::library::load_primset;
+    use crate::lang::{PrimSetId, TypeId};
+    use crate::rng::stream;
+    use crate::syntax::Span;
+    use rand::RngExt;
+
+    /// Random trees, policies and weight vectors of a game's shipped primset,
+    /// evaluated on positions from random games by the interpreter and by the
+    /// JIT: the same bits.
+    fn jit_matches_interpreter<G: GpDomain + TwoPlayer>(game: &G, primset: &str) {
+        let ps = Arc::new(load_primset(primset).expect("shipped primset"));
+        let binding = Arc::new(Binding::new(game, &ps).expect("binds"));
+        let builder = Builder::new(&ps, &[TypeId::F, TypeId::B]).expect("buildable");
+        let mut rng = stream(11, &[]);
+        let mut programs: Vec<Program> = (0..60)
+            .map(|i| {
+                let method = if i % 2 == 0 { Method::Grow } else { Method::Full };
+                Program::Tree(builder.tree(&mut rng, TypeId::F, method, 6))
+            })
+            .collect();
+        for n_rules in 0..20 {
+            let rules = random_policy(&builder, &mut rng, n_rules % 6, 4);
+            programs.push(Program::Policy(Policy {
+                name: "p".into(),
+                primset: PrimSetId(0),
+                rules: rules.rules,
+                default: rules.default,
+                file: FileId::default(),
+                span: Span::default(),
+            }));
+        }
+        let terms = weighable_terminals(&ps);
+        for _ in 0..10 {
+            let terms = terms.iter().map(|&t| (t, rng.random_range(-3.0..3.0))).collect();
+            programs.push(Program::Weights(Weights {
+                name: "w".into(),
+                primset: PrimSetId(0),
+                terms,
+                file: FileId::default(),
+                span: Span::default(),
+            }));
+        }
+        let interp: Vec<GpProgram<G::State>> =
+            programs.iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p.clone())).collect();
+        let (jit, fallbacks) = GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::fast_compile());
+        assert!(fallbacks.is_empty(), "{fallbacks:?}");
+        assert!(jit.iter().all(|p| p.jit.is_some()));
+        let mut state = game.initial_state();
+        let mut moves = Vec::new();
+        for _ in 0..60 {
+            for (a, b) in interp.iter().zip(&jit) {
+                for me in [0, 1] {
+                    let (x, y) = (a.value(&state, me), b.value(&state, me));
+                    assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()), "{x} vs {y}");
+                }
+            }
+            game.legal_moves(&state, &mut moves);
+            if moves.is_empty() || matches!(game.result(&state), Some(GameResult::Draw | GameResult::Winner(_))) {
+                state = game.initial_state();
+                continue;
+            }
+            state = game.apply(&state, &moves[rng.random_range(0..moves.len())]);
+        }
+    }
+
+    #[test]
+    fn jit_evaluates_positions_like_the_interpreter() {
+        jit_matches_interpreter(&Checkers::lose(), "lose-checkers");
+        jit_matches_interpreter(&Morris::standard(), "morris");
+    }
+}
