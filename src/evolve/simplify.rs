@@ -12,7 +12,8 @@
 //!
 //! - Policies: each condition, value and the default are simplified; a rule
 //!   whose condition is constantly false is dropped, and one whose condition is
-//!   constantly true becomes the default (the rules after it never fire).
+//!   constantly true becomes the default (the rules after it never fire); a
+//!   last rule whose value is the default is dropped (the default gives it).
 //!
 //! All primitives are pure and total, so dropping an argument never changes a result.
 
@@ -48,6 +49,9 @@ pub fn simplify_policy(ps: &PrimSet, p: &RuleList) -> RuleList {
             }
             None => rules.push(Rule { condition, value: simplify(ps, &rule.value, TypeId::F) }),
         }
+    }
+    while rules.last().is_some_and(|r| r.value.nodes == default.nodes) {
+        rules.pop();
     }
     RuleList { rules, default }
 }
@@ -221,15 +225,20 @@ mod tests {
     fn policies_lose_rules_that_never_fire() {
         let loader = load(
             "(policy p (primset s) (rule (and flag false) a) (rule (<= a b) (+ b One)) \
-             (rule (or True flag) (* a 2.0)) (rule flag b) (default 0.5))",
+             (rule (or True flag) (* a 2.0)) (rule flag b) (default 0.5))
+             (policy q (primset s) (rule flag b) (rule (<= a b) (+ a b)) (rule (<= b a) (+ a b)) (default (+ a b)))",
         );
         let m = &loader.module;
         let ps = m.primset(m.policies[0].primset);
         let p = simplify_policy(ps, &RuleList::of(&m.policies[0]));
         let text: Vec<String> = p.rules.iter().map(|r| r.condition.to_sexp(ps, &[]).to_string()).collect();
         assert_eq!(text, ["(<= a b)"]);
-        assert_eq!(p.rules[0].value.to_sexp(ps, &[]).to_string(), "(+ b 1.0)");
+        assert_eq!(p.rules[0].value.to_sexp(ps, &[]).to_string(), "(+ b One)");
         assert_eq!(p.default.to_sexp(ps, &[]).to_string(), "(* a 2.0)");
+        // The last rules give what the default gives.
+        let q = simplify_policy(ps, &RuleList::of(&m.policies[1]));
+        assert_eq!(q.rules.len(), 1);
+        assert_eq!(q.rules[0].value.to_sexp(ps, &[]).to_string(), "b");
     }
 
     #[test]
