@@ -7,13 +7,14 @@
 //!   finite literal the primset admits, or a zero-argument definition with
 //!   exactly that value, such as `One` or `True`).
 //! - Dead branches: `(if true a b)` is `a`, `(if c a a)` is `a`, `(and false x)`
-//!   is `false`, and so on.
+//!   is `false`, `(nand x false)` is `true`, and so on.
 //! - Introns: `(first a b)` (the paper's NullFuncJ) is `a`.
 //!
 //! - Policies: each condition, value and the default are simplified; a rule
 //!   whose condition is constantly false is dropped, and one whose condition is
 //!   constantly true becomes the default (the rules after it never fire); a
-//!   last rule whose value is the default is dropped (the default gives it).
+//!   rule with the condition of an earlier rule never fires and is dropped;
+//!   a last rule whose value is the default is dropped (the default gives it).
 //!
 //! All primitives are pure and total, so dropping an argument never changes a result.
 
@@ -47,6 +48,8 @@ pub fn simplify_policy(ps: &PrimSet, p: &RuleList) -> RuleList {
                 default = simplify(ps, &rule.value, TypeId::F);
                 break;
             }
+            // An earlier rule with this condition fires whenever this one would.
+            None if rules.iter().any(|r: &Rule| r.condition.nodes == condition.nodes) => {}
             None => rules.push(Rule { condition, value: simplify(ps, &rule.value, TypeId::F) }),
         }
     }
@@ -125,6 +128,14 @@ impl Simplifier<'_> {
                 (Some(true), _) | (_, Some(true)) => self.written(Value::B(true), ty),
                 _ => None,
             },
+            Builtin::Nand => match (a, b) {
+                (Some(false), _) | (_, Some(false)) => self.written(Value::B(true), ty),
+                _ => None,
+            },
+            Builtin::Nor => match (a, b) {
+                (Some(true), _) | (_, Some(true)) => self.written(Value::B(false), ty),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -190,6 +201,7 @@ mod tests {
         (function + (F F) F (builtin add)) (function * (F F) F (builtin mul)) (function pdiv (F F) F (builtin pdiv))
         (function if (B F F) F (builtin if)) (function <= (F F) B (builtin le))
         (function and (B B) B (builtin and)) (function or (B B) B (builtin or)) (function not (B) B (builtin not))
+        (function nand (B B) B (builtin nand)) (function nor (B B) B (builtin nor))
         (function NullFuncJ (F F) F (builtin first)) (function NOTG (B B) B (builtin not-first))
         (erc k F (uniform -2.0 2.0)) (erc bools B (choice true false)) (literals F)
         (define One F 1.0) (define True B true))";
@@ -217,6 +229,8 @@ mod tests {
         assert_eq!(simplified("(if (and flag false) a b)"), "b");
         assert_eq!(simplified("(if (or True flag) a b)"), "a");
         assert_eq!(simplified("(if (NOTG false flag) a b)"), "a");
+        assert_eq!(simplified("(if (nand (<= a b) false) a b)"), "a");
+        assert_eq!(simplified("(if (nor true (<= a b)) a b)"), "b");
         assert_eq!(simplified("(+ a (+ One One))"), "(+ a 2.0)");
         assert_eq!(simplified("(+ a b)"), "(+ a b)");
     }
@@ -226,7 +240,8 @@ mod tests {
         let loader = load(
             "(policy p (primset s) (rule (and flag false) a) (rule (<= a b) (+ b One)) \
              (rule (or True flag) (* a 2.0)) (rule flag b) (default 0.5))
-             (policy q (primset s) (rule flag b) (rule (<= a b) (+ a b)) (rule (<= b a) (+ a b)) (default (+ a b)))",
+             (policy q (primset s) (rule flag b) (rule (<= a b) (+ a b)) (rule flag a) (rule (<= b a) (+ a b)) \
+             (default (+ a b)))",
         );
         let m = &loader.module;
         let ps = m.primset(m.policies[0].primset);
