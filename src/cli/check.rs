@@ -39,6 +39,9 @@ pub fn run(files: &[PathBuf]) -> Outcome {
 
 fn summarize_experiment(m: &Module, e: &Experiment) -> String {
     let trees: Vec<&str> = e.trees().iter().map(|(n, _)| n.as_str()).collect();
+    // Weight vectors have no trees, so no depth limit.
+    let depth =
+        if matches!(e.representation, Representation::Weights { .. }) { 0 } else { e.variation.limits.max_depth };
     let evolves = match &e.representation {
         Representation::Trees(_) => trees.join(","),
         Representation::Policy(p) => format!("policy(max-rules={})", p.max_rules),
@@ -48,7 +51,7 @@ fn summarize_experiment(m: &Module, e: &Experiment) -> String {
         "experiment {} trees={} nodes=0 depth={} game={} primset={} population={} generations={} evolves={}",
         e.name,
         trees.len(),
-        e.variation.limits.max_depth,
+        depth,
         e.game.name,
         m.primset(e.primset).name,
         e.population,
