@@ -253,8 +253,12 @@ fn run() -> ExitCode {
         Command::Games { format } => games::run(format),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, engine, games, seed, position, format, record } => {
-            let jit = engine != Engine::Interp;
-            play::run(&play::PlayArgs { game, a, b, games, seed, position, format, jit, record })
+            let engine = if engine == Engine::Interp {
+                crate::search::programs::ProgramEngine::Interp
+            } else {
+                crate::search::programs::ProgramEngine::Jit
+            };
+            play::run(&play::PlayArgs { game, a, b, games, seed, position, format, engine, record })
         }
     };
     match outcome {

@@ -23,8 +23,9 @@ use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::limits::Limit;
 use crate::rng::stream;
+use crate::search::alphabeta::SearchParams;
 use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
-use crate::search::programs::{GpProgram, Program};
+use crate::search::programs::{GpProgram, Program, ProgramEngine};
 
 pub struct PlayArgs {
     pub game: String,
@@ -34,8 +35,8 @@ pub struct PlayArgs {
     pub seed: u64,
     pub position: Option<String>,
     pub format: Format,
-    /// Evaluate evolved trees with the JIT (the default) or the interpreter.
-    pub jit: bool,
+    /// How evolved programs are evaluated (the JIT by default).
+    pub engine: ProgramEngine,
     /// Where to write every game (JSON lines), if anywhere.
     pub record: Option<PathBuf>,
 }
@@ -52,7 +53,12 @@ pub fn run(args: &PlayArgs) -> Outcome {
 }
 
 /// Builds the factory for a player spec, loading and binding GP programs.
-pub fn factory<G: GpGame>(game: &G, flag: &str, text: &str, jit: bool) -> Result<PlayerFactory<G::State>, Failure> {
+pub fn factory<G: GpGame>(
+    game: &G,
+    flag: &str,
+    text: &str,
+    engine: ProgramEngine,
+) -> Result<PlayerFactory<G::State>, Failure> {
     let spec = PlayerSpec::parse(text)
         .map_err(|e| Failure::message("stratagem::play::spec", format!("{flag} {text}: {e}")))?;
     Ok(match spec {
@@ -60,22 +66,22 @@ pub fn factory<G: GpGame>(game: &G, flag: &str, text: &str, jit: bool) -> Result
         PlayerSpec::Search { eval: EvalSpec::Material, params } => PlayerFactory::Material(params),
         PlayerSpec::Search { eval: EvalSpec::Random, params } => PlayerFactory::RandomGuide(params),
         PlayerSpec::Search { eval: EvalSpec::Gp { file, name }, params } => {
-            PlayerFactory::Gp(load_programs(game, Path::new(&file), &name, params.is_selective(), jit)?, params)
+            PlayerFactory::Gp(load_programs(game, Path::new(&file), &name, &params, engine)?, params)
         }
     })
 }
 
 /// Loads program `name` from `file` and binds its primset to `game`. An
-/// individual's `eval` tree evaluates, and its `order` tree (if `selective`
-/// and present) ranks siblings; a policy or a weight vector evaluates (and
-/// ranks). With `jit`, they are compiled (a program the JIT cannot compile is
-/// interpreted, with a note on stderr).
+/// individual's `eval` tree evaluates, and its `order` tree (if `search` is
+/// selective and the tree present) ranks siblings; a policy or a weight
+/// vector evaluates (and ranks). With the JIT, they are compiled (a program
+/// the JIT cannot compile is interpreted, with a note on stderr).
 pub fn load_programs<G: GpGame>(
     game: &G,
     file: &Path,
     name: &str,
-    selective: bool,
-    jit: bool,
+    search: &SearchParams,
+    engine: ProgramEngine,
 ) -> Result<GpPrograms<G::State>, Failure> {
     let mut loader = Loader::new();
     loader.load_path(file);
@@ -88,7 +94,7 @@ pub fn load_programs<G: GpGame>(
         let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
             return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
         };
-        let order = if selective { tree("order") } else { None };
+        let order = if search.is_selective() { tree("order") } else { None };
         (ind.primset, std::iter::once(eval).chain(order).map(Program::Tree).collect::<Vec<_>>())
     } else if let Some(p) = m.policies.iter().find(|p| p.name == name) {
         (p.primset, vec![Program::Policy(p.clone())])
@@ -112,7 +118,7 @@ pub fn load_programs<G: GpGame>(
     let ps = Arc::new(m.primset(ps_id).clone());
     let binding = Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
     let has_order = programs.len() == 2;
-    let mut programs: Vec<Arc<GpProgram<G::State>>> = if jit {
+    let mut programs: Vec<Arc<GpProgram<G::State>>> = if engine == ProgramEngine::Jit {
         let (programs, fallbacks) = GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::default());
         if !fallbacks.is_empty() {
             eprintln!("note: {} program(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));
@@ -290,8 +296,8 @@ fn run_game<G: GpGame>(game: &G, args: &PlayArgs) -> Outcome {
         .check(args.games, &format!("`--games {}`", args.games))
         .map_err(|e| Failure::message("stratagem::limit", e))?;
     let start = parse_position(game, args.position.as_deref())?;
-    let a = factory(game, "--a", &args.a, args.jit)?;
-    let b = factory(game, "--b", &args.b, args.jit)?;
+    let a = factory(game, "--a", &args.a, args.engine)?;
+    let b = factory(game, "--b", &args.b, args.engine)?;
     let cannot_write = |path: &Path, e: std::io::Error| {
         Failure::message("stratagem::io", format!("cannot write `{}`: {e}", path.display()))
     };

@@ -25,8 +25,28 @@ use crate::lang::{Policy, PrimSet, PrimSetId, Tree, Weights};
 use crate::rng::{GpRng, stream};
 use crate::search::alphabeta::SearchParams;
 use crate::search::players::{GpPrograms, PlayerFactory, play_game};
-use crate::search::programs::{GpProgram, Program};
+use crate::search::programs::{GpProgram, Program, ProgramEngine};
 use crate::syntax::Span;
+
+/// What evolves and how its programs read positions.
+pub struct EvolvedPrograms<S> {
+    pub ps: Arc<PrimSet>,
+    pub binding: Arc<Binding<S>>,
+    pub rep: Representation,
+    /// Index of the `eval` and (if evolved) `order` trees in a tree genome.
+    pub eval_slot: usize,
+    pub order_slot: Option<usize>,
+}
+
+/// How the population is judged by games.
+pub struct MatchSettings {
+    /// The search every evolved player uses.
+    pub player: SearchParams,
+    pub parts: Vec<FitnessPart>,
+    /// Games per match in fitnessless selection.
+    pub match_games: u32,
+    pub engine: ProgramEngine,
+}
 
 /// The players of one generation, shared by the tasks that use them.
 pub type Players<S> = Arc<Vec<PlayerFactory<S>>>;
@@ -44,8 +64,8 @@ pub struct GameFitness<G: GpGame> {
     pub parts: Vec<FitnessPart>,
     /// Games per match in fitnessless selection.
     pub match_games: u32,
-    /// JIT-compile each generation's population (else interpret).
-    pub jit: bool,
+    /// How each generation's population is evaluated.
+    pub engine: ProgramEngine,
     /// The players of the population last evaluated (for fitnessless matches).
     last: Mutex<Option<Players<G::State>>>,
     /// Trees the JIT could not compile, with the reason (they are interpreted).
@@ -65,19 +85,9 @@ impl<G> GameFitness<G>
 where
     G: GpGame,
 {
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        game: G,
-        ps: Arc<PrimSet>,
-        binding: Arc<Binding<G::State>>,
-        rep: Representation,
-        eval_slot: usize,
-        order_slot: Option<usize>,
-        player: SearchParams,
-        parts: Vec<FitnessPart>,
-        match_games: u32,
-        jit: bool,
-    ) -> GameFitness<G> {
+    pub fn new(game: G, programs: EvolvedPrograms<G::State>, settings: MatchSettings) -> GameFitness<G> {
+        let EvolvedPrograms { ps, binding, rep, eval_slot, order_slot } = programs;
+        let MatchSettings { player, parts, match_games, engine } = settings;
         GameFitness {
             game,
             ps,
@@ -88,7 +98,7 @@ where
             player,
             parts,
             match_games,
-            jit,
+            engine,
             last: Mutex::new(None),
             fallbacks: Mutex::new(Vec::new()),
         }
@@ -130,7 +140,7 @@ where
             };
             programs.extend(population.iter().map(|g| Program::Tree(order(g))));
         }
-        let programs: Vec<Arc<GpProgram<G::State>>> = if self.jit {
+        let programs: Vec<Arc<GpProgram<G::State>>> = if self.engine == ProgramEngine::Jit {
             let (programs, fallbacks) =
                 GpProgram::compile_all(self.ps.clone(), self.binding.clone(), programs, JitConfig::fast_compile());
             if !fallbacks.is_empty()
@@ -397,8 +407,10 @@ mod tests {
         let population: Vec<Genome> =
             (0..n).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
         let rep = Representation::Trees(vec![("eval".into(), TypeId::F)]);
-        let fitness =
-            GameFitness::new(Morris::standard(), ps, binding, rep, 0, None, SearchParams::full(1), parts, 2, false);
+        let programs = EvolvedPrograms { ps, binding, rep, eval_slot: 0, order_slot: None };
+        let settings =
+            MatchSettings { player: SearchParams::full(1), parts, match_games: 2, engine: ProgramEngine::Interp };
+        let fitness = GameFitness::new(Morris::standard(), programs, settings);
         fitness.evaluate(&population, 0, 9)
     }
 

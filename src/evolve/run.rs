@@ -23,7 +23,7 @@ use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, State, Validation};
 use super::experiment::{ChampionRule, Experiment, FitnessPart, Opponent};
 use super::finalists::{self, FinalResult, FinalRound, Finalist};
-use super::game_fitness::GameFitness;
+use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
 use super::hillis::{self, Scores};
 use super::init::Builder;
@@ -129,18 +129,20 @@ where
         )]);
     }
     let hillis = exp.hillis();
-    let fitness = GameFitness::new(
-        game,
-        Arc::new(ps.clone()),
+    let programs = EvolvedPrograms {
+        ps: Arc::new(ps.clone()),
         binding,
-        rep.clone(),
-        slot("eval").unwrap_or(0),
-        if exp.player.is_selective() { slot("order") } else { None },
-        exp.player,
-        exp.fitness.clone(),
-        exp.match_games,
-        exp.jit,
-    );
+        rep: rep.clone(),
+        eval_slot: slot("eval").unwrap_or(0),
+        order_slot: if exp.player.is_selective() { slot("order") } else { None },
+    };
+    let settings = MatchSettings {
+        player: exp.player,
+        parts: exp.fitness.clone(),
+        match_games: exp.match_games,
+        engine: exp.engine,
+    };
+    let fitness = GameFitness::new(game, programs, settings);
     let params = EngineParams {
         population: exp.population,
         generations: exp.generations,

@@ -14,6 +14,14 @@ use crate::games::{Player, TwoPlayer};
 use crate::lang::{Policy, Weights};
 use crate::lang::{PrimKind, PrimSet, Tree};
 
+/// How evolved programs are evaluated: compiled by the JIT, or by the
+/// reference interpreter (the same bits either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramEngine {
+    Interp,
+    Jit,
+}
+
 /// What an evolved evaluator computes.
 #[derive(Debug, Clone)]
 pub enum Program {

@@ -48,6 +48,7 @@ use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
 use crate::limits::Limit;
 use crate::search::alphabeta::SearchParams;
+use crate::search::programs::ProgramEngine;
 use crate::syntax::{Sexp, Span};
 
 /// A fixed opponent of validation games.
@@ -121,7 +122,8 @@ pub struct Experiment {
     /// Whether the explicitly defined intron primitives are generated.
     pub introns: bool,
     /// Evaluate evolved trees with the JIT (else the interpreter).
-    pub jit: bool,
+    /// How evolved programs are evaluated (`(engine jit|interp)`).
+    pub engine: ProgramEngine,
     pub champion: ChampionRule,
 }
 
@@ -274,7 +276,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         }
     };
     let introns = clauses.switch(cx, "introns", "on", "off");
-    let jit = clauses.switch(cx, "engine", "jit", "interp");
+    let engine = if clauses.switch(cx, "engine", "jit", "interp") { ProgramEngine::Jit } else { ProgramEngine::Interp };
     let player = match clauses.get("player") {
         None => SearchParams::full(1),
         Some([p]) => lower_player(cx, p),
@@ -359,7 +361,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         player,
         fitness,
         introns,
-        jit,
+        engine,
         champion,
     })
 }
