@@ -8,29 +8,10 @@
 //! `UPDATE_EXPECT=1 cargo test --test evolve`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn stratagem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
-}
-
-/// Diagnostics as one line: miette wraps long messages to the terminal width.
-fn flat(text: &str) -> String {
-    text.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stratagem-evolve-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
-}
-
-fn read(dir: &Path, file: &str) -> String {
-    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()))
-}
+mod common;
+use common::{CRASH_HOOK, flat, read, run_env, stratagem, temp};
 
 const TINY: &str = "tests/data/evolve/tiny.sg";
 
@@ -344,18 +325,6 @@ fn errors_name_the_file() {
     assert!(stderr.contains("nothing to resume"), "{stderr}");
 }
 
-fn run_env(args: &[&str], env: Option<(&str, String)>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stratagem"));
-    cmd.args(args);
-    if let Some((k, v)) = env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run stratagem");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
-    out
-}
-
 /// A checkpoint of `tiny.sg` after one generation, as JSON, and its directory.
 fn one_generation(name: &str) -> (PathBuf, serde_json::Value) {
     let dir = temp(name);
@@ -452,8 +421,6 @@ fn outcome(dir: &Path) -> Vec<(String, String)> {
     files.push(("temporary files".into(), stray.join(" ")));
     files
 }
-
-const CRASH_HOOK: &str = "STRATAGEM_TEST_CRASH_AFTER_WRITES";
 
 /// A run killed right after its N-th write, for every N, then resumed
 /// (and, for some N, killed again while resuming and resumed once more),

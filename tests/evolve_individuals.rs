@@ -6,40 +6,14 @@
 //! REPL.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+mod common;
+use common::{CRASH_HOOK, read, run_env, stratagem, temp};
 
 const POLICY: &str = "tests/data/evolve/tiny-policy.sg";
 const WEIGHTS: &str = "tests/data/evolve/tiny-weights.sg";
-const CRASH_HOOK: &str = "STRATAGEM_TEST_CRASH_AFTER_WRITES";
-
-fn run_env(args: &[&str], env: Option<(&str, String)>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stratagem"));
-    cmd.args(args);
-    if let Some((k, v)) = env {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("run stratagem");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
-    out
-}
-
-fn stratagem(args: &[&str]) -> (i32, String, String) {
-    let out = run_env(args, None);
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stratagem-individuals-{}-{name}", std::process::id()));
-    std::fs::remove_dir_all(&dir).ok();
-    dir
-}
-
-fn read(dir: &Path, file: &str) -> String {
-    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()))
-}
 
 /// The experiment's name: its file's stem.
 fn name(experiment: &str) -> &str {

@@ -1,0 +1,48 @@
+//! Helpers the CLI-driven test files share: running the binary, temporary
+//! directories, reading outputs. Each test file uses some of them.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The test hook that makes `evolve` exit right after its N-th write.
+pub const CRASH_HOOK: &str = "STRATAGEM_TEST_CRASH_AFTER_WRITES";
+
+/// Runs the binary with `args` (and one environment variable, if given);
+/// fails the test if it panicked.
+pub fn run_env(args: &[&str], env: Option<(&str, String)>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stratagem"));
+    cmd.args(args);
+    if let Some((k, v)) = env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("run stratagem");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
+    out
+}
+
+/// Exit code, stdout and stderr of the binary run with `args`.
+pub fn stratagem(args: &[&str]) -> (i32, String, String) {
+    let out = run_env(args, None);
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (out.status.code().unwrap_or(-1), text(&out.stdout), text(&out.stderr))
+}
+
+/// Diagnostics as one line: miette wraps long messages to the terminal width.
+pub fn flat(text: &str) -> String {
+    text.replace('│', " ").split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An empty temporary directory path for this test file and process.
+pub fn temp(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("stratagem-{}-{}-{name}", env!("CARGO_CRATE_NAME"), std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    dir
+}
+
+/// A file of a run's output directory.
+pub fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()))
+}
