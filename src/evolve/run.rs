@@ -195,7 +195,7 @@ where
 
     let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep)? } else { None };
     let was_complete = resumed.as_ref().is_some_and(|r| r.state.generation >= total);
-    let Start { mut state, mut problems, mut log, mut fittest, mut finalists, mut final_round } = match resumed {
+    let Start { mut state, mut problems, mut log, mut fittest, mut finalists, final_round } = match resumed {
         Some(start) => {
             derive(&start.log)?;
             start
@@ -270,9 +270,51 @@ where
     }
     bar.finish_and_clear();
     let finished = state.generation >= total;
-    let champion_path = match (finished, exp.champion) {
-        (false, _) => None,
-        (true, ChampionRule::Last) => match &fittest {
+    let record_round = |round: &FinalRound| save(&snapshot(&state, &problems, &log, &fittest, &finalists, Some(round)));
+    let champion_path = if finished {
+        let ending = Ending { log: &log, fittest: fittest.as_ref(), finalists: &finalists, final_round };
+        write_final_champion(&Outputs { exp, ps, rep: &rep, primset_import, opts }, &fitness, ending, &record_round)?
+    } else {
+        None
+    };
+    let already_complete = was_complete && output::writes() == writes_before;
+    Ok(RunReport { log, finished, champion: champion_path, already_complete })
+}
+
+/// What a run's champion is written with: the experiment and where outputs go.
+#[derive(Clone, Copy)]
+struct Outputs<'a> {
+    exp: &'a Experiment,
+    ps: &'a PrimSet,
+    rep: &'a Representation,
+    primset_import: &'a PrimsetImport,
+    opts: &'a RunOptions,
+}
+
+/// How a finished run ended: its log, its last fittest, its validated
+/// finalists and the final round among them, if one was already played.
+struct Ending<'a> {
+    log: &'a [LogRecord],
+    fittest: Option<&'a Genome>,
+    finalists: &'a [Finalist],
+    final_round: Option<FinalRound>,
+}
+
+/// Chooses the champion of a finished run by the experiment's rule (the
+/// last fittest, or the best validated finalist, after a final round if the
+/// experiment asks for one) and writes it; `None` when there is none.
+/// `record_round` puts a newly played final round into the checkpoint
+/// before final.json and the champion are derived from it.
+fn write_final_champion<G: GpGame>(
+    out: &Outputs,
+    fitness: &GameFitness<G>,
+    ending: Ending,
+    record_round: &dyn Fn(&FinalRound) -> Result<(), Vec<Diagnostic>>,
+) -> Result<Option<PathBuf>, Vec<Diagnostic>> {
+    let Outputs { exp, ps, rep, primset_import, opts } = *out;
+    let Ending { log, fittest, finalists, mut final_round } = ending;
+    Ok(match exp.champion {
+        ChampionRule::Last => match fittest {
             Some(g) => {
                 let last = log.last();
                 let origin = format!(
@@ -280,19 +322,19 @@ where
                     last.map_or(0, |r| r.stats.generation),
                     last.map_or(0.0, |r| r.stats.best)
                 );
-                Some(write_champion(g, &origin, exp, ps, &rep, primset_import, opts)?)
+                Some(write_champion(g, &origin, exp, ps, rep, primset_import, opts)?)
             }
             None => None,
         },
-        (true, ChampionRule::Validate { final_games, .. }) => {
+        ChampionRule::Validate { final_games, .. } => {
             let (chosen, origin) = if final_games > 0 && !finalists.is_empty() {
                 // Played once: the checkpoint keeps the round, so a resumed
                 // run writes its files without playing it again.
                 let round = match final_round.take() {
                     Some(round) => round,
                     None => {
-                        let round = play_final_round(&fitness, &finalists, ps, exp, &rep)?;
-                        save(&snapshot(&state, &problems, &log, &fittest, &finalists, Some(&round)))?;
+                        let round = play_final_round(fitness, finalists, ps, exp, rep)?;
+                        record_round(&round)?;
                         round
                     }
                 };
@@ -330,17 +372,15 @@ where
             };
             match finalists.get(chosen) {
                 Some(f) => {
-                    let g = parse_genome(ps, exp.primset, &rep, &f.program).map_err(|e| {
+                    let g = parse_genome(ps, exp.primset, rep, &f.program).map_err(|e| {
                         io_error("use the checkpoint in", &opts.out, format!("a finalist does not check: {e}"))
                     })?;
-                    Some(write_champion(&g, &origin, exp, ps, &rep, primset_import, opts)?)
+                    Some(write_champion(&g, &origin, exp, ps, rep, primset_import, opts)?)
                 }
                 None => None,
             }
         }
-    };
-    let already_complete = was_complete && output::writes() == writes_before;
-    Ok(RunReport { log, finished, champion: champion_path, already_complete })
+    })
 }
 
 /// Where a run starts: a fresh population, or a checkpoint's state.
