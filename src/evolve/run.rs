@@ -20,8 +20,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::engine::ProblemStats;
-use super::engine::{Engine, EngineParams, State, Validation};
-use super::experiment::{ChampionRule, Experiment, FitnessPart, Opponent};
+use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
+use super::experiment::{ChampionRule, Experiment, FitnessPart, HillisSpec, Opponent};
 use super::finalists::{self, FinalResult, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
@@ -232,30 +232,14 @@ where
         let clock = Instant::now();
         let (next, mut stats, eval) = match &hillis {
             None => engine.step(&state, &fitness),
-            Some(h) => {
-                let co = Coevolution::new(&fitness, *h, &problems);
-                let (next, mut stats, eval) = engine.step(&state, &co);
-                let scores = co.scores().ok_or_else(|| io_error("run", &opts.out, "coevolution scored nothing"))?;
-                stats.problems = Some(problem_stats(&scores, &problems, h.sample));
-                let space = openings::space(h);
-                let params = openings::params(h);
-                problems =
-                    hillis::breed_problems(&space, &problems, &scores.problems, &params, state.generation, exp.seed);
-                (next, stats, eval)
-            }
+            Some(h) => coevolve(&engine, &state, &fitness, h, &mut problems, exp.seed)
+                .ok_or_else(|| io_error("run", &opts.out, "coevolution scored nothing"))?,
         };
         fittest = state.population.get(stats.best_index).cloned();
         if let ChampionRule::Validate { opponent, games, top, finalists: capacity, .. } = exp.champion {
             let candidates = select::elite(&eval.fitness, top);
-            let genomes: Vec<(u64, &Genome)> =
-                candidates.iter().filter_map(|&i| state.population.get(i).map(|g| (i as u64, g))).collect();
-            let points = fitness.validate(&genomes, &opponent, games, state.generation, exp.seed);
-            // From the least fit up, so the fitter candidate wins a tie.
-            for (rank, (&(_, g), &p)) in genomes.iter().zip(&points).enumerate().rev() {
-                let program = genome_text(g, "finalist", ps, &rep);
-                let finalist = Finalist { program, generation: state.generation, rank, points: p };
-                finalists::offer(&mut finalists, capacity, finalist);
-            }
+            let points = validate(&fitness, &state, &candidates, (&opponent, games), exp.seed);
+            offer_finalists(&mut finalists, capacity, &state, &candidates, &points, (ps, &rep));
             stats.validation = Some(Validation { candidates, points, games });
         }
         let seconds = clock.elapsed().as_secs_f64();
@@ -279,6 +263,61 @@ where
     };
     let already_complete = was_complete && output::writes() == writes_before;
     Ok(RunReport { log, finished, champion: champion_path, already_complete })
+}
+
+/// One generation of Hillis coevolution: the players' step against a sample
+/// of the problems, then the problems' own breeding from their scores.
+/// `None` when the coevolution scored nothing (an engine bug).
+fn coevolve<G: GpGame>(
+    engine: &Engine,
+    state: &State,
+    fitness: &GameFitness<G>,
+    h: &HillisSpec,
+    problems: &mut Vec<Opening>,
+    seed: u64,
+) -> Option<(State, GenerationStats, Evaluation)> {
+    let co = Coevolution::new(fitness, *h, problems);
+    let (next, mut stats, eval) = engine.step(state, &co);
+    let scores = co.scores()?;
+    stats.problems = Some(problem_stats(&scores, problems, h.sample));
+    let (space, params) = (openings::space(h), openings::params(h));
+    *problems = hillis::breed_problems(&space, problems, &scores.problems, &params, state.generation, seed);
+    Some((next, stats, eval))
+}
+
+/// Validation points of the population members `candidates` against a
+/// fixed opponent, `games` games each.
+fn validate<G: GpGame>(
+    fitness: &GameFitness<G>,
+    state: &State,
+    candidates: &[usize],
+    (opponent, games): (&Opponent, u32),
+    seed: u64,
+) -> Vec<f64> {
+    let genomes = candidate_genomes(state, candidates);
+    fitness.validate(&genomes, opponent, games, state.generation, seed)
+}
+
+/// The validated candidates, offered to the run's finalists, from the least
+/// fit up, so that the fitter candidate wins a tie.
+fn offer_finalists(
+    finalists: &mut Vec<Finalist>,
+    capacity: usize,
+    state: &State,
+    candidates: &[usize],
+    points: &[f64],
+    (ps, rep): (&PrimSet, &Representation),
+) {
+    let genomes = candidate_genomes(state, candidates);
+    for (rank, (&(_, g), &p)) in genomes.iter().zip(points).enumerate().rev() {
+        let program = genome_text(g, "finalist", ps, rep);
+        finalists::offer(finalists, capacity, Finalist { program, generation: state.generation, rank, points: p });
+    }
+}
+
+/// The population members at `candidates`, with their indices.
+fn candidate_genomes<'a>(state: &'a State, candidates: &[usize]) -> Vec<(u64, &'a Genome)> {
+    candidates.iter().filter_map(|&i| state.population.get(i).map(|g| (i as u64, g))).collect()
 }
 
 /// What a run's champion is written with: the experiment and where outputs go.
