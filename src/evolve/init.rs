@@ -51,17 +51,24 @@ enum Leaf {
     Erc(usize),
 }
 
+/// Whether generation uses the explicitly defined intron primitives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Introns {
+    Generate,
+    Omit,
+}
+
 impl<'a> Builder<'a> {
     /// A builder for `ps`, or a diagnostic naming the types in `needed` from which
     /// no tree can be generated.
     pub fn new(ps: &'a PrimSet, needed: &[TypeId]) -> Result<Builder<'a>, Diagnostic> {
-        Builder::with_introns(ps, needed, true)
+        Builder::with_introns(ps, needed, Introns::Generate)
     }
 
-    /// Like [`Builder::new`]; without `introns`, the explicitly defined intron
+    /// Like [`Builder::new`]; with [`Introns::Omit`], the explicitly defined intron
     /// primitives (builtins `first` and `not-first`, the papers' NullFuncJ and
     /// NOTG, whose second argument is never used) are not generated.
-    pub fn with_introns(ps: &'a PrimSet, needed: &[TypeId], introns: bool) -> Result<Builder<'a>, Diagnostic> {
+    pub fn with_introns(ps: &'a PrimSet, needed: &[TypeId], introns: Introns) -> Result<Builder<'a>, Diagnostic> {
         use crate::lang::PrimKind;
         use crate::lang::builtin::Builtin;
         let n = ps.types.len();
@@ -70,7 +77,7 @@ impl<'a> Builder<'a> {
         for (i, p) in ps.prims.iter().enumerate() {
             let id = PrimId(i as u32);
             let intron = matches!(p.kind, PrimKind::Builtin(Builtin::First | Builtin::NotFirst));
-            if intron && !introns {
+            if intron && introns == Introns::Omit {
                 continue;
             }
             if p.arity() == 0 {

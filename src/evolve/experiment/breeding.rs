@@ -4,7 +4,7 @@
 use super::clauses::{Clauses, probability};
 use crate::diagnostic::Diagnostic;
 use crate::evolve::engine::Selection;
-use crate::evolve::init::Builder;
+use crate::evolve::init::{Builder, Introns};
 use crate::lang::TypeId;
 use crate::lang::primset::PrimSet;
 use crate::lang::syntax_helpers::Cx;
@@ -69,7 +69,7 @@ pub(super) fn check_limits(
     cx: &mut Cx,
     ps: &PrimSet,
     trees: &[(String, TypeId)],
-    introns: bool,
+    introns: Introns,
     limits: (usize, usize, Option<usize>),
     clauses: &Clauses,
     at: Span,

@@ -41,6 +41,7 @@ pub use coevolution::{Goal, HillisSpec};
 
 use super::engine::Selection;
 use super::genome::{Representation, Variation};
+use super::init::Introns;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::registry::{self, Entry, Kind};
 use crate::lang::primset::PrimSet;
@@ -120,7 +121,7 @@ pub struct Experiment {
     pub player: SearchParams,
     pub fitness: Vec<FitnessPart>,
     /// Whether the explicitly defined intron primitives are generated.
-    pub introns: bool,
+    pub introns: Introns,
     /// Evaluate evolved trees with the JIT (else the interpreter).
     /// How evolved programs are evaluated (`(engine jit|interp)`).
     pub engine: ProgramEngine,
@@ -275,7 +276,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
             Selection::Tournament(2)
         }
     };
-    let introns = clauses.switch(cx, "introns", "on", "off");
+    let introns = if clauses.switch(cx, "introns", "on", "off") { Introns::Generate } else { Introns::Omit };
     let engine = if clauses.switch(cx, "engine", "jit", "interp") { ProgramEngine::Jit } else { ProgramEngine::Interp };
     let player = match clauses.get("player") {
         None => SearchParams::full(1),
