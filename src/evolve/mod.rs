@@ -1,6 +1,7 @@
 //! Evolution: typed GP initialisation and variation operators over any
 //! primitive set (selection, fitness and the generational loop build on these).
 
+pub mod champion;
 pub mod engine;
 pub mod experiment;
 pub mod finalists;
