@@ -449,6 +449,15 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
+/// The help for a name that names nothing: "did you mean `X`?" when one of
+/// `candidates` is close, else `LABEL: a, b, c` listing them all.
+pub fn suggest_or_list<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str> + Clone, label: &str) -> String {
+    match did_you_mean(name, candidates.clone()) {
+        Some(s) => format!("did you mean `{s}`?"),
+        None => format!("{label}: {}", candidates.into_iter().collect::<Vec<_>>().join(", ")),
+    }
+}
+
 /// Suggests the closest of `candidates` to `name` ("did you mean"), by edit
 /// distance, when one is close enough to be a likely typo.
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::{CRASH_HOOK, flat, read, run_env, stratagem, temp};
+use common::{CRASH_HOOK, flat, read, run_env, stratagem, stray_temporary_files, temp};
 
 const TINY: &str = "tests/data/evolve/tiny.sg";
 
@@ -412,13 +412,7 @@ fn outcome(dir: &Path) -> Vec<(String, String)> {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("timing record")["generation"].to_string())
         .collect();
     files.push(("timing generations".into(), timing.join(" ")));
-    let stray: Vec<String> = [dir.to_path_buf(), dir.join("champions")]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).expect("list").filter_map(Result::ok))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|f| f.ends_with(".tmp"))
-        .collect();
-    files.push(("temporary files".into(), stray.join(" ")));
+    files.push(("temporary files".into(), stray_temporary_files(dir)));
     files
 }
 

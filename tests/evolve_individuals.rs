@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 mod common;
-use common::{CRASH_HOOK, read, run_env, stratagem, temp};
+use common::{CRASH_HOOK, read, run_env, stratagem, stray_temporary_files, temp};
 
 const POLICY: &str = "tests/data/evolve/tiny-policy.sg";
 const WEIGHTS: &str = "tests/data/evolve/tiny-weights.sg";
@@ -44,13 +44,7 @@ fn outcome(experiment: &str, dir: &Path) -> Vec<(String, String)> {
         record.as_object_mut().expect("record").retain(|k, _| k != "seconds" && k != "games_per_s");
     }
     files.push(("checkpoint".into(), cp.to_string()));
-    let stray: Vec<String> = [dir.to_path_buf(), dir.join("champions")]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(d).expect("list").filter_map(Result::ok))
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|f| f.ends_with(".tmp"))
-        .collect();
-    files.push(("temporary files".into(), stray.join(" ")));
+    files.push(("temporary files".into(), stray_temporary_files(dir)));
     files
 }
 

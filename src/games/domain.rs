@@ -8,7 +8,7 @@
 //! During evaluation a [`PositionContext`] fills only the feature slots an
 //! individual reads and answers native calls for the position at hand.
 
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Diagnostic, suggest_or_list};
 use crate::eval::interp::Context;
 use crate::lang::{Base, PrimKind, PrimSet, Value};
 
@@ -172,16 +172,9 @@ fn unknown<'a>(
     names: impl Iterator<Item = &'a str> + Clone,
     what: &str,
 ) -> Diagnostic {
-    let mut d = Diagnostic::error("stratagem::domain::unknown", format!("{game} has no {what} `{}`", prim.name)).at(
-        prim.file,
-        prim.span,
-        format!("declared in primset `{}`", ps.name),
-    );
-    d = match did_you_mean(&prim.name, names.clone()) {
-        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-        None => d.with_help(format!("{game} offers: {}", names.collect::<Vec<_>>().join(", "))),
-    };
-    d
+    Diagnostic::error("stratagem::domain::unknown", format!("{game} has no {what} `{}`", prim.name))
+        .at(prim.file, prim.span, format!("declared in primset `{}`", ps.name))
+        .with_help(suggest_or_list(&prim.name, names, &format!("{game} offers")))
 }
 
 /// Feature slots kept on the stack: a search evaluates millions of leaves,

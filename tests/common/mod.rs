@@ -46,3 +46,15 @@ pub fn temp(name: &str) -> PathBuf {
 pub fn read(dir: &Path, file: &str) -> String {
     std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{}/{file}: {e}", dir.display()))
 }
+
+/// The names of temporary files left in a run's directory or its champions
+/// folder (an atomic write that did not finish), joined by spaces.
+pub fn stray_temporary_files(dir: &Path) -> String {
+    let stray: Vec<String> = [dir.to_path_buf(), dir.join("champions")]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect("list").filter_map(Result::ok))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".tmp"))
+        .collect();
+    stray.join(" ")
+}

@@ -10,7 +10,7 @@
 
 use super::clauses::{Clauses, probability};
 use super::lower_trees;
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Diagnostic, did_you_mean, suggest_or_list};
 use crate::evolve::ga::GaParams;
 use crate::evolve::genome::{PolicyParams, Representation};
 use crate::lang::forms::weighable_terminals;
@@ -49,10 +49,7 @@ pub(super) fn lower_representation(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses)
     };
     let Some(&(name, allowed)) = KINDS.iter().find(|(k, _)| *k == name) else {
         let kinds = KINDS.map(|(k, _)| k);
-        let help = match did_you_mean(name, kinds) {
-            Some(s) => format!("did you mean `{s}`?"),
-            None => format!("kinds: {}", kinds.join(", ")),
-        };
+        let help = suggest_or_list(name, kinds, "kinds");
         cx.push(
             Diagnostic::error("stratagem::experiment::individual", format!("unknown kind of individual `{name}`"))
                 .at(cx.file, kind.span, "not a kind")
@@ -210,10 +207,7 @@ fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clause
             Some(id) => out.push(id),
             None => {
                 let names = weighable.iter().map(|id| ps.prim(*id).name.as_str());
-                let help = match did_you_mean(name, names.clone()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("its F terminals: {}", names.collect::<Vec<_>>().join(", ")),
-                };
+                let help = suggest_or_list(name, names, "its F terminals");
                 cx.push(
                     Diagnostic::error(
                         "stratagem::experiment::individual",

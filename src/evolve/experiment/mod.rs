@@ -467,10 +467,7 @@ fn lower_trees(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses) -> Vec<(String, Typ
             None if ps.tree_slots.is_empty() => trees.push((name.to_owned(), TypeId::F)),
             None => {
                 let slots: Vec<&str> = ps.tree_slots.iter().map(|s| s.name.as_str()).collect();
-                let help = match crate::diagnostic::did_you_mean(name, slots.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("its trees: {}", slots.join(", ")),
-                };
+                let help = crate::diagnostic::suggest_or_list(name, slots.iter().copied(), "its trees");
                 cx.push(
                     Diagnostic::error(
                         "stratagem::experiment::trees",
