@@ -22,7 +22,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::champion::{Ending, Outputs, write_final_champion};
 use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
-use super::experiment::{ChampionRule, Experiment, FitnessPart, HillisSpec, Opponent};
+use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
@@ -120,12 +120,8 @@ where
         .map_err(|d| vec![d])?
         .with_max_size(exp.variation.max_size);
     let slot = |name: &str| exp.trees().iter().position(|(n, _)| n == name);
-    if exp.fitness.iter().any(|p| matches!(p, FitnessPart::Solve(_))) {
-        return Err(vec![Diagnostic::error(
-            "stratagem::experiment::puzzle",
-            format!("`(solve ...)` needs a puzzle, and {} is a two-player game", exp.game.name),
-        )]);
-    }
+    // `(solve N)` never reaches here: lowering refuses it on every game
+    // that is not a puzzle (experiment/coevolution.rs).
     let hillis = exp.hillis();
     let programs = EvolvedPrograms {
         ps: Arc::new(ps.clone()),

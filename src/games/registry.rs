@@ -156,17 +156,23 @@ pub struct Unsupported {
     pub kind: Kind,
     /// What asked, e.g. "`play`".
     pub request: String,
-    /// What the request needs, e.g. "a two-player alternating game".
-    pub needs: &'static str,
+    /// The kind of game the request needs.
+    pub needs: Kind,
 }
 
 impl Unsupported {
     pub fn diagnostic(&self, code: &'static str) -> Diagnostic {
         Diagnostic::error(
             code,
-            format!("{} needs {}, and `{}` is {}", self.request, self.needs, self.game, self.kind.describe()),
+            format!(
+                "{} needs {}, and `{}` is {}",
+                self.request,
+                self.needs.describe(),
+                self.game,
+                self.kind.describe()
+            ),
         )
-        .with_help(format!("games of that kind: {}", names_of(Kind::TwoPlayer).join(", ")))
+        .with_help(format!("games of that kind: {}", names_of(self.needs).join(", ")))
     }
 }
 
@@ -216,7 +222,7 @@ impl Entry {
         if self.kind == kind {
             Ok(())
         } else {
-            Err(Unsupported { game: self.name, kind: self.kind, request: request.to_owned(), needs: kind.describe() })
+            Err(Unsupported { game: self.name, kind: self.kind, request: request.to_owned(), needs: kind })
         }
     }
 
@@ -325,7 +331,9 @@ mod tests {
             engine: Engine::Morris,
         };
         let err = puzzle.serves(Kind::TwoPlayer, "`play`").expect_err("a puzzle is not two-player");
-        let text = err.diagnostic("stratagem::game::kind").message;
+        let d = err.diagnostic("stratagem::game::kind");
+        assert_eq!(d.help.as_deref(), Some("games of that kind: lose-checkers, morris, morris-no-flying"));
+        let text = d.message;
         assert_eq!(text, "`play` needs a two-player alternating game, and `sliding-blocks` is a one-player puzzle");
         assert!(GAMES[0].serves(Kind::TwoPlayer, "`play`").is_ok());
     }
