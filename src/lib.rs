@@ -28,6 +28,7 @@ pub mod eval;
 pub mod evolve;
 pub mod files;
 pub mod games;
+pub mod gdl;
 pub mod lang;
 pub mod limits;
 pub mod repl;
