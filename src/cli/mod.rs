@@ -8,6 +8,7 @@ mod eval;
 mod evolve;
 mod fmt;
 mod games;
+mod gdl;
 mod perft;
 mod play;
 
@@ -115,6 +116,9 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// GDL games (.kif files): check, perft, trace, playouts.
+    #[command(subcommand)]
+    Gdl(gdl::GdlCommand),
     /// Count the leaves of a game's tree at depths 1..=D and print them as JSON.
     Perft {
         /// The game (`stratagem games` lists them).
@@ -251,6 +255,7 @@ fn run() -> ExitCode {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }
         Command::Games { format } => games::run(format),
+        Command::Gdl(command) => gdl::run(command),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, engine, games, seed, position, format, record } => {
             let engine = if engine == Engine::Interp {

@@ -1,0 +1,165 @@
+//! `stratagem gdl check|perft|trace|playouts GAME.kif`: GDL games read as
+//! they are, checked, and reasoned over with the prover. Output formats are
+//! those of the reference data (../shared/gdl/README.md in the workspace).
+
+use std::path::{Path, PathBuf};
+
+use clap::{Subcommand, ValueEnum};
+
+use super::{Failure, Format, Outcome, out, print_warnings};
+use crate::diagnostic::Sources;
+use crate::gdl::{self, Machine};
+use crate::limits::Limit;
+
+#[derive(Subcommand, Debug)]
+pub enum GdlCommand {
+    /// Read and validate a game: roles, relations, rules and strata, or diagnostics.
+    Check {
+        game: PathBuf,
+        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        engine: GdlEngine,
+    },
+    /// Count joint-move sequences, distinct and terminal states at depths 0..=D (JSON).
+    Perft {
+        game: PathBuf,
+        #[arg(long)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        engine: GdlEngine,
+    },
+    /// Deterministic playouts as JSON lines (the reference trace format).
+    Trace {
+        game: PathBuf,
+        /// Seeds, as A-B or a single number.
+        #[arg(long, value_name = "A-B", value_parser = parse_seeds)]
+        seeds: (u64, u64),
+        #[arg(long, default_value_t = 500)]
+        max_steps: usize,
+        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        engine: GdlEngine,
+    },
+    /// Uniformly random playouts for S seconds: playouts/s, expansions/s, mean length and goals.
+    Playouts {
+        game: PathBuf,
+        #[arg(long, default_value_t = 10.0)]
+        seconds: f64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        engine: GdlEngine,
+    },
+}
+
+/// How GDL is reasoned over.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GdlEngine {
+    /// Bottom-up evaluation of the rules, state by state.
+    Prover,
+}
+
+fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let parse = |s: &str| s.trim().parse::<u64>().map_err(|_| format!("`{s}` is not a seed (expected A-B, e.g. 1-20)"));
+    let (a, b) = (parse(a)?, parse(b)?);
+    if a > b {
+        return Err(format!("the range {a}-{b} is empty"));
+    }
+    Ok((a, b))
+}
+
+/// Loads and compiles the game at `path`; warnings go to stderr.
+fn load(path: &Path) -> Result<Machine, Failure> {
+    let mut sources = Sources::new();
+    let file = sources
+        .load_within(path, Limit::InputSize)
+        .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", path.display())))?;
+    let text = sources.get(file).text.clone();
+    match gdl::compile(file, &text) {
+        Ok((machine, warnings)) => {
+            print_warnings(&sources, &warnings);
+            Ok(machine)
+        }
+        Err(diags) => Err(Failure::new(sources, diags)),
+    }
+}
+
+fn prover_failure(path: &Path, e: gdl::prover::ProverError) -> Failure {
+    Failure::message("stratagem::gdl::prover", format!("{}: {e}", path.display()))
+}
+
+pub fn run(command: GdlCommand) -> Outcome {
+    match command {
+        GdlCommand::Check { game, engine: _ } => {
+            let machine = load(&game)?;
+            let plan = machine.plan();
+            let recursive = plan.strata.iter().filter(|s| s.recursive).count();
+            out(&format!(
+                "{}: {} roles ({}), {} relations, {} rules, {} strata ({} recursive)\n",
+                game.display(),
+                machine.roles().len(),
+                machine.role_names().join(" "),
+                plan.relations.len(),
+                plan.rules.len(),
+                plan.strata.len(),
+                recursive
+            ));
+            Ok(())
+        }
+        GdlCommand::Perft { game, depth, engine: _ } => {
+            Limit::PerftDepth
+                .check(u64::from(depth), &format!("`--depth {depth}`"))
+                .map_err(|e| Failure::message("stratagem::limit", e))?;
+            let machine = load(&game)?;
+            let (depths, stop_reason) =
+                gdl::perft::perft(&machine, depth as usize, 50_000_000).map_err(|e| prover_failure(&game, e))?;
+            let report = gdl::perft::Perft {
+                game: game.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+                source: game.display().to_string(),
+                roles: machine.role_names(),
+                depths,
+                stop_reason,
+            };
+            out(&format!("{}\n", serde_json::to_string(&report).unwrap_or_default()));
+            Ok(())
+        }
+        GdlCommand::Trace { game, seeds: (a, b), max_steps, engine: _ } => {
+            let machine = load(&game)?;
+            for seed in a..=b {
+                let mut text = String::new();
+                gdl::trace::trace(&machine, seed, max_steps, &mut text).map_err(|e| prover_failure(&game, e))?;
+                out(&text);
+            }
+            Ok(())
+        }
+        GdlCommand::Playouts { game, seconds, seed, format, engine: _ } => {
+            if !(seconds.is_finite() && seconds >= 0.0) {
+                return Err(Failure::message(
+                    "stratagem::gdl::seconds",
+                    format!("--seconds {seconds} is not a duration"),
+                ));
+            }
+            let machine = load(&game)?;
+            let speed = gdl::playouts::playouts(&machine, seconds, seed).map_err(|e| prover_failure(&game, e))?;
+            match format {
+                Format::Json => out(&format!("{}\n", serde_json::to_string(&speed).unwrap_or_default())),
+                Format::Text => out(&format!(
+                    "{}: {} playouts in {seconds} s: {:.1} playouts/s, {:.0} expansions/s, mean length {:.1}, mean goals {}\n",
+                    game.display(),
+                    speed.playouts,
+                    speed.playouts_per_s,
+                    speed.expansions_per_s,
+                    speed.mean_length,
+                    speed
+                        .mean_goals
+                        .iter()
+                        .map(|g| g.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}")))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
+            }
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,593 @@
+//! Rules compiled for bottom-up evaluation: relations numbered, `or` and
+//! `not` normalised away, rules grouped into strata (strongly connected
+//! components in dependency order), body literals ordered so that each
+//! positive literal is looked up by what is already bound, and the strata each
+//! query (legal, goal, terminal, next) needs.
+//!
+//! Relations are classified by what they depend on: static (computed once per
+//! game), state (`true`: once per state) and move (`does`: once per joint move).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::description::{self as d, Description, Literal, Pattern, Sentence, Var};
+use super::term::Sym;
+use crate::diagnostic::Diagnostic;
+
+pub type RelId = usize;
+
+/// What a relation's facts depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dep {
+    Static,
+    State,
+    Move,
+}
+
+/// A path into a fact: argument index, then argument indices inside nested
+/// function terms.
+pub type Path = Vec<u8>;
+
+/// One part of an index key: the function name and arity found at `path`
+/// (`shape`), or the whole term there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Probe {
+    pub path: Path,
+    pub shape: Option<(Sym, usize)>,
+}
+
+/// The parts of a fact an index hashes; literals with the same bound parts
+/// share one index.
+pub type IndexSpec = Vec<Probe>;
+
+#[derive(Clone, Debug)]
+pub struct Relation {
+    pub name: Sym,
+    pub arity: usize,
+    pub dep: Dep,
+    pub specs: Vec<IndexSpec>,
+}
+
+/// A body literal ready for joining.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// Facts of `rel` that unify with `args`, found through index `index`
+    /// (a slot in the relation's specs) or by a scan.
+    Scan {
+        rel: RelId,
+        args: Vec<Pattern>,
+        index: Option<usize>,
+    },
+    /// No fact of `rel` equals `args` (all bound).
+    Absent {
+        rel: RelId,
+        args: Vec<Pattern>,
+    },
+    Distinct(Pattern, Pattern),
+    /// `(not (distinct a b))`: the two unify (binding the unbound side).
+    Same(Pattern, Pattern),
+}
+
+#[derive(Clone, Debug)]
+pub struct PlannedRule {
+    pub head: RelId,
+    pub head_args: Vec<Pattern>,
+    pub body: Vec<Step>,
+    pub n_vars: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Stratum {
+    pub relations: Vec<RelId>,
+    pub rules: Vec<usize>,
+    pub recursive: bool,
+    pub dep: Dep,
+}
+
+/// The queries a state machine asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Query {
+    Legal = 0,
+    Goal = 1,
+    Terminal = 2,
+    Next = 3,
+}
+
+pub const QUERIES: [Query; 4] = [Query::Legal, Query::Goal, Query::Terminal, Query::Next];
+
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub relations: Vec<Relation>,
+    pub rules: Vec<PlannedRule>,
+    /// In dependency order: a stratum only reads relations of earlier ones.
+    pub strata: Vec<Stratum>,
+    /// For each query, the non-static strata it needs, in order.
+    pub needs: [Vec<usize>; 4],
+    /// The relation of `true/1`, `does/2`, `next/1`, `legal/2`, `goal/2`,
+    /// `terminal/0`, `init/1`, `role/1`.
+    pub truth: RelId,
+    pub does: RelId,
+    pub next: RelId,
+    pub legal: RelId,
+    pub goal: RelId,
+    pub terminal: RelId,
+    pub init: RelId,
+}
+
+impl Plan {
+    /// Compiles the rules of `desc`. Rules the prover cannot evaluate bottom-up
+    /// (variables bound by no positive literal) are left out with a warning;
+    /// unstratifiable negation is an error.
+    pub fn new(desc: &Description) -> Result<(Plan, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut b = Builder { rel_ids: FxHashMap::default(), relations: Vec::new(), warnings: Vec::new() };
+        for (name, arity) in [(d::TRUE, 1), (d::DOES, 2), (d::NEXT, 1), (d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0)] {
+            b.rel(name, arity);
+        }
+        let (truth, does, next, legal, goal, terminal) = (0, 1, 2, 3, 4, 5);
+        let init = b.rel(d::INIT, 1);
+        b.rel(d::ROLE, 1);
+
+        // Normalise: expand `or`, push `not` inward.
+        let mut flat: Vec<(Sentence, Vec<Lit>, usize, crate::syntax::Span)> = Vec::new();
+        for rule in &desc.rules {
+            for body in dnf(&rule.body) {
+                flat.push((rule.head.clone(), body, rule.vars.len(), rule.span));
+            }
+        }
+        for (head, body, _, _) in &flat {
+            b.rel(head.relation, head.args.len());
+            for lit in body {
+                if let Lit::Pos(s) | Lit::Neg(s) = lit {
+                    b.rel(s.relation, s.args.len());
+                }
+            }
+        }
+        let n = b.relations.len();
+
+        // Dependency graph and strata.
+        let mut edges: Vec<Vec<(RelId, bool)>> = vec![Vec::new(); n];
+        for (head, body, _, _) in &flat {
+            let h = b.rel_ids[&(head.relation, head.args.len())];
+            for lit in body {
+                match lit {
+                    Lit::Pos(s) => edges[h].push((b.rel_ids[&(s.relation, s.args.len())], true)),
+                    Lit::Neg(s) => edges[h].push((b.rel_ids[&(s.relation, s.args.len())], false)),
+                    _ => {}
+                }
+            }
+        }
+        let components = strongly_connected(&edges);
+        let mut component_of = vec![0; n];
+        for (c, members) in components.iter().enumerate() {
+            for &r in members {
+                component_of[r] = c;
+            }
+        }
+        let mut errors = Vec::new();
+        for (h, out) in edges.iter().enumerate() {
+            for &(r, positive) in out {
+                if !positive && component_of[r] == component_of[h] {
+                    errors.push(
+                        Diagnostic::error(
+                            "stratagem::gdl::stratify",
+                            format!(
+                                "negation is not stratified: `{}` depends on the negation of `{}`, which depends on it",
+                                desc.symbols.name(b.relations[h].name),
+                                desc.symbols.name(b.relations[r].name)
+                            ),
+                        )
+                        .with_help("GDL requires that no relation depend on its own negation"),
+                    );
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+
+        // What each relation depends on, in component order.
+        for members in &components {
+            let mut dep = Dep::Static;
+            for &h in members {
+                if h == truth {
+                    dep = dep.max(Dep::State);
+                }
+                if h == does {
+                    dep = dep.max(Dep::Move);
+                }
+                for &(r, _) in &edges[h] {
+                    if !members.contains(&r) {
+                        dep = dep.max(b.relations[r].dep);
+                    }
+                }
+            }
+            for &h in members {
+                b.relations[h].dep = dep;
+            }
+        }
+
+        // Plan each rule's body.
+        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut rules = Vec::new();
+        for (head, body, n_vars, span) in flat {
+            let h = b.rel_ids[&(head.relation, head.args.len())];
+            let in_component = |r: RelId| component_of[r] == component_of[h];
+            if let Some(rule) = b.plan_rule(desc, &head, body, n_vars, span, &in_component) {
+                rules_of[h].push(rules.len());
+                rules.push(rule);
+            }
+        }
+
+        let strata: Vec<Stratum> = components
+            .iter()
+            .map(|members| {
+                let recursive = members.len() > 1 || edges[members[0]].iter().any(|&(r, _)| r == members[0]);
+                Stratum {
+                    relations: members.clone(),
+                    rules: members.iter().flat_map(|&r| rules_of[r].iter().copied()).collect(),
+                    recursive,
+                    dep: b.relations[members[0]].dep,
+                }
+            })
+            .collect();
+
+        let needs = QUERIES.map(|q| {
+            let target = match q {
+                Query::Legal => legal,
+                Query::Goal => goal,
+                Query::Terminal => terminal,
+                Query::Next => next,
+            };
+            let mut seen = vec![false; n];
+            let mut stack = vec![target];
+            seen[target] = true;
+            while let Some(r) = stack.pop() {
+                for &(s, _) in &edges[r] {
+                    if !seen[s] {
+                        seen[s] = true;
+                        stack.push(s);
+                    }
+                }
+            }
+            (0..strata.len())
+                .filter(|&s| strata[s].dep != Dep::Static && strata[s].relations.iter().any(|&r| seen[r]))
+                .collect()
+        });
+
+        let plan =
+            Plan { relations: b.relations, rules, strata, needs, truth, does, next, legal, goal, terminal, init };
+        Ok((plan, b.warnings))
+    }
+}
+
+/// A literal after normalisation.
+#[derive(Clone, Debug)]
+enum Lit {
+    Pos(Sentence),
+    Neg(Sentence),
+    Distinct(Pattern, Pattern),
+    Same(Pattern, Pattern),
+}
+
+/// The disjunctive normal form of a body: `or` expanded into alternatives,
+/// `not` pushed inside `or` (De Morgan), `(not (distinct a b))` as equality.
+fn dnf(body: &[Literal]) -> Vec<Vec<Lit>> {
+    let mut alternatives: Vec<Vec<Lit>> = vec![Vec::new()];
+    for lit in body {
+        let options = literal_options(lit, false);
+        let mut next = Vec::with_capacity(alternatives.len() * options.len());
+        for alt in &alternatives {
+            for opt in &options {
+                let mut a = alt.clone();
+                a.extend(opt.iter().cloned());
+                next.push(a);
+            }
+        }
+        alternatives = next;
+    }
+    alternatives
+}
+
+/// The conjunctions any one of which makes `lit` (negated if `negated`) true.
+fn literal_options(lit: &Literal, negated: bool) -> Vec<Vec<Lit>> {
+    match (lit, negated) {
+        (Literal::Pos(s), false) => vec![vec![Lit::Pos(s.clone())]],
+        (Literal::Pos(s), true) => vec![vec![Lit::Neg(s.clone())]],
+        (Literal::Distinct(a, b, _), false) => vec![vec![Lit::Distinct(a.clone(), b.clone())]],
+        (Literal::Distinct(a, b, _), true) => vec![vec![Lit::Same(a.clone(), b.clone())]],
+        (Literal::Not(inner, _), _) => literal_options(inner, !negated),
+        (Literal::Or(ls, _), false) => ls.iter().flat_map(|l| literal_options(l, false)).collect(),
+        (Literal::Or(ls, _), true) => dnf_of_conjunction(ls.iter().map(|l| literal_options(l, true)).collect()),
+    }
+}
+
+fn dnf_of_conjunction(parts: Vec<Vec<Vec<Lit>>>) -> Vec<Vec<Lit>> {
+    let mut out: Vec<Vec<Lit>> = vec![Vec::new()];
+    for options in parts {
+        let mut next = Vec::new();
+        for alt in &out {
+            for opt in &options {
+                let mut a = alt.clone();
+                a.extend(opt.iter().cloned());
+                next.push(a);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+struct Builder {
+    rel_ids: FxHashMap<(Sym, usize), RelId>,
+    relations: Vec<Relation>,
+    warnings: Vec<Diagnostic>,
+}
+
+impl Builder {
+    fn rel(&mut self, name: Sym, arity: usize) -> RelId {
+        if let Some(&id) = self.rel_ids.get(&(name, arity)) {
+            return id;
+        }
+        let id = self.relations.len();
+        self.relations.push(Relation { name, arity, dep: Dep::Static, specs: Vec::new() });
+        self.rel_ids.insert((name, arity), id);
+        id
+    }
+
+    /// Orders the body greedily: tests as soon as their variables are bound,
+    /// then the positive literal with the most bound parts (static relations
+    /// first on ties, then the written order).
+    fn plan_rule(
+        &mut self,
+        desc: &Description,
+        head: &Sentence,
+        mut body: Vec<Lit>,
+        n_vars: usize,
+        span: crate::syntax::Span,
+        in_component: &dyn Fn(RelId) -> bool,
+    ) -> Option<PlannedRule> {
+        let h = self.rel_ids[&(head.relation, head.args.len())];
+        // GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role,
+        // so a role variable that no literal binds is bound by the role.
+        if (head.relation == d::LEGAL || head.relation == d::GOAL)
+            && let Some(Pattern::Var(v)) = head.args.first()
+        {
+            let bound_by_body = body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
+            if !bound_by_body {
+                body.insert(0, Lit::Pos(Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span }));
+            }
+        }
+        let mut bound: FxHashSet<Var> = FxHashSet::default();
+        let mut steps = Vec::with_capacity(body.len());
+        let mut remaining = body;
+        while !remaining.is_empty() {
+            // Tests whose variables are all bound go first.
+            if let Some(i) = remaining.iter().position(|l| match l {
+                Lit::Neg(s) => pattern_vars(&s.args).iter().all(|v| bound.contains(v)),
+                Lit::Distinct(a, b) => all_bound(a, &bound) && all_bound(b, &bound),
+                Lit::Same(a, b) => all_bound(a, &bound) || all_bound(b, &bound),
+                Lit::Pos(_) => false,
+            }) {
+                let lit = remaining.remove(i);
+                steps.push(match lit {
+                    Lit::Neg(s) => Step::Absent { rel: self.rel_ids[&(s.relation, s.args.len())], args: s.args },
+                    Lit::Distinct(a, b) => Step::Distinct(a, b),
+                    Lit::Same(a, b) => {
+                        a.for_each_var(&mut |v| {
+                            bound.insert(v);
+                        });
+                        b.for_each_var(&mut |v| {
+                            bound.insert(v);
+                        });
+                        Step::Same(a, b)
+                    }
+                    Lit::Pos(s) => {
+                        Step::Scan { rel: self.rel_ids[&(s.relation, s.args.len())], args: s.args, index: None }
+                    }
+                });
+                continue;
+            }
+            let best = remaining
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| match l {
+                    Lit::Pos(s) => {
+                        let rel = self.rel_ids[&(s.relation, s.args.len())];
+                        let (bound_parts, free) = boundness(&s.args, &bound);
+                        let is_static = self.relations[rel].dep == Dep::Static && !in_component(rel);
+                        Some((i, (bound_parts, is_static, std::cmp::Reverse(free), std::cmp::Reverse(i))))
+                    }
+                    _ => None,
+                })
+                .max_by_key(|(_, score)| *score)
+                .map(|(i, _)| i);
+            let Some(i) = best else {
+                let names = unbound_names(&remaining, &bound, &desc_vars(desc, span));
+                self.warnings.push(Diagnostic::warning(
+                    "stratagem::gdl::unsafe",
+                    format!(
+                        "a rule for `{}` is left out: {names} bound by no positive literal",
+                        desc.symbols.name(head.relation)
+                    ),
+                ));
+                return None;
+            };
+            let Lit::Pos(s) = remaining.remove(i) else { return None };
+            let rel = self.rel_ids[&(s.relation, s.args.len())];
+            let spec = index_spec(&s.args, &bound);
+            let index = if spec.is_empty() {
+                None
+            } else {
+                let specs = &mut self.relations[rel].specs;
+                Some(specs.iter().position(|x| *x == spec).unwrap_or_else(|| {
+                    specs.push(spec);
+                    specs.len() - 1
+                }))
+            };
+            for v in pattern_vars(&s.args) {
+                bound.insert(v);
+            }
+            steps.push(Step::Scan { rel, args: s.args, index });
+        }
+        if let Some(v) = pattern_vars(&head.args).into_iter().find(|v| !bound.contains(v)) {
+            let vars = desc_vars(desc, span);
+            let name = vars.get(v as usize).cloned().unwrap_or_else(|| format!("variable {v}"));
+            self.warnings.push(Diagnostic::warning(
+                "stratagem::gdl::unsafe",
+                format!(
+                    "a rule for `{}` is left out: its head variable `{name}` is bound by no positive literal",
+                    desc.symbols.name(head.relation)
+                ),
+            ));
+            return None;
+        }
+        Some(PlannedRule { head: h, head_args: head.args.clone(), body: steps, n_vars })
+    }
+}
+
+/// The variable names of the rule read at `span`.
+fn desc_vars(desc: &Description, span: crate::syntax::Span) -> Vec<String> {
+    desc.rules.iter().find(|r| r.span == span).map(|r| r.vars.clone()).unwrap_or_default()
+}
+
+fn unbound_names(lits: &[Lit], bound: &FxHashSet<Var>, names: &[String]) -> String {
+    let mut vars = Vec::new();
+    for lit in lits {
+        let mut add = |v: Var| {
+            if !bound.contains(&v) && !vars.contains(&v) {
+                vars.push(v);
+            }
+        };
+        match lit {
+            Lit::Pos(s) | Lit::Neg(s) => s.for_each_var(&mut add),
+            Lit::Distinct(a, b) | Lit::Same(a, b) => {
+                a.for_each_var(&mut add);
+                b.for_each_var(&mut add);
+            }
+        }
+    }
+    let shown: Vec<String> =
+        vars.iter().map(|&v| names.get(v as usize).cloned().unwrap_or_else(|| format!("variable {v}"))).collect();
+    match shown.len() {
+        1 => format!("`{}` is", shown[0]),
+        _ => format!("`{}` are", shown.join("`, `")),
+    }
+}
+
+fn pattern_vars(args: &[Pattern]) -> Vec<Var> {
+    let mut vars = Vec::new();
+    for a in args {
+        a.for_each_var(&mut |v| vars.push(v));
+    }
+    vars
+}
+
+fn all_bound(p: &Pattern, bound: &FxHashSet<Var>) -> bool {
+    let mut ok = true;
+    p.for_each_var(&mut |v| ok &= bound.contains(&v));
+    ok
+}
+
+/// How many parts of `args` are known (constants, bound variables, function
+/// names) and how many variables are still free.
+fn boundness(args: &[Pattern], bound: &FxHashSet<Var>) -> (usize, usize) {
+    fn walk(p: &Pattern, bound: &FxHashSet<Var>, known: &mut usize, free: &mut usize) {
+        match p {
+            Pattern::Const(_) => *known += 1,
+            Pattern::Var(v) if bound.contains(v) => *known += 1,
+            Pattern::Var(_) => *free += 1,
+            Pattern::Fn(_, args) => {
+                *known += 1;
+                args.iter().for_each(|a| walk(a, bound, known, free));
+            }
+        }
+    }
+    let (mut known, mut free) = (0, 0);
+    args.iter().for_each(|a| walk(a, bound, &mut known, &mut free));
+    (known, free)
+}
+
+/// The index a literal is looked up by: whole terms where they are known,
+/// function names and arities where they are partly known.
+fn index_spec(args: &[Pattern], bound: &FxHashSet<Var>) -> IndexSpec {
+    fn walk(p: &Pattern, path: &mut Path, bound: &FxHashSet<Var>, spec: &mut IndexSpec) {
+        if all_bound(p, bound) {
+            spec.push(Probe { path: path.clone(), shape: None });
+            return;
+        }
+        if let Pattern::Fn(name, args) = p {
+            spec.push(Probe { path: path.clone(), shape: Some((*name, args.len())) });
+            for (i, a) in args.iter().enumerate() {
+                path.push(i as u8);
+                walk(a, path, bound, spec);
+                path.pop();
+            }
+        }
+    }
+    let mut spec = Vec::new();
+    let mut path = Vec::new();
+    for (i, a) in args.iter().enumerate().take(256) {
+        path.push(i as u8);
+        walk(a, &mut path, bound, &mut spec);
+        path.pop();
+    }
+    spec
+}
+
+/// Tarjan's strongly connected components, dependencies first: the edges go
+/// from a relation to those it reads, so a component comes after every
+/// component it reads. Iterative, so deep dependency chains cannot overflow
+/// the stack.
+fn strongly_connected(edges: &[Vec<(RelId, bool)>]) -> Vec<Vec<RelId>> {
+    let n = edges.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut components = Vec::new();
+    let mut counter = 0;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(RelId, usize)> = vec![(root, 0)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut next)) = work.last_mut() {
+            if *next < edges[v].len() {
+                let w = edges[v][*next].0;
+                *next += 1;
+                if index[w] == usize::MAX {
+                    index[w] = counter;
+                    low[w] = counter;
+                    counter += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut component = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                component.sort_unstable();
+                components.push(component);
+            }
+        }
+    }
+    components
+}

@@ -1,0 +1,80 @@
+//! Uniformly random playouts for a while: the prover's speed on a game.
+
+use std::time::{Duration, Instant};
+
+use rand::RngExt;
+use serde::Serialize;
+
+use super::machine::Machine;
+use super::prover::ProverError;
+use super::term::Term;
+
+/// Playouts stop after this many joint moves even if no terminal state comes.
+pub const MAX_PLAYOUT_STEPS: usize = 10_000;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Speed {
+    pub engine: &'static str,
+    pub playouts: u64,
+    pub playouts_per_s: f64,
+    /// States expanded (joint moves applied) per second.
+    pub expansions_per_s: f64,
+    pub mean_length: f64,
+    /// Each role's mean goal value over the playouts where it had one.
+    pub mean_goals: Vec<Option<f64>>,
+}
+
+/// Plays random games from the initial state until `seconds` have passed
+/// (at least one game).
+pub fn playouts(machine: &Machine, seconds: f64, seed: u64) -> Result<Speed, ProverError> {
+    let mut reasoner = machine.reasoner();
+    let mut rng = crate::rng::stream(seed, &[0x6764_6c]);
+    let n_roles = machine.roles().len();
+    let (mut playouts, mut expansions) = (0u64, 0u64);
+    let mut goal_sums = vec![(0.0, 0u64); n_roles];
+    let budget = Duration::from_secs_f64(seconds.max(0.0));
+    let started = Instant::now();
+    let mut joint: Vec<Term> = Vec::with_capacity(n_roles);
+    loop {
+        let mut state = machine.initial_state().clone();
+        for _ in 0..MAX_PLAYOUT_STEPS {
+            reasoner.load(&state);
+            if reasoner.is_terminal()? {
+                break;
+            }
+            let moves = reasoner.legal_moves()?;
+            joint.clear();
+            for (r, m) in moves.iter().enumerate() {
+                if m.is_empty() {
+                    return Err(ProverError(format!(
+                        "role {} has no legal move in a state that is not terminal",
+                        machine.roles()[r].text(&machine.symbols)
+                    )));
+                }
+                joint.push(m[rng.random_range(0..m.len())].clone());
+            }
+            state = reasoner.next_state(&joint)?;
+            expansions += 1;
+        }
+        reasoner.load(&state);
+        for (sum, g) in goal_sums.iter_mut().zip(reasoner.goals()?) {
+            if let Some(v) = g {
+                sum.0 += f64::from(v);
+                sum.1 += 1;
+            }
+        }
+        playouts += 1;
+        if started.elapsed() >= budget {
+            break;
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64().max(1e-9);
+    Ok(Speed {
+        engine: "prover",
+        playouts,
+        playouts_per_s: playouts as f64 / elapsed,
+        expansions_per_s: expansions as f64 / elapsed,
+        mean_length: expansions as f64 / playouts as f64,
+        mean_goals: goal_sums.iter().map(|&(s, n)| (n > 0).then(|| s / n as f64)).collect(),
+    })
+}

@@ -1,0 +1,446 @@
+//! The prover: bottom-up evaluation of a [`Plan`] over the facts of one state.
+//!
+//! Each relation's facts live in a [`Table`]: a flat vector of terms (one
+//! tuple after another), a hash set of tuples, and the hash indexes the plan
+//! asked for, kept up to date as facts arrive. A stratum is evaluated by
+//! nested-loop joins over those indexes; a recursive stratum semi-naively
+//! (each round joins one literal against the facts the previous round added,
+//! which, since facts are only appended, is a range of the table).
+//!
+//! A [`Workspace`] holds every table: the static ones filled once per game,
+//! the state and move ones refilled for each state and joint move, and only
+//! the strata a query needs are evaluated.
+
+use hashbrown::HashTable;
+use rustc_hash::FxHashMap;
+
+use super::description::Pattern;
+use super::plan::{Dep, IndexSpec, Plan, PlannedRule, Probe, Query, Step};
+use super::term::{Term, hash_tuple, mix};
+
+/// More facts than this in one evaluation stop it: a game whose rules blow
+/// up is refused with a message instead of exhausting memory.
+pub const FACT_BUDGET: usize = 20_000_000;
+
+/// The prover gave up on a state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProverError(pub String);
+
+impl std::fmt::Display for ProverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ProverError {}
+
+/// A hash index: key hash → chain of fact numbers in insertion order.
+#[derive(Clone, Debug, Default)]
+struct Index {
+    heads: FxHashMap<u64, (u32, u32)>,
+    next: Vec<u32>,
+}
+
+const END: u32 = u32::MAX;
+
+/// The facts of one relation.
+#[derive(Clone, Debug)]
+pub struct Table {
+    arity: usize,
+    terms: Vec<Term>,
+    len: usize,
+    set: HashTable<u32>,
+    specs: Vec<IndexSpec>,
+    indexes: Vec<Index>,
+}
+
+impl Table {
+    fn new(arity: usize, specs: Vec<IndexSpec>) -> Table {
+        let indexes = vec![Index::default(); specs.len()];
+        Table { arity, terms: Vec::new(), len: 0, set: HashTable::new(), specs, indexes }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The arguments of fact `i`.
+    #[inline]
+    pub fn fact(&self, i: usize) -> &[Term] {
+        &self.terms[i * self.arity..(i + 1) * self.arity]
+    }
+
+    pub fn facts(&self) -> impl Iterator<Item = &[Term]> {
+        (0..self.len).map(|i| self.fact(i))
+    }
+
+    fn clear(&mut self) {
+        self.terms.clear();
+        self.len = 0;
+        self.set.clear();
+        for index in &mut self.indexes {
+            index.heads.clear();
+            index.next.clear();
+        }
+    }
+
+    pub fn contains(&self, args: &[Term]) -> bool {
+        let hash = hash_tuple(args);
+        let (terms, arity) = (&self.terms, self.arity);
+        self.set.find(hash, |&i| &terms[i as usize * arity..(i as usize + 1) * arity] == args).is_some()
+            || (arity == 0 && self.len > 0)
+    }
+
+    /// Adds a fact; false if it was there.
+    fn insert(&mut self, args: &[Term]) -> bool {
+        if self.arity == 0 {
+            if self.len > 0 {
+                return false;
+            }
+            self.len = 1;
+            return true;
+        }
+        let hash = hash_tuple(args);
+        let (terms, arity) = (&self.terms, self.arity);
+        if self.set.find(hash, |&i| &terms[i as usize * arity..(i as usize + 1) * arity] == args).is_some() {
+            return false;
+        }
+        let i = self.len as u32;
+        let terms = &self.terms;
+        self.set.insert_unique(hash, i, |&j| hash_tuple(&terms[j as usize * arity..(j as usize + 1) * arity]));
+        self.terms.extend_from_slice(args);
+        self.len += 1;
+        for (spec, index) in self.specs.iter().zip(&mut self.indexes) {
+            index.next.push(END);
+            if let Some(key) = fact_key(spec, args) {
+                match index.heads.get_mut(&key) {
+                    Some((_, last)) => {
+                        index.next[*last as usize] = i;
+                        *last = i;
+                    }
+                    None => {
+                        index.heads.insert(key, (i, i));
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The key of a fact under `spec`, or `None` when the fact lacks the
+/// function terms the spec looks into (so no literal using it can match).
+fn fact_key(spec: &IndexSpec, args: &[Term]) -> Option<u64> {
+    let mut h = 0x243F_6A88_85A3_08D3;
+    for Probe { path, shape } in spec {
+        let mut t = args.get(usize::from(*path.first()?))?;
+        for &step in &path[1..] {
+            t = t.args().get(usize::from(step))?;
+        }
+        match shape {
+            Some((name, arity)) => match t {
+                Term::Fn(c) if c.functor == *name && c.args.len() == *arity => h = mix(h, u64::from(*name)),
+                _ => return None,
+            },
+            None => h = mix(h, t.hash64()),
+        }
+    }
+    Some(h)
+}
+
+/// The key a literal looks up: the same walk over its pattern, with bound
+/// variables replaced by their values.
+fn pattern_key(spec: &IndexSpec, args: &[Pattern], binds: &[Option<Term>]) -> Option<u64> {
+    let mut h = 0x243F_6A88_85A3_08D3;
+    for Probe { path, shape } in spec {
+        let mut p = args.get(usize::from(*path.first()?))?;
+        for &step in &path[1..] {
+            match p {
+                Pattern::Fn(_, a) => p = a.get(usize::from(step))?,
+                _ => return None,
+            }
+        }
+        match shape {
+            Some((name, _)) => h = mix(h, u64::from(*name)),
+            None => h = mix(h, build(p, binds)?.hash64()),
+        }
+    }
+    Some(h)
+}
+
+/// The ground term `p` denotes under `binds`; `None` if a variable is unbound.
+fn build(p: &Pattern, binds: &[Option<Term>]) -> Option<Term> {
+    match p {
+        Pattern::Const(s) => Some(Term::Const(*s)),
+        Pattern::Var(v) => binds.get(*v as usize)?.clone(),
+        Pattern::Fn(name, args) => {
+            let args = args.iter().map(|a| build(a, binds)).collect::<Option<Box<[Term]>>>()?;
+            Some(Term::compound(*name, args))
+        }
+    }
+}
+
+/// Unifies pattern `p` with ground `t`, binding free variables (recorded on
+/// `trail` so the caller can undo them).
+fn unify(p: &Pattern, t: &Term, binds: &mut [Option<Term>], trail: &mut Vec<u32>) -> bool {
+    match p {
+        Pattern::Const(s) => matches!(t, Term::Const(c) if c == s),
+        Pattern::Var(v) => match &binds[*v as usize] {
+            Some(b) => b == t,
+            None => {
+                binds[*v as usize] = Some(t.clone());
+                trail.push(*v);
+                true
+            }
+        },
+        Pattern::Fn(name, args) => match t {
+            Term::Fn(c) if c.functor == *name && c.args.len() == args.len() => {
+                args.iter().zip(c.args.iter()).all(|(a, t)| unify(a, t, binds, trail))
+            }
+            _ => false,
+        },
+    }
+}
+
+fn undo(binds: &mut [Option<Term>], trail: &mut Vec<u32>, mark: usize) {
+    for v in trail.drain(mark..) {
+        binds[v as usize] = None;
+    }
+}
+
+/// Every table of a game, and which strata are up to date.
+#[derive(Clone, Debug)]
+pub struct Workspace {
+    tables: Vec<Table>,
+    done: Vec<bool>,
+    facts_made: usize,
+}
+
+impl Workspace {
+    /// Empty tables for `plan`, with the static strata evaluated.
+    pub fn new(plan: &Plan) -> Result<Workspace, ProverError> {
+        let tables = plan.relations.iter().map(|r| Table::new(r.arity, r.specs.clone())).collect();
+        let mut ws = Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0 };
+        for s in 0..plan.strata.len() {
+            if plan.strata[s].dep == Dep::Static {
+                ws.evaluate(plan, s)?;
+            }
+        }
+        Ok(ws)
+    }
+
+    pub fn table(&self, rel: usize) -> &Table {
+        &self.tables[rel]
+    }
+
+    /// Forgets everything that depends on the state (and on moves), and sets
+    /// the state's fluents.
+    pub fn set_state(&mut self, plan: &Plan, fluents: &[Term]) {
+        self.clear_from(plan, Dep::State);
+        let truth = &mut self.tables[plan.truth];
+        for f in fluents {
+            truth.insert(std::slice::from_ref(f));
+        }
+    }
+
+    /// Forgets what depends on moves and sets the joint move (`(does role move)`).
+    pub fn set_moves(&mut self, plan: &Plan, joint: &[(Term, Term)]) {
+        self.clear_from(plan, Dep::Move);
+        let does = &mut self.tables[plan.does];
+        for (role, mv) in joint {
+            does.insert(&[role.clone(), mv.clone()]);
+        }
+    }
+
+    fn clear_from(&mut self, plan: &Plan, level: Dep) {
+        for (rel, r) in plan.relations.iter().enumerate() {
+            if r.dep >= level || (level == Dep::State && rel == plan.truth) || rel == plan.does {
+                self.tables[rel].clear();
+            }
+        }
+        for (s, stratum) in plan.strata.iter().enumerate() {
+            if stratum.dep >= level {
+                self.done[s] = false;
+            }
+        }
+        self.facts_made = 0;
+    }
+
+    /// Evaluates the strata `query` needs that are not up to date.
+    pub fn answer(&mut self, plan: &Plan, query: Query) -> Result<(), ProverError> {
+        for &s in &plan.needs[query as usize] {
+            if !self.done[s] {
+                self.evaluate(plan, s)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn evaluate(&mut self, plan: &Plan, s: usize) -> Result<(), ProverError> {
+        let stratum = &plan.strata[s];
+        let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
+        let mut joiner = Joiner { tables: &self.tables, binds: Vec::new(), trail: Vec::new(), out: &mut out };
+        for &r in &stratum.rules {
+            joiner.run(&plan.rules[r], None);
+        }
+        let mut added = self.insert_all(&mut out)?;
+        if stratum.recursive {
+            // Rounds: join each in-stratum literal against the last round's facts.
+            let in_stratum = |rel: usize| stratum.relations.contains(&rel);
+            let mut previous: FxHashMap<usize, usize> = FxHashMap::default();
+            for &rel in &stratum.relations {
+                previous.insert(rel, 0);
+            }
+            while added > 0 {
+                let ranges: Vec<(usize, usize, usize)> =
+                    stratum.relations.iter().map(|&rel| (rel, previous[&rel], self.tables[rel].len())).collect();
+                for &(rel, _, end) in &ranges {
+                    previous.insert(rel, end);
+                }
+                let mut joiner = Joiner { tables: &self.tables, binds: Vec::new(), trail: Vec::new(), out: &mut out };
+                for &r in &stratum.rules {
+                    let rule = &plan.rules[r];
+                    for (pos, step) in rule.body.iter().enumerate() {
+                        if let Step::Scan { rel, .. } = step
+                            && in_stratum(*rel)
+                            && let Some(&(_, lo, hi)) = ranges.iter().find(|(x, _, _)| x == rel)
+                            && lo < hi
+                        {
+                            joiner.run(rule, Some((pos, lo, hi)));
+                        }
+                    }
+                }
+                added = self.insert_all(&mut out)?;
+            }
+        }
+        self.done[s] = true;
+        Ok(())
+    }
+
+    fn insert_all(&mut self, out: &mut Vec<(usize, Vec<Term>)>) -> Result<usize, ProverError> {
+        let mut added = 0;
+        for (rel, args) in out.drain(..) {
+            if self.tables[rel].insert(&args) {
+                added += 1;
+            }
+        }
+        self.facts_made += added;
+        if self.facts_made > FACT_BUDGET {
+            return Err(ProverError(format!(
+                "the rules derived more than {FACT_BUDGET} facts for one state; the game is too large for the prover"
+            )));
+        }
+        Ok(added)
+    }
+}
+
+/// One rule's nested-loop join.
+struct Joiner<'a> {
+    tables: &'a [Table],
+    binds: Vec<Option<Term>>,
+    trail: Vec<u32>,
+    out: &'a mut Vec<(usize, Vec<Term>)>,
+}
+
+impl Joiner<'_> {
+    /// Derives the rule's head for every way the body holds; with `delta`
+    /// `(position, lo, hi)`, the literal at `position` only reads facts lo..hi.
+    fn run(&mut self, rule: &PlannedRule, delta: Option<(usize, usize, usize)>) {
+        self.binds.clear();
+        self.binds.resize(rule.n_vars, None);
+        self.trail.clear();
+        self.join(rule, 0, delta);
+    }
+
+    fn join(&mut self, rule: &PlannedRule, pos: usize, delta: Option<(usize, usize, usize)>) {
+        let Some(step) = rule.body.get(pos) else {
+            if let Some(args) = rule.head_args.iter().map(|a| build(a, &self.binds)).collect::<Option<Vec<_>>>() {
+                self.out.push((rule.head, args));
+            }
+            return;
+        };
+        match step {
+            Step::Scan { rel, args, index } => {
+                let table = &self.tables[*rel];
+                let (lo, hi) = match delta {
+                    Some((p, lo, hi)) if p == pos => (lo, hi),
+                    _ => (0, table.len()),
+                };
+                let mark = self.trail.len();
+                match index {
+                    Some(slot) => {
+                        let Some(key) = pattern_key(&table.specs[*slot], args, &self.binds) else { return };
+                        let index = &table.indexes[*slot];
+                        let Some(&(first, _)) = index.heads.get(&key) else { return };
+                        let mut i = first;
+                        while i != END {
+                            let fact = i as usize;
+                            i = index.next[fact];
+                            if fact < lo {
+                                continue;
+                            }
+                            if fact >= hi {
+                                break;
+                            }
+                            self.try_fact(rule, pos, delta, args, table.fact(fact), mark);
+                        }
+                    }
+                    None => {
+                        for fact in lo..hi {
+                            self.try_fact(rule, pos, delta, args, table.fact(fact), mark);
+                        }
+                    }
+                }
+            }
+            Step::Absent { rel, args } => {
+                let Some(tuple) = args.iter().map(|a| build(a, &self.binds)).collect::<Option<Vec<_>>>() else {
+                    return;
+                };
+                if !self.tables[*rel].contains(&tuple) {
+                    self.join(rule, pos + 1, delta);
+                }
+            }
+            Step::Distinct(a, b) => {
+                if let (Some(x), Some(y)) = (build(a, &self.binds), build(b, &self.binds))
+                    && x != y
+                {
+                    self.join(rule, pos + 1, delta);
+                }
+            }
+            Step::Same(a, b) => {
+                let (ground, other) = match build(a, &self.binds) {
+                    Some(x) => (x, b),
+                    None => match build(b, &self.binds) {
+                        Some(y) => (y, a),
+                        None => return,
+                    },
+                };
+                let mark = self.trail.len();
+                if unify(other, &ground, &mut self.binds, &mut self.trail) {
+                    self.join(rule, pos + 1, delta);
+                }
+                undo(&mut self.binds, &mut self.trail, mark);
+            }
+        }
+    }
+
+    #[inline]
+    fn try_fact(
+        &mut self,
+        rule: &PlannedRule,
+        pos: usize,
+        delta: Option<(usize, usize, usize)>,
+        args: &[Pattern],
+        fact: &[Term],
+        mark: usize,
+    ) {
+        if args.iter().zip(fact).all(|(p, t)| unify(p, t, &mut self.binds, &mut self.trail)) {
+            self.join(rule, pos + 1, delta);
+        }
+        undo(&mut self.binds, &mut self.trail, mark);
+    }
+}
