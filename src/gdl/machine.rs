@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::description::Description;
-use super::plan::{Plan, Query};
+use super::plan::{Plan, Query, SAMPLE, Stats};
 use super::prover::{ProverError, Workspace};
 use super::term::{Sym, Symbols, Term};
 use crate::diagnostic::Diagnostic;
@@ -45,8 +45,15 @@ pub struct Machine {
 impl Machine {
     /// Compiles `desc` (which should have passed validation).
     pub fn new(desc: &Description) -> Result<Machine, Vec<Diagnostic>> {
-        let (plan, warnings) = Plan::new(desc)?;
-        let base = Workspace::new(&plan).map_err(|e| vec![Diagnostic::error("stratagem::gdl::limit", e.0)])?;
+        let limit = |e: ProverError| vec![Diagnostic::error("stratagem::gdl::limit", e.0)];
+        // A first plan with rough literal orders evaluates the initial state;
+        // its facts are the statistics the final plan orders literals by.
+        let (rough, _) = Plan::new(desc, None)?;
+        let mut sample = Workspace::new(&rough).map_err(limit)?;
+        sample_initial_state(&rough, &mut sample);
+        let stats = statistics(&rough, &sample);
+        let (plan, warnings) = Plan::new(desc, Some(&stats))?;
+        let base = Workspace::new(&plan).map_err(limit)?;
         let roles: Vec<Term> = desc.roles().into_iter().map(Term::Const).collect();
         if roles.is_empty() {
             return Err(vec![
@@ -148,4 +155,37 @@ impl Reasoner<'_> {
         self.ws.answer(plan, Query::Next)?;
         Ok(State::from_terms(self.ws.table(plan.next).facts().map(|f| f[0].clone()).collect()))
     }
+}
+
+/// Evaluates every query on the initial state, with the first legal move of
+/// each role as the joint move; a game too large for that keeps what it got.
+fn sample_initial_state(plan: &Plan, ws: &mut Workspace) {
+    let initial: Vec<Term> = ws.table(plan.init).facts().map(|f| f[0].clone()).collect();
+    ws.set_state(plan, &initial);
+    for query in [Query::Legal, Query::Terminal, Query::Goal] {
+        if ws.answer(plan, query).is_err() {
+            return;
+        }
+    }
+    let roles: Vec<Term> = ws.table(plan.relations.iter().position(|r| r.name == super::description::ROLE && r.arity == 1).unwrap_or(plan.init)).facts().map(|f| f[0].clone()).collect();
+    let mut joint = Vec::new();
+    for role in roles {
+        if let Some(f) = ws.table(plan.legal).facts().find(|f| f[0] == role) {
+            joint.push((role, f[1].clone()));
+        }
+    }
+    ws.set_moves(plan, &joint);
+    let _ = ws.answer(plan, Query::Next);
+}
+
+/// Up to [`SAMPLE`] facts of every relation, spread over its table.
+fn statistics(plan: &Plan, ws: &Workspace) -> Stats {
+    let mut stats = Stats::default();
+    for (rel, r) in plan.relations.iter().enumerate() {
+        let table = ws.table(rel);
+        let step = table.len().div_ceil(SAMPLE).max(1);
+        let facts = (0..table.len()).step_by(step).map(|i| table.fact(i).to_vec()).collect();
+        stats.record(r.name, r.arity, table.len(), facts);
+    }
+    stats
 }
