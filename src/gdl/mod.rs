@@ -14,6 +14,7 @@ pub mod playouts;
 pub mod prover;
 pub mod term;
 pub mod trace;
+pub mod validate;
 
 pub use description::Description;
 pub use machine::{Machine, Reasoner, State};
