@@ -167,7 +167,13 @@ fn sample_initial_state(plan: &Plan, ws: &mut Workspace) {
             return;
         }
     }
-    let roles: Vec<Term> = ws.table(plan.relations.iter().position(|r| r.name == super::description::ROLE && r.arity == 1).unwrap_or(plan.init)).facts().map(|f| f[0].clone()).collect();
+    let roles: Vec<Term> = ws
+        .table(
+            plan.relations.iter().position(|r| r.name == super::description::ROLE && r.arity == 1).unwrap_or(plan.init),
+        )
+        .facts()
+        .map(|f| f[0].clone())
+        .collect();
     let mut joint = Vec::new();
     for role in roles {
         if let Some(f) = ws.table(plan.legal).facts().find(|f| f[0] == role) {

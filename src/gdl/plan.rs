@@ -162,27 +162,14 @@ impl Plan {
                 component_of[r] = c;
             }
         }
-        let mut errors = Vec::new();
-        for (h, out) in edges.iter().enumerate() {
-            for &(r, positive) in out {
-                if !positive && component_of[r] == component_of[h] {
-                    errors.push(
-                        Diagnostic::error(
-                            "stratagem::gdl::stratify",
-                            format!(
-                                "negation is not stratified: `{}` depends on the negation of `{}`, which depends on it",
-                                desc.symbols.name(b.relations[h].name),
-                                desc.symbols.name(b.relations[r].name)
-                            ),
-                        )
-                        .with_help("GDL requires that no relation depend on its own negation"),
-                    );
-                }
-            }
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        // Components that negate one of their own relations are split later,
+        // by constant arguments, or refused.
+        let negates_itself: Vec<bool> = components
+            .iter()
+            .map(|members| {
+                members.iter().any(|&h| edges[h].iter().any(|&(r, positive)| !positive && members.contains(&r)))
+            })
+            .collect();
 
         // What each relation depends on, in component order.
         for members in &components {
@@ -217,18 +204,36 @@ impl Plan {
             }
         }
 
-        let strata: Vec<Stratum> = components
-            .iter()
-            .map(|members| {
-                let recursive = members.len() > 1 || edges[members[0]].iter().any(|&(r, _)| r == members[0]);
-                Stratum {
-                    relations: members.clone(),
-                    rules: members.iter().flat_map(|&r| rules_of[r].iter().copied()).collect(),
-                    recursive,
-                    dep: b.relations[members[0]].dep,
+        let mut strata: Vec<Stratum> = Vec::new();
+        for (c, members) in components.iter().enumerate() {
+            let recursive = members.len() > 1 || edges[members[0]].iter().any(|&(r, _)| r == members[0]);
+            let rules_here: Vec<usize> = members.iter().flat_map(|&r| rules_of[r].iter().copied()).collect();
+            let dep = b.relations[members[0]].dep;
+            if !negates_itself[c] {
+                strata.push(Stratum { relations: members.clone(), rules: rules_here, recursive, dep });
+                continue;
+            }
+            match split_by_constants(members, &rules_here, &rules) {
+                Ok(parts) => {
+                    for part in parts {
+                        strata.push(Stratum { relations: members.clone(), rules: part, recursive: true, dep });
+                    }
                 }
-            })
-            .collect();
+                Err((h, r)) => {
+                    return Err(vec![
+                        Diagnostic::error(
+                            "stratagem::gdl::stratify",
+                            format!(
+                                "negation is not stratified: `{}` depends on the negation of `{}`, which depends on it",
+                                desc.symbols.name(b.relations[h].name),
+                                desc.symbols.name(b.relations[r].name)
+                            ),
+                        )
+                        .with_help("GDL requires that no relation depend on its own negation"),
+                    ]);
+                }
+            }
+        }
 
         let needs = QUERIES.map(|q| {
             let target = match q {
@@ -257,6 +262,90 @@ impl Plan {
             Plan { relations: b.relations, rules, strata, needs, truth, does, next, legal, goal, terminal, init };
         Ok((plan, b.warnings))
     }
+}
+
+/// Orders the rules of a component that negates its own relations into
+/// parts evaluated one after the other, by the constants at the argument
+/// places where every head of a relation has one: `(goal ?r 100)` read as
+/// `(not (goal ?r 0))` is stratified once `goal` is split by its value. Fails
+/// with the (head, negated) relations of a cycle through negation that
+/// remains.
+fn split_by_constants(
+    members: &[RelId],
+    rule_ids: &[usize],
+    rules: &[PlannedRule],
+) -> Result<Vec<Vec<usize>>, (RelId, RelId)> {
+    // Key places of each relation: a constant in every head.
+    let mut keys: FxHashMap<RelId, Vec<usize>> = FxHashMap::default();
+    for &i in rule_ids {
+        let rule = &rules[i];
+        let constant = |p: &usize| matches!(rule.head_args.get(*p), Some(Pattern::Const(_)));
+        keys.entry(rule.head)
+            .and_modify(|k| k.retain(constant))
+            .or_insert_with(|| (0..rule.head_args.len()).filter(constant).collect());
+    }
+    let node_of = |rel: RelId, args: &[Pattern]| -> (RelId, Vec<Option<Sym>>) {
+        let places = keys.get(&rel).map_or(&[][..], Vec::as_slice);
+        let values = places
+            .iter()
+            .map(|&p| match args.get(p) {
+                Some(Pattern::Const(c)) => Some(*c),
+                _ => None,
+            })
+            .collect();
+        (rel, values)
+    };
+    // Nodes: the distinct heads.
+    let mut nodes: Vec<(RelId, Vec<Option<Sym>>)> = Vec::new();
+    let mut head_node = Vec::with_capacity(rule_ids.len());
+    for &i in rule_ids {
+        let node = node_of(rules[i].head, &rules[i].head_args);
+        let n = nodes.iter().position(|x| *x == node).unwrap_or_else(|| {
+            nodes.push(node);
+            nodes.len() - 1
+        });
+        head_node.push(n);
+    }
+    // Edges: from a head to every node a body literal of the component may read.
+    let mut edges: Vec<Vec<(usize, bool)>> = vec![Vec::new(); nodes.len()];
+    for (k, &i) in rule_ids.iter().enumerate() {
+        for step in &rules[i].body {
+            let (rel, args, positive) = match step {
+                Step::Scan { rel, args, .. } => (*rel, args, true),
+                Step::Absent { rel, args } => (*rel, args, false),
+                _ => continue,
+            };
+            if !members.contains(&rel) {
+                continue;
+            }
+            let (_, wanted) = node_of(rel, args);
+            for (n, (r, values)) in nodes.iter().enumerate() {
+                let compatible =
+                    *r == rel && values.iter().zip(&wanted).all(|(v, w)| w.is_none() || v.is_none() || v == w);
+                if compatible {
+                    edges[head_node[k]].push((n, positive));
+                }
+            }
+        }
+    }
+    let parts = strongly_connected(&edges);
+    let mut part_of = vec![0; nodes.len()];
+    for (p, members) in parts.iter().enumerate() {
+        for &n in members {
+            part_of[n] = p;
+        }
+    }
+    for (n, out) in edges.iter().enumerate() {
+        if let Some(&(m, _)) = out.iter().find(|&&(m, positive)| !positive && part_of[m] == part_of[n]) {
+            return Err((nodes[n].0, nodes[m].0));
+        }
+    }
+    Ok(parts
+        .iter()
+        .map(|members| {
+            rule_ids.iter().enumerate().filter(|(k, _)| members.contains(&head_node[*k])).map(|(_, &i)| i).collect()
+        })
+        .collect())
 }
 
 /// A literal after normalisation.
