@@ -8,6 +8,7 @@
 
 pub mod description;
 pub mod machine;
+mod magic;
 pub mod perft;
 pub mod plan;
 pub mod playouts;

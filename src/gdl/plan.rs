@@ -117,8 +117,18 @@ impl Plan {
     /// Compiles the rules of `desc`. Rules the prover cannot evaluate bottom-up
     /// (variables bound by no positive literal) are left out with a warning;
     /// unstratifiable negation is an error.
-    pub fn new(desc: &Description, stats: Option<&Stats>) -> Result<(Plan, Vec<Diagnostic>), Vec<Diagnostic>> {
-        let mut b = Builder { rel_ids: FxHashMap::default(), relations: Vec::new(), warnings: Vec::new(), stats };
+    pub fn new(
+        desc: &Description,
+        stats: Option<&Stats>,
+        demand: bool,
+    ) -> Result<(Plan, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let mut b = Builder {
+            rel_ids: FxHashMap::default(),
+            relations: Vec::new(),
+            warnings: Vec::new(),
+            stats,
+            symbols: desc.symbols.clone(),
+        };
         for (name, arity) in [(d::TRUE, 1), (d::DOES, 2), (d::NEXT, 1), (d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0)] {
             b.rel(name, arity);
         }
@@ -127,12 +137,18 @@ impl Plan {
         b.rel(d::ROLE, 1);
 
         // Normalise: expand `or`, push `not` inward.
-        let mut flat: Vec<(Sentence, Vec<Lit>, usize, crate::syntax::Span)> = Vec::new();
+        let mut flat: Vec<FlatRule> = Vec::new();
         for rule in &desc.rules {
             for body in dnf(&rule.body) {
-                flat.push((rule.head.clone(), body, rule.vars.len(), rule.span));
+                flat.push(FlatRule { head: rule.head.clone(), body, n_vars: rule.vars.len(), span: rule.span });
             }
         }
+        if demand {
+            let rewritable = super::magic::rewritable(&flat);
+            flat = super::magic::rewrite(flat, &rewritable, &mut b.symbols);
+        }
+        let flat: Vec<(Sentence, Vec<Lit>, usize, crate::syntax::Span)> =
+            flat.into_iter().map(|r| (r.head, r.body, r.n_vars, r.span)).collect();
         for (head, body, _, _) in &flat {
             b.rel(head.relation, head.args.len());
             for lit in body {
@@ -225,8 +241,8 @@ impl Plan {
                             "stratagem::gdl::stratify",
                             format!(
                                 "negation is not stratified: `{}` depends on the negation of `{}`, which depends on it",
-                                desc.symbols.name(b.relations[h].name),
-                                desc.symbols.name(b.relations[r].name)
+                                b.symbols.name(b.relations[h].name),
+                                b.symbols.name(b.relations[r].name)
                             ),
                         )
                         .with_help("GDL requires that no relation depend on its own negation"),
@@ -348,9 +364,18 @@ fn split_by_constants(
         .collect())
 }
 
+/// A rule after normalisation: one alternative of its `or`s.
+#[derive(Clone, Debug)]
+pub(super) struct FlatRule {
+    pub head: Sentence,
+    pub body: Vec<Lit>,
+    pub n_vars: usize,
+    pub span: crate::syntax::Span,
+}
+
 /// A literal after normalisation.
 #[derive(Clone, Debug)]
-enum Lit {
+pub(super) enum Lit {
     Pos(Sentence),
     Neg(Sentence),
     Distinct(Pattern, Pattern),
@@ -410,6 +435,8 @@ struct Builder<'s> {
     relations: Vec<Relation>,
     warnings: Vec<Diagnostic>,
     stats: Option<&'s Stats>,
+    /// The game's symbols and the names of relations the rewrite adds.
+    symbols: super::term::Symbols,
 }
 
 impl Builder<'_> {
@@ -507,7 +534,7 @@ impl Builder<'_> {
                     "stratagem::gdl::unsafe",
                     format!(
                         "a rule for `{}` is left out: {names} bound by no positive literal",
-                        desc.symbols.name(head.relation)
+                        self.symbols.name(head.relation)
                     ),
                 ));
                 return None;
@@ -536,7 +563,7 @@ impl Builder<'_> {
                 "stratagem::gdl::unsafe",
                 format!(
                     "a rule for `{}` is left out: its head variable `{name}` is bound by no positive literal",
-                    desc.symbols.name(head.relation)
+                    self.symbols.name(head.relation)
                 ),
             ));
             return None;

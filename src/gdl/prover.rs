@@ -218,13 +218,23 @@ pub struct Workspace {
     tables: Vec<Table>,
     done: Vec<bool>,
     facts_made: usize,
+    /// Facts derived since the workspace was made (static ones included).
+    pub total_facts: usize,
+    /// The most facts one state may derive.
+    pub budget: usize,
 }
 
 impl Workspace {
     /// Empty tables for `plan`, with the static strata evaluated.
     pub fn new(plan: &Plan) -> Result<Workspace, ProverError> {
         let tables = plan.relations.iter().map(|r| Table::new(r.arity, r.specs.clone())).collect();
-        let mut ws = Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0 };
+        let mut ws = Workspace {
+            tables,
+            done: vec![false; plan.strata.len()],
+            facts_made: 0,
+            total_facts: 0,
+            budget: FACT_BUDGET,
+        };
         for s in 0..plan.strata.len() {
             if plan.strata[s].dep == Dep::Static {
                 ws.evaluate(plan, s)?;
@@ -329,9 +339,11 @@ impl Workspace {
             }
         }
         self.facts_made += added;
-        if self.facts_made > FACT_BUDGET {
+        self.total_facts += added;
+        if self.facts_made > self.budget {
             return Err(ProverError(format!(
-                "the rules derived more than {FACT_BUDGET} facts for one state; the game is too large for the prover"
+                "the rules derived more than {} facts for one state; the game is too large for the prover",
+                self.budget
             )));
         }
         Ok(added)
