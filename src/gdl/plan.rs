@@ -143,6 +143,9 @@ impl Plan {
                 flat.push(FlatRule { head: rule.head.clone(), body, n_vars: rule.vars.len(), span: rule.span });
             }
         }
+        for rule in &mut flat {
+            bind_role_argument(rule);
+        }
         if demand {
             let rewritable = super::magic::rewritable(&flat);
             flat = super::magic::rewrite(flat, &rewritable, &mut b.symbols);
@@ -364,6 +367,22 @@ fn split_by_constants(
         .collect())
 }
 
+/// GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role, so a
+/// role variable of such a head that no positive literal binds is bound by
+/// `(role ?r)`, added first.
+fn bind_role_argument(rule: &mut FlatRule) {
+    let head = &rule.head;
+    if (head.relation == d::LEGAL || head.relation == d::GOAL)
+        && let Some(Pattern::Var(v)) = head.args.first()
+    {
+        let bound_by_body = rule.body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
+        if !bound_by_body {
+            let role = Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span };
+            rule.body.insert(0, Lit::Pos(role));
+        }
+    }
+}
+
 /// A rule after normalisation: one alternative of its `or`s.
 #[derive(Clone, Debug)]
 pub(super) struct FlatRule {
@@ -457,22 +476,12 @@ impl Builder<'_> {
         &mut self,
         desc: &Description,
         head: &Sentence,
-        mut body: Vec<Lit>,
+        body: Vec<Lit>,
         n_vars: usize,
         span: crate::syntax::Span,
         in_component: &dyn Fn(RelId) -> bool,
     ) -> Option<PlannedRule> {
         let h = self.rel_ids[&(head.relation, head.args.len())];
-        // GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role,
-        // so a role variable that no literal binds is bound by the role.
-        if (head.relation == d::LEGAL || head.relation == d::GOAL)
-            && let Some(Pattern::Var(v)) = head.args.first()
-        {
-            let bound_by_body = body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
-            if !bound_by_body {
-                body.insert(0, Lit::Pos(Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span }));
-            }
-        }
         let mut bound: FxHashSet<Var> = FxHashSet::default();
         let mut steps = Vec::with_capacity(body.len());
         let mut remaining = body;
