@@ -428,6 +428,11 @@ proptest! {
     fn programs_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
         entry_points::read_check(&mutate(&seeds("read_check"), pick, &edits));
     }
+
+    #[test]
+    fn gdl_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::gdl(&mutate(&seeds("gdl"), pick, &edits));
+    }
 }
 
 /// Every seed goes through its target unchanged, and the seeds that should
@@ -449,6 +454,9 @@ fn seeds_pass_their_targets() {
     for seed in seeds("checkpoint") {
         entry_points::checkpoint(&seed);
     }
+    for seed in seeds("gdl") {
+        entry_points::gdl(&seed);
+    }
     let text =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/checkpoint/tiny-morris.json"))
             .expect("the checkpoint seed");
@@ -462,12 +470,13 @@ type EntryPoint = fn(&[u8]);
 /// goes through its target without a panic.
 #[test]
 fn fuzz_regressions_pass_their_targets() {
-    let targets: [(&str, EntryPoint); 5] = [
+    let targets: [(&str, EntryPoint); 6] = [
         ("read_check", entry_points::read_check),
         ("experiment", entry_points::experiment),
         ("positions", entry_points::positions),
         ("csv_rows", entry_points::csv_rows),
         ("checkpoint", entry_points::checkpoint),
+        ("gdl", entry_points::gdl),
     ];
     for (target, run) in targets {
         for input in inputs("fuzz/regressions", target) {

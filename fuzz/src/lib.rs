@@ -16,6 +16,7 @@ use stratagem::evolve::experiment::lower_experiment;
 use stratagem::evolve::output::parse_checkpoint;
 use stratagem::games::domain::{Compute, GpDomain};
 use stratagem::games::registry::{GAMES, GameTask};
+use stratagem::gdl::{Description, validate::validate};
 use stratagem::lang::{Base, FormRef, Loader, Value};
 use stratagem::syntax::{lexer::comments, pretty::format_source, read};
 
@@ -199,5 +200,22 @@ pub fn checkpoint(data: &[u8]) {
     let programs = cp.population.iter().chain(&cp.champion).chain(cp.finalists.iter().map(|f| &f.program));
     for program in programs {
         let _ = read(FileId(0), program);
+    }
+}
+
+/// A GDL description as `stratagem gdl check` and the running `gdl`
+/// commands take it: read, validated and compiled, then a short
+/// deterministic playout, its trace written.
+pub fn gdl(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let (forms, diags) = read(FileId(0), &text);
+    if !diags.is_empty() {
+        return;
+    }
+    let (description, _) = Description::read(FileId(0), &forms);
+    let _ = validate(&description);
+    if let Ok((machine, _)) = stratagem::gdl::compile(FileId(0), &text) {
+        let mut trace = String::new();
+        let _ = stratagem::gdl::trace::trace(&machine, 1, 12, &mut trace);
     }
 }
