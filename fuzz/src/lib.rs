@@ -214,7 +214,9 @@ pub fn gdl(data: &[u8]) {
     }
     let (description, _) = Description::read(FileId(0), &forms);
     let _ = validate(&description);
-    if let Ok((machine, _)) = stratagem::gdl::compile(FileId(0), &text) {
+    // Lenient: the running commands' compile, which also builds the machine
+    // for games whose validation errors GGP-Base's prover runs anyway.
+    if let Ok((machine, _)) = stratagem::gdl::compile(FileId(0), &text, stratagem::gdl::Validation::Lenient) {
         let mut trace = String::new();
         let _ = stratagem::gdl::trace::trace(&machine, 1, 12, &mut trace);
     }

@@ -8,7 +8,7 @@ use clap::{Subcommand, ValueEnum};
 
 use super::{Failure, Format, Outcome, out, print_warnings};
 use crate::diagnostic::Sources;
-use crate::gdl::{self, Machine};
+use crate::gdl::{self, Machine, Validation};
 use crate::limits::Limit;
 
 #[derive(Subcommand, Debug)]
@@ -41,7 +41,8 @@ pub enum GdlCommand {
     /// Uniformly random playouts for S seconds: playouts/s, expansions/s, mean length and goals.
     Playouts {
         game: PathBuf,
-        #[arg(long, default_value_t = 10.0)]
+        /// How long to play, in seconds (0 or more).
+        #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
         seconds: f64,
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -69,14 +70,16 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
-/// Loads and compiles the game at `path`; warnings go to stderr.
-fn load(path: &Path) -> Result<Machine, Failure> {
+/// Loads and compiles the game at `path`; warnings go to stderr. `check`
+/// validates strictly, the commands that run the game run what GGP-Base's
+/// prover runs ([`gdl::compile`] has the policy).
+fn load(path: &Path, validation: Validation) -> Result<Machine, Failure> {
     let mut sources = Sources::new();
     let file = sources
         .load_within(path, Limit::InputSize)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", path.display())))?;
     let text = sources.get(file).text.clone();
-    match gdl::compile(file, &text) {
+    match gdl::compile(file, &text, validation) {
         Ok((machine, warnings)) => {
             print_warnings(&sources, &warnings);
             Ok(machine)
@@ -92,7 +95,7 @@ fn prover_failure(path: &Path, e: gdl::prover::ProverError) -> Failure {
 pub fn run(command: GdlCommand) -> Outcome {
     match command {
         GdlCommand::Check { game, engine: _ } => {
-            let machine = load(&game)?;
+            let machine = load(&game, Validation::Strict)?;
             let plan = machine.plan();
             let recursive = plan.strata.iter().filter(|s| s.recursive).count();
             out(&format!(
@@ -111,7 +114,7 @@ pub fn run(command: GdlCommand) -> Outcome {
             Limit::PerftDepth
                 .check(u64::from(depth), &format!("`--depth {depth}`"))
                 .map_err(|e| Failure::message("stratagem::limit", e))?;
-            let machine = load(&game)?;
+            let machine = load(&game, Validation::Lenient)?;
             let (depths, stop_reason) =
                 gdl::perft::perft(&machine, depth as usize, 50_000_000).map_err(|e| prover_failure(&game, e))?;
             let report = gdl::perft::Perft {
@@ -125,7 +128,7 @@ pub fn run(command: GdlCommand) -> Outcome {
             Ok(())
         }
         GdlCommand::Trace { game, seeds: (a, b), max_steps, engine: _ } => {
-            let machine = load(&game)?;
+            let machine = load(&game, Validation::Lenient)?;
             for seed in a..=b {
                 let mut text = String::new();
                 gdl::trace::trace(&machine, seed, max_steps, &mut text).map_err(|e| prover_failure(&game, e))?;
@@ -137,10 +140,10 @@ pub fn run(command: GdlCommand) -> Outcome {
             if !(seconds.is_finite() && seconds >= 0.0) {
                 return Err(Failure::message(
                     "stratagem::gdl::seconds",
-                    format!("--seconds {seconds} is not a duration"),
+                    format!("`--seconds {seconds}` is not a duration: give a number of seconds, 0 or more"),
                 ));
             }
-            let machine = load(&game)?;
+            let machine = load(&game, Validation::Lenient)?;
             let speed = gdl::playouts::playouts(&machine, seconds, seed).map_err(|e| prover_failure(&game, e))?;
             match format {
                 Format::Json => out(&format!("{}\n", serde_json::to_string(&speed).unwrap_or_default())),

@@ -36,9 +36,12 @@ use crate::syntax::Span;
 pub const MAX_DIAGNOSTICS_VALIDATION: usize = 1000;
 
 const RESERVED: &str = "stratagem::gdl::reserved";
-const UNSAFE: &str = "stratagem::gdl::unsafe";
-const NEGATION: &str = "stratagem::gdl::negation";
-const CASE: &str = "stratagem::gdl::case";
+/// A variable of a rule bound by no positive literal of its body.
+pub const UNSAFE: &str = "stratagem::gdl::unsafe";
+/// `not` applied to something other than a sentence.
+pub const NEGATION: &str = "stratagem::gdl::negation";
+/// One name spelled with different capitalizations.
+pub const CASE: &str = "stratagem::gdl::case";
 const ARITY: &str = "stratagem::gdl::arity";
 
 /// Checks `desc` and returns its errors (the game cannot be played) and
