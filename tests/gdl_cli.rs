@@ -78,6 +78,7 @@ fn bad_files_are_refused_by_every_subcommand_with_the_file_named() {
             refused(&args, &[name, wanted]);
         }
     }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -108,6 +109,7 @@ fn check_rejects_what_the_running_commands_run_with_warnings() {
             assert!(!stderr.contains('×'), "stratagem {args:?}: errors are shown as warnings:\n{stderr}");
         }
     }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -156,6 +158,7 @@ fn check_prints_warnings_of_a_valid_game() {
     let flat = flat(&stderr);
     assert!(flat.contains("stratagem::gdl::unused") && flat.contains("unused.kif"), "{stderr}");
     assert!(!stderr.contains('×'), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -1,6 +1,10 @@
 //! `stratagem gdl check|perft|trace|playouts GAME.kif`: GDL games read as
 //! they are, checked, and reasoned over with the prover. Output formats are
 //! those of the reference data (../shared/gdl/README.md in the workspace).
+//!
+//! `check` fails on any validation error; `perft`, `trace` and `playouts`
+//! also run the games GGP-Base's validator rejects but its prover runs, with
+//! those errors shown as warnings ([`gdl::compile`] holds the policy).
 
 use std::path::{Path, PathBuf};
 

@@ -37,9 +37,9 @@ pub enum Validation {
 /// The kinds of validation error GGP-Base's validator rejects a game for
 /// while its prover plays the game anyway (test_case_3b, 3e and 3f, unsafe,
 /// and test_clean_not_distinct, a negated `distinct`, have reference results
-/// from it): unsafe rules (the prover leaves out what it cannot bind, and
+/// from it): unsafe rules (our prover leaves out a rule it cannot bind, and
 /// says so), `not` applied to a non-sentence, and names spelled with
-/// different capitalizations (names are case-insensitive).
+/// different capitalizations (names are read case-insensitively).
 pub const RUNS_ANYWAY: [&str; 3] = [validate::UNSAFE, validate::NEGATION, validate::CASE];
 
 /// The code of the note that comes with the warnings of a game run under
@@ -48,7 +48,7 @@ pub const REJECTED_BUT_RUN: &str = "stratagem::gdl::rejected";
 
 /// Reads, validates and compiles the description in `text` (file `file` of
 /// the caller's sources): the machine and its warnings, or the diagnostics
-/// that stop it, errors first.
+/// that stop it (with the warnings found before).
 ///
 /// The policy, in one place:
 /// - reader errors (the text, or a form that is not GDL) are always fatal;

@@ -28,7 +28,7 @@ pub struct Speed {
 /// (at least one game).
 pub fn playouts(machine: &Machine, seconds: f64, seed: u64) -> Result<Speed, ProverError> {
     let mut reasoner = machine.reasoner();
-    let mut rng = crate::rng::stream(seed, &[0x6764_6c]);
+    let mut rng = crate::rng::stream(seed, &[0x0067_646c]);
     let n_roles = machine.roles().len();
     let (mut playouts, mut expansions) = (0u64, 0u64);
     let mut goal_sums = vec![(0.0, 0u64); n_roles];
