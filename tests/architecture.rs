@@ -47,6 +47,38 @@ fn names(line: &str, word: &str) -> bool {
     })
 }
 
+/// `line` with the contents of its string literals blanked, so that words in
+/// messages (GDL's "unsafe rule") are not taken for code.
+fn without_strings(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in line.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => {
+                    in_string = false;
+                    out.push('"');
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn strings_are_blanked_but_code_is_not() {
+    assert!(!names(&without_strings(r#"let code = "stratagem::gdl::unsafe";"#), "unsafe"));
+    assert!(names(&without_strings(r#"let x = unsafe { f("a\"b") };"#), "unsafe"));
+}
+
 #[test]
 fn unsafe_code_lives_only_in_the_jit() {
     let mut found = Vec::new();
@@ -57,7 +89,7 @@ fn unsafe_code_lives_only_in_the_jit() {
         }
         let text = std::fs::read_to_string(&path).expect("source");
         for (i, line) in text.lines().enumerate() {
-            if !line.trim_start().starts_with("//") && names(line, "unsafe") {
+            if !line.trim_start().starts_with("//") && names(&without_strings(line), "unsafe") {
                 found.push(format!("{file}:{}: {line}", i + 1));
             }
         }

@@ -735,8 +735,11 @@ fn strongly_connected(edges: &[Vec<(RelId, bool)>]) -> Vec<Vec<RelId>> {
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     /// Per relation (name, arity): its size and up to [`SAMPLE`] facts.
-    samples: FxHashMap<(Sym, usize), (usize, Vec<Vec<super::term::Term>>)>,
+    samples: FxHashMap<(Sym, usize), (usize, Vec<Fact>)>,
 }
+
+/// A fact's arguments.
+type Fact = Vec<super::term::Term>;
 
 /// How many facts of a relation the estimates look at.
 pub const SAMPLE: usize = 400;
