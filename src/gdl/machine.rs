@@ -9,8 +9,8 @@
 use std::sync::Arc;
 
 use super::description::Description;
-use super::plan::{Plan, Query, SAMPLE, Stats};
-use super::prover::{ProverError, Workspace};
+use super::plan::{Demand, Plan, Query, SAMPLE, Stats};
+use super::prover::{FACT_BUDGET, ProverError, Workspace};
 use super::term::{Sym, Symbols, Term};
 use crate::diagnostic::Diagnostic;
 
@@ -51,23 +51,36 @@ impl Machine {
         // The rules as written, or rewritten for demand (magic sets), whichever
         // derives fewer facts on the initial state: demand saves whole
         // relations in some games and costs a third of the time in others.
-        let (plain, _) = Plan::new(desc, None, false)?;
-        let mut chosen = (false, plain);
-        if let Ok((demand, _)) = Plan::new(desc, None, true) {
-            let mut ws = Workspace::new(&demand).map_err(limit)?;
+        // Each candidate gets a budget of twice the best so far.
+        let mut best: Option<(usize, Demand, Plan)> = None;
+        let mut last_error = None;
+        for demand in [Demand::Off, Demand::Dynamic, Demand::All] {
+            let Ok((candidate, _)) = Plan::new(desc, None, demand) else { continue };
+            let budget = best.as_ref().map_or(FACT_BUDGET, |(cost, ..)| (2 * cost + 10_000).min(FACT_BUDGET));
+            let mut ws = match Workspace::with_budget(&candidate, budget) {
+                Ok(ws) => ws,
+                Err(e) => {
+                    last_error = Some(e);
+                    continue;
+                }
+            };
             let static_facts = ws.total_facts;
-            let sampled = sample_initial_state(&demand, &mut ws);
-            let demand_facts = ws.total_facts - static_facts;
-            let mut plain_ws = Workspace::new(&chosen.1).map_err(limit)?;
-            plain_ws.budget = 2 * demand_facts + 10_000;
-            let static_facts = plain_ws.total_facts;
-            let plain_ok = sample_initial_state(&chosen.1, &mut plain_ws);
-            let plain_facts = plain_ws.total_facts - static_facts;
-            if sampled && (!plain_ok || plain_facts > 2 * demand_facts) {
-                chosen = (true, demand);
+            if !sample_initial_state(&candidate, &mut ws) {
+                continue;
+            }
+            let cost = ws.total_facts - static_facts + static_facts / 100;
+            let better = match &best {
+                None => true,
+                Some((best_cost, ..)) => 2 * cost < *best_cost,
+            };
+            if better {
+                best = Some((cost, demand, candidate));
             }
         }
-        let (demand, rough) = chosen;
+        let Some((_, demand, rough)) = best else {
+            let e = last_error.unwrap_or_else(|| ProverError("the initial state could not be evaluated".to_owned()));
+            return Err(limit(e));
+        };
         let mut sample = Workspace::new(&rough).map_err(limit)?;
         sample_initial_state(&rough, &mut sample);
         let stats = statistics(&rough, &sample);

@@ -12,9 +12,9 @@
 //! relation (`count_loop^bbbbff`), whose rules first read a magic relation
 //! holding the bound arguments that calls can ask for; magic rules derive
 //! those from the caller's own magic relation and the literals before the
-//! call. Only relations that change with the state are rewritten (static
-//! ones are computed once anyway); calls with no bound argument, and negated
-//! calls, keep the original relation.
+//! call. Relations that change with the state are rewritten; static ones
+//! only when they are too large to compute whole (sudoku). Calls with no
+//! bound argument, and negated calls, keep the original relation.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -154,13 +154,20 @@ fn all_bound(p: &Pattern, bound: &FxHashSet<Var>) -> bool {
     ok
 }
 
-/// Relations worth rewriting: derived by rules, not reserved, and changing
-/// with the state (static relations are computed once per game).
-pub(super) fn rewritable(rules: &[FlatRule]) -> FxHashSet<(Sym, usize)> {
+/// Relations worth rewriting: derived by rules (not only facts), not
+/// reserved, and changing with the state unless `include_static`.
+pub(super) fn rewritable(rules: &[FlatRule], include_static: bool) -> FxHashSet<(Sym, usize)> {
     let reserved = [d::ROLE, d::INIT, d::TRUE, d::NEXT, d::LEGAL, d::DOES, d::GOAL, d::TERMINAL];
     let mut dynamic: FxHashSet<(Sym, usize)> = FxHashSet::default();
     dynamic.insert((d::TRUE, 1));
     dynamic.insert((d::DOES, 2));
+    if include_static {
+        for rule in rules {
+            if !rule.body.is_empty() {
+                dynamic.insert((rule.head.relation, rule.head.args.len()));
+            }
+        }
+    }
     loop {
         let before = dynamic.len();
         for rule in rules {

@@ -83,6 +83,19 @@ pub struct Stratum {
     pub dep: Dep,
 }
 
+/// Which relations the magic-sets rewrite (src/gdl/magic.rs) may make
+/// demand-driven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Demand {
+    /// The rules as written.
+    Off,
+    /// Relations that change with the state.
+    Dynamic,
+    /// Static relations too, for games whose static relations are too large
+    /// to compute whole (sudoku's 10-ary `exactlyOne`).
+    All,
+}
+
 /// The queries a state machine asks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Query {
@@ -120,7 +133,7 @@ impl Plan {
     pub fn new(
         desc: &Description,
         stats: Option<&Stats>,
-        demand: bool,
+        demand: Demand,
     ) -> Result<(Plan, Vec<Diagnostic>), Vec<Diagnostic>> {
         let mut b = Builder {
             rel_ids: FxHashMap::default(),
@@ -146,8 +159,8 @@ impl Plan {
         for rule in &mut flat {
             bind_role_argument(rule);
         }
-        if demand {
-            let rewritable = super::magic::rewritable(&flat);
+        if demand != Demand::Off {
+            let rewritable = super::magic::rewritable(&flat, demand == Demand::All);
             flat = super::magic::rewrite(flat, &rewritable, &mut b.symbols);
         }
         let flat: Vec<(Sentence, Vec<Lit>, usize, crate::syntax::Span)> =

@@ -20,7 +20,7 @@ use super::term::{Term, hash_tuple, mix};
 
 /// More facts than this in one evaluation stop it: a game whose rules blow
 /// up is refused with a message instead of exhausting memory.
-pub const FACT_BUDGET: usize = 20_000_000;
+pub const FACT_BUDGET: usize = 5_000_000;
 
 /// The prover gave up on a state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,14 +227,13 @@ pub struct Workspace {
 impl Workspace {
     /// Empty tables for `plan`, with the static strata evaluated.
     pub fn new(plan: &Plan) -> Result<Workspace, ProverError> {
+        Workspace::with_budget(plan, FACT_BUDGET)
+    }
+
+    /// Like [`Workspace::new`], with at most `budget` facts per evaluation.
+    pub fn with_budget(plan: &Plan, budget: usize) -> Result<Workspace, ProverError> {
         let tables = plan.relations.iter().map(|r| Table::new(r.arity, r.specs.clone())).collect();
-        let mut ws = Workspace {
-            tables,
-            done: vec![false; plan.strata.len()],
-            facts_made: 0,
-            total_facts: 0,
-            budget: FACT_BUDGET,
-        };
+        let mut ws = Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0, total_facts: 0, budget };
         for s in 0..plan.strata.len() {
             if plan.strata[s].dep == Dep::Static {
                 ws.evaluate(plan, s)?;
@@ -293,10 +292,18 @@ impl Workspace {
     fn evaluate(&mut self, plan: &Plan, s: usize) -> Result<(), ProverError> {
         let stratum = &plan.strata[s];
         let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
-        let mut joiner = Joiner { tables: &self.tables, binds: Vec::new(), trail: Vec::new(), out: &mut out };
+        let mut joiner = Joiner {
+            tables: &self.tables,
+            allowance: self.budget,
+            binds: Vec::new(),
+            trail: Vec::new(),
+            out: &mut out,
+        };
         for &r in &stratum.rules {
             joiner.run(&plan.rules[r], None);
         }
+        let exhausted = joiner.allowance == 0;
+        self.check_allowance(exhausted)?;
         let mut added = self.insert_all(&mut out)?;
         if stratum.recursive {
             // Rounds: join each in-stratum literal against the last round's facts.
@@ -311,7 +318,13 @@ impl Workspace {
                 for &(rel, _, end) in &ranges {
                     previous.insert(rel, end);
                 }
-                let mut joiner = Joiner { tables: &self.tables, binds: Vec::new(), trail: Vec::new(), out: &mut out };
+                let mut joiner = Joiner {
+                    tables: &self.tables,
+                    allowance: self.budget,
+                    binds: Vec::new(),
+                    trail: Vec::new(),
+                    out: &mut out,
+                };
                 for &r in &stratum.rules {
                     let rule = &plan.rules[r];
                     for (pos, step) in rule.body.iter().enumerate() {
@@ -324,10 +337,22 @@ impl Workspace {
                         }
                     }
                 }
+                let exhausted = joiner.allowance == 0;
+                self.check_allowance(exhausted)?;
                 added = self.insert_all(&mut out)?;
             }
         }
         self.done[s] = true;
+        Ok(())
+    }
+
+    fn check_allowance(&self, exhausted: bool) -> Result<(), ProverError> {
+        if exhausted {
+            return Err(ProverError(format!(
+                "the rules derived more than {} facts for one state; the game is too large for the prover",
+                self.budget
+            )));
+        }
         Ok(())
     }
 
@@ -353,6 +378,9 @@ impl Workspace {
 /// One rule's nested-loop join.
 struct Joiner<'a> {
     tables: &'a [Table],
+    /// Derivations (repeats included) this joiner may still make; at 0 it
+    /// stops, and the evaluation fails with the fact budget's message.
+    allowance: usize,
     binds: Vec<Option<Term>>,
     trail: Vec<u32>,
     out: &'a mut Vec<(usize, Vec<Term>)>,
@@ -369,9 +397,13 @@ impl Joiner<'_> {
     }
 
     fn join(&mut self, rule: &PlannedRule, pos: usize, delta: Option<(usize, usize, usize)>) {
+        if self.allowance == 0 {
+            return;
+        }
         let Some(step) = rule.body.get(pos) else {
             if let Some(args) = rule.head_args.iter().map(|a| build(a, &self.binds)).collect::<Option<Vec<_>>>() {
                 self.out.push((rule.head, args));
+                self.allowance -= 1;
             }
             return;
         };
