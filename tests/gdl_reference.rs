@@ -46,18 +46,11 @@ const SKIPPED_IN_DEBUG: &[(&str, &str)] =
 /// Games whose traces are known to differ from GGP-Base's, and why
 /// (docs/GDL.md). The test fails when one of them matches, so that it is
 /// taken off this list.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "test_case_3a",
-        "GGP-Base keeps `(open2)`, a relation with no arguments written in parentheses, apart from `open2` \
-         (the file's own comment doubts the case)",
-    ),
-    (
-        "test_case_3f",
-        "the unsafe `(<= (goal ?p 100) (on_list ?p))`: GGP-Base reports goals [null, 0, null], Stratagem binds \
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "test_case_3f",
+    "the unsafe `(<= (goal ?p 100) (on_list ?p))`: GGP-Base reports goals [null, 0, null], Stratagem binds \
          ?p to each role and reports [100, 0, 100]",
-    ),
-];
+)];
 
 struct Game {
     name: String,

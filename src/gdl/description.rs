@@ -226,7 +226,13 @@ impl Reader {
                     self.error(sexp.span, "an empty list is not a sentence", "here", None);
                     return None;
                 };
-                let name = self.name(first, "a relation name")?;
+                let mut name = self.name(first, "a relation name")?;
+                if items.len() == 1 {
+                    // `(p)` is not `p`: GGP-Base reads a list with no
+                    // arguments as a relation of its own (test_case_3a).
+                    let text = format!("({})", self.symbols.name(name));
+                    name = self.symbols.intern(&text);
+                }
                 let args = items[1..].iter().map(|a| self.pattern(a)).collect::<Option<Vec<_>>>()?;
                 Some(Sentence { relation: name, args, span: sexp.span })
             }
