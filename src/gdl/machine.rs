@@ -52,11 +52,19 @@ impl Machine {
         // derives fewer facts on the initial state: demand saves whole
         // relations in some games and costs a third of the time in others.
         // Each candidate gets a budget of twice the best so far.
+        // Candidates are first tried within a tenth of the fact budget, so
+        // that one whose static relations are too large to compute whole
+        // (sudoku) is given up early.
         let mut best: Option<(usize, Demand, Plan)> = None;
         let mut last_error = None;
-        for demand in [Demand::Off, Demand::Dynamic, Demand::All] {
+        let attempts = [Demand::Off, Demand::Dynamic, Demand::All].map(|d| (d, FACT_BUDGET / 10));
+        let retries = [Demand::Off, Demand::Dynamic, Demand::All].map(|d| (d, FACT_BUDGET));
+        for (demand, cap) in attempts.into_iter().chain(retries) {
+            if best.is_some() && cap == FACT_BUDGET {
+                break;
+            }
             let Ok((candidate, _)) = Plan::new(desc, None, demand) else { continue };
-            let budget = best.as_ref().map_or(FACT_BUDGET, |(cost, ..)| (2 * cost + 10_000).min(FACT_BUDGET));
+            let budget = best.as_ref().map_or(cap, |(cost, ..)| (2 * cost + 10_000).min(cap));
             let mut ws = match Workspace::with_budget(&candidate, budget) {
                 Ok(ws) => ws,
                 Err(e) => {
