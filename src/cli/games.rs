@@ -1,5 +1,7 @@
 //! `stratagem games [--format json]`: every registered game with its kind,
-//! roles, domain and the shipped primsets that bind to it.
+//! roles, domain and the shipped primsets that bind to it. Any GDL game
+//! description (a `.kif` file) is a game too, named by its path; the text
+//! listing says so.
 
 use super::{Format, Outcome, out};
 use crate::games::registry::{self, GAMES};
@@ -23,6 +25,10 @@ pub fn run(format: Format) -> Outcome {
                     e.summary,
                 ));
             }
+            text.push_str(
+                "\nAny GDL game description is a game too: pass its path, e.g. `--game games/ticTacToe.kif`\n\
+                 (kind and roles come from the file; `stratagem gdl check GAME.kif` checks it).\n",
+            );
             out(&text);
         }
     }

@@ -11,6 +11,7 @@ mod games;
 mod gdl;
 mod perft;
 mod play;
+mod play_roles;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -121,7 +122,7 @@ pub enum Command {
     Gdl(gdl::GdlCommand),
     /// Count the leaves of a game's tree at depths 1..=D and print them as JSON.
     Perft {
-        /// The game (`stratagem games` lists them).
+        /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
         #[arg(long, value_name = "GAME")]
         game: String,
         /// The start position in the game's text format (default: the initial position).
@@ -134,15 +135,23 @@ pub enum Command {
     /// Play a match between two players: wins, draws, losses, score, states
     /// expanded per turn, games/s. Players: random | alphabeta:D:material |
     /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
-    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F].
+    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F]. Games that are not two-player
+    /// alternating (GDL games of n roles, simultaneous moves) take random players,
+    /// one per role.
     Play {
-        /// The game (`stratagem games` lists them).
+        /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
         #[arg(long, value_name = "GAME")]
         game: String,
         #[arg(long, value_name = "SPEC", default_value = "random")]
         a: String,
         #[arg(long, value_name = "SPEC", default_value = "random")]
         b: String,
+        /// One player per role, in role order, comma-separated: the players of
+        /// a game of n roles (without it, A plays the first role, B the second
+        /// and random players the others). On a two-player alternating game,
+        /// two specs stand for --a and --b.
+        #[arg(long, value_name = "SPEC,...", value_delimiter = ',', num_args = 1..)]
+        players: Option<Vec<String>>,
         /// How evolved trees are evaluated (auto: the JIT).
         #[arg(long, value_enum, default_value_t = Engine::Auto)]
         engine: Engine,
@@ -257,13 +266,13 @@ fn run() -> ExitCode {
         Command::Games { format } => games::run(format),
         Command::Gdl(command) => gdl::run(command),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
-        Command::Play { game, a, b, engine, games, seed, position, format, record } => {
+        Command::Play { game, a, b, players, engine, games, seed, position, format, record } => {
             let engine = if engine == Engine::Interp {
                 crate::search::programs::ProgramEngine::Interp
             } else {
                 crate::search::programs::ProgramEngine::Jit
             };
-            play::run(&play::PlayArgs { game, a, b, games, seed, position, format, engine, record })
+            play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }
     };
     match outcome {
@@ -277,10 +286,36 @@ fn run() -> ExitCode {
 }
 
 /// The registered game named `text` (`--game`), or a diagnostic with the
-/// list of games and a suggestion.
+/// list of games and a suggestion; for a GDL file that does not compile, its
+/// diagnostics. A GDL game's warnings go to stderr.
 pub(crate) fn game_entry(text: &str) -> Result<&'static crate::games::registry::Entry, Failure> {
-    crate::games::registry::lookup(text)
-        .map_err(|e| Failure::new(Sources::new(), vec![e.diagnostic("stratagem::game::unknown")]))
+    match crate::games::registry::lookup(text) {
+        Ok(entry) => {
+            if let Some((sources, warnings)) = entry.warnings() {
+                print_warnings(sources, warnings);
+            }
+            Ok(entry)
+        }
+        Err(e) => {
+            let summary = e.diagnostic("stratagem::game::unknown");
+            match e.file {
+                Some((sources, mut diags)) => {
+                    diags.push(summary);
+                    Err(Failure::new(sources, diags))
+                }
+                None => Err(Failure::new(Sources::new(), vec![summary])),
+            }
+        }
+    }
+}
+
+/// The error a game's engine met while a command ran it (a GDL game's
+/// prover past its budget), as a failure.
+pub(crate) fn engine_error<G: crate::games::Game>(game: &G) -> Result<(), Failure> {
+    match game.take_error() {
+        Some(e) => Err(Failure::message("stratagem::game::engine", e)),
+        None => Ok(()),
+    }
 }
 
 /// A command asked a game for what it cannot do.

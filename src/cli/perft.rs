@@ -1,11 +1,12 @@
 //! `stratagem perft --game G [--position TEXT] --depth D`: counts the leaves of
 //! the game tree at each depth 1..=D (a multi-jump, or a mill with its
-//! removal, is one move) and prints them as JSON, to check a move generator
-//! against reference counts and to time it.
+//! removal, is one move; in a simultaneous turn, a joint move) and prints
+//! them as JSON, to check a move generator against reference counts and to
+//! time it.
 
 use std::time::Instant;
 
-use super::{Failure, Outcome, game_entry, out};
+use super::{Failure, Outcome, engine_error, game_entry, out};
 use crate::games::domain::GpDomain;
 use crate::games::registry::GameTask;
 use crate::games::{Game, ParseError, perft};
@@ -42,6 +43,7 @@ fn run_game<G: Game>(game: &G, args: &PerftArgs) -> Outcome {
         let start = Instant::now();
         let nodes = perft(game, &state, depth);
         let seconds = start.elapsed().as_secs_f64();
+        engine_error(game)?;
         depths.push(serde_json::json!({ "depth": depth, "nodes": nodes, "seconds": round3(seconds) }));
     }
     let report = serde_json::json!({

@@ -2,7 +2,8 @@
 //! between two players (see `search::players` for the specs). Colours
 //! alternate: A moves first in even-numbered games. Games run in parallel,
 //! each with random streams named by (seed, game, side), so the result is the
-//! same at any thread count.
+//! same at any thread count. Games that are not two-player alternating are
+//! played by random players, one per role (`play_roles`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,13 +13,13 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::perft::parse_position;
-use super::{Failure, Format, Outcome, game_entry, out, unsupported};
+use super::{Failure, Format, Outcome, engine_error, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::eval::jit::JitConfig;
 use crate::files::AtomicFile;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::playout::random_playout;
-use crate::games::registry::TwoPlayerTask;
+use crate::games::registry::{Kind, TwoPlayerTask};
 use crate::games::{GameResult, Player};
 use crate::lang::Loader;
 use crate::limits::Limit;
@@ -27,10 +28,13 @@ use crate::search::alphabeta::SearchParams;
 use crate::search::players::{EvalSpec, GameRecord, GpPrograms, PlayerFactory, PlayerSpec, a_colour, play_game};
 use crate::search::programs::{GpProgram, Program, ProgramEngine};
 
+#[derive(Clone)]
 pub struct PlayArgs {
     pub game: String,
     pub a: String,
     pub b: String,
+    /// One player per role (`--players`), if given.
+    pub players: Option<Vec<String>>,
     pub games: u64,
     pub seed: u64,
     pub position: Option<String>,
@@ -49,7 +53,25 @@ pub fn run(args: &PlayArgs) -> Outcome {
             run_game(&game, self.0)
         }
     }
-    game_entry(&args.game)?.run_two_player("`play`", Play(args)).map_err(unsupported)?
+    let entry = game_entry(&args.game)?;
+    if entry.kind != Kind::TwoPlayer {
+        return super::play_roles::run(entry, args);
+    }
+    let two;
+    let args = match args.players.as_deref() {
+        None => args,
+        Some([a, b]) => {
+            two = PlayArgs { a: a.clone(), b: b.clone(), players: None, ..args.clone() };
+            &two
+        }
+        Some(specs) => {
+            return Err(Failure::message(
+                "stratagem::play::players",
+                format!("--players gives {} players, and `{}` has 2 roles", specs.len(), entry.name),
+            ));
+        }
+    };
+    entry.run_two_player("`play`", Play(args)).map_err(unsupported)?
 }
 
 /// Builds the factory for a player spec, loading and binding GP programs.
@@ -319,6 +341,7 @@ fn run_game<G: GpGame>(game: &G, args: &PlayArgs) -> Outcome {
     let seconds = clock.elapsed().as_secs_f64();
     let record_path = args.record.as_deref().unwrap_or(Path::new(""));
     let (sa, sb) = played.map_err(|e| cannot_write(record_path, e))?;
+    engine_error(game)?;
     if let Some(file) = record_file {
         file.commit().map_err(|e| cannot_write(record_path, e))?;
     }

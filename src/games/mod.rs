@@ -9,6 +9,7 @@
 
 pub mod checkers;
 pub mod domain;
+pub mod gdl;
 pub mod model;
 pub mod morris;
 pub mod playout;
@@ -38,7 +39,8 @@ impl Iterator for Bits {
 }
 
 /// Counts the leaves of the game tree at exactly `depth` plies from `state`
-/// (one ply = one [`Game::Move`]); terminal states before that depth count 0.
+/// (one ply = one [`Game::Move`], or one joint move in a simultaneous turn);
+/// terminal states before that depth count 0.
 pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
     let mut stack: Vec<Vec<G::Move>> = (0..depth).map(|_| Vec::with_capacity(64)).collect();
     perft_rec(game, state, depth, &mut stack)
@@ -47,6 +49,9 @@ pub fn perft<G: Game>(game: &G, state: &G::State, depth: u32) -> u64 {
 fn perft_rec<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec<G::Move>]) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if game.turn(state) == Turn::Simultaneous {
+        return perft_joint(game, state, depth, stack);
     }
     let Some((moves, rest)) = stack.split_first_mut() else {
         return 1;
@@ -60,4 +65,34 @@ fn perft_rec<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec<G
         nodes += perft_rec(game, &game.apply(state, mv), depth - 1, rest);
     }
     nodes
+}
+
+/// [`perft`] from a simultaneous turn: every joint move is one child.
+fn perft_joint<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec<G::Move>]) -> u64 {
+    let by_role: Vec<Vec<G::Move>> = (0..game.n_roles())
+        .map(|r| {
+            let mut moves = Vec::new();
+            game.legal_moves_of(state, r as Role, &mut moves);
+            moves
+        })
+        .collect();
+    let joints: u64 = by_role.iter().map(|m| m.len() as u64).product();
+    if depth == 1 || joints == 0 {
+        return joints;
+    }
+    let rest = stack.get_mut(1..).unwrap_or_default();
+    let mut choice = vec![0usize; by_role.len()];
+    let mut joint = Vec::with_capacity(by_role.len());
+    let mut nodes = 0;
+    loop {
+        joint.clear();
+        joint.extend(choice.iter().zip(&by_role).map(|(&i, m)| m[i].clone()));
+        nodes += perft_rec(game, &game.apply_joint(state, &joint), depth - 1, rest);
+        // The next joint move, the last role's choice turning fastest.
+        let Some(r) = (0..choice.len()).rev().find(|&r| choice[r] + 1 < by_role[r].len()) else {
+            return nodes;
+        };
+        choice[r] += 1;
+        choice[r + 1..].fill(0);
+    }
 }

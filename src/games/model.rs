@@ -140,7 +140,9 @@ pub trait Game {
     fn legal_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>);
 
     /// Clears `moves` and writes the legal moves of `role`: all of them in a
-    /// simultaneous turn, none when another role acts.
+    /// simultaneous turn, none when another role acts (or, in a game whose
+    /// waiting roles still make a move, as GDL's `noop`, that one forced
+    /// move: [`Game::apply`] plays it for them).
     fn legal_moves_of(&self, state: &Self::State, role: Role, moves: &mut Vec<Self::Move>) {
         match self.turn(state) {
             Turn::Role(r) if r == role => self.legal_moves(state, moves),
@@ -224,6 +226,45 @@ pub trait Game {
 
     /// Writes a legal move of `state` in the text format `parse_move` reads.
     fn format_move(&self, state: &Self::State, mv: &Self::Move) -> String;
+
+    /// Reads a joint move of a simultaneous turn: one move per role, in role
+    /// order, separated by white space, each one of [`Game::legal_moves_of`]
+    /// that role as [`Game::format_move`] writes it. Games whose move text
+    /// holds spaces read it their own way.
+    fn parse_joint_move(&self, state: &Self::State, text: &str) -> Result<Vec<Self::Move>, ParseError> {
+        let mut joint = Vec::with_capacity(self.n_roles());
+        let mut legal = Vec::new();
+        let mut words = text.split_whitespace().map(|w| {
+            let start = w.as_ptr() as usize - text.as_ptr() as usize;
+            (w, start..start + w.len())
+        });
+        for role in 0..self.n_roles() {
+            let name = self.role_name(role as Role);
+            let Some((word, span)) = words.next() else {
+                return Err(ParseError::new(format!("no move for {name}"), text.len()..text.len())
+                    .with_help(format!("give one move per role, in role order ({} roles)", self.n_roles())));
+            };
+            self.legal_moves_of(state, role as Role, &mut legal);
+            match legal.iter().find(|m| self.format_move(state, m) == word) {
+                Some(mv) => joint.push(mv.clone()),
+                None => return Err(ParseError::new(format!("`{word}` is not a legal move of {name}"), span)),
+            }
+        }
+        if let Some((_, span)) = words.next() {
+            return Err(ParseError::new("more moves than roles", span.start..text.len()));
+        }
+        Ok(joint)
+    }
+
+    /// The first error of an engine that can fail, since the last call, and
+    /// forgets it. A game interpreted from rules (GDL) can run past a limit
+    /// of its reasoner or meet rules that break the model (a role without a
+    /// legal move in a state that is not terminal); it then treats that state
+    /// as over, every role scoring 0, and the command that ran it reports the
+    /// error found here instead of a result. Native engines never fail.
+    fn take_error(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The index that `u` (uniform in [0, 1)) falls on when `weights` are laid

@@ -9,12 +9,26 @@
 //! [`GameTask`] (perft, the REPL) runs on every game. No command matches on
 //! game names itself, so a new game is one [`Entry`] and one arm of
 //! [`Entry::run`] and [`Entry::run_two_player`].
+//!
+//! A name that ends in `.kif` is the path of a GDL game description: it is
+//! read, compiled and turned into an entry here, at run time, and kept for
+//! the rest of the process like the built-in entries (so entries stay
+//! `&'static` for every caller, and the prover's reasoners can borrow the
+//! game for good). Looking the same file up again, as experiments and the
+//! REPL do, gives the same entry as long as its text is unchanged; a file
+//! that changed is compiled again, and the old entry stays behind (a few
+//! kilobytes of rules per reload).
+
+use std::path::Path;
+use std::sync::{Mutex, PoisonError};
 
 use super::checkers::Checkers;
 use super::domain::{Binding, GpDomain, GpGame};
+use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::lang::library;
+use crate::limits::Limit;
 
 /// What kind of game an entry is, by the views it implements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,11 +63,13 @@ impl Kind {
 }
 
 /// The engines the registry can build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 enum Engine {
     LoseCheckers,
     Morris,
     MorrisNoFlying,
+    /// A GDL game loaded from a file.
+    Gdl(&'static GdlRules),
 }
 
 /// A registered game.
@@ -105,16 +121,20 @@ pub fn names() -> impl Iterator<Item = &'static str> + Clone {
     GAMES.iter().map(|e| e.name)
 }
 
-/// A game name that names no game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A game name that names no game, or a GDL file that does not load.
+#[derive(Clone, Debug)]
 pub struct UnknownGame {
     pub message: String,
     pub help: String,
+    /// The diagnostics of a GDL description that does not compile, with the
+    /// sources they point into.
+    pub file: Option<(Sources, Vec<Diagnostic>)>,
 }
 
 impl UnknownGame {
     /// The problem as a diagnostic with code `code`; callers that know where
-    /// the name was written add the span.
+    /// the name was written add the span. A description's own diagnostics
+    /// are in [`UnknownGame::file`].
     pub fn diagnostic(&self, code: &'static str) -> Diagnostic {
         Diagnostic::error(code, self.message.clone()).with_help(self.help.clone())
     }
@@ -128,25 +148,65 @@ impl std::fmt::Display for UnknownGame {
 
 /// The list of games, for help texts.
 pub fn list() -> String {
-    format!("games: {} (`stratagem games` describes them)", names().collect::<Vec<_>>().join(", "))
+    format!(
+        "games: {}, or the path of a GDL game description (GAME.kif) (`stratagem games` describes them)",
+        names().collect::<Vec<_>>().join(", ")
+    )
 }
 
-/// The game named `text`: the one parser of game names.
+/// The game named `text`: the one parser of game names. A name ending in
+/// `.kif` (any case) is the path of a GDL game description.
 pub fn lookup(text: &str) -> Result<&'static Entry, UnknownGame> {
     if let Some(entry) = GAMES.iter().find(|e| e.name == text) {
         return Ok(entry);
     }
     if text.to_ascii_lowercase().ends_with(".kif") {
-        return Err(UnknownGame {
-            message: format!("`{text}` is a GDL game description, and this build cannot load GDL games yet"),
-            help: list(),
-        });
+        return load_gdl(text);
     }
     let help = match did_you_mean(text, names()) {
         Some(s) => format!("did you mean `{s}`? {}", list()),
         None => list(),
     };
-    Err(UnknownGame { message: format!("unknown game `{text}`"), help })
+    Err(UnknownGame { message: format!("unknown game `{text}`"), help, file: None })
+}
+
+/// The GDL games loaded so far, by the path as written.
+static LOADED: Mutex<Vec<&'static Entry>> = Mutex::new(Vec::new());
+
+/// Reads and compiles the GDL description at `path`, or finds it loaded.
+fn load_gdl(path: &str) -> Result<&'static Entry, UnknownGame> {
+    let mut sources = Sources::new();
+    let file = sources.load_within(Path::new(path), Limit::InputSize).map_err(|e| UnknownGame {
+        message: format!("cannot read the GDL game `{path}`: {e}"),
+        help: "a game name ending in `.kif` is the path of a GDL game description".to_owned(),
+        file: None,
+    })?;
+    let text = sources.get(file).text.clone();
+    let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+    let same = |e: &&&'static Entry| e.name == path && matches!(e.engine, Engine::Gdl(r) if r.text == text);
+    if let Some(entry) = loaded.iter().find(same) {
+        return Ok(entry);
+    }
+    let rules = GdlRules::compile(path, sources, file).map_err(|(sources, diags)| UnknownGame {
+        message: format!("`{path}` is not a GDL game this build can play"),
+        help: format!("`stratagem gdl check {path}` shows the problems"),
+        file: Some((sources, diags)),
+    })?;
+    let rules: &'static GdlRules = Box::leak(Box::new(rules));
+    let roles: Vec<&'static str> = rules.roles().iter().map(|r| &*Box::leak(r.clone().into_boxed_str())).collect();
+    let kind = if rules.is_alternating() { Kind::TwoPlayer } else { Kind::General };
+    let summary =
+        format!("GDL game with {} roles{}", roles.len(), if kind == Kind::TwoPlayer { ", alternating" } else { "" });
+    let entry: &'static Entry = Box::leak(Box::new(Entry {
+        name: Box::leak(path.to_owned().into_boxed_str()),
+        summary: Box::leak(summary.into_boxed_str()),
+        kind,
+        roles: Box::leak(roles.into_boxed_slice()),
+        domain: gdl::DOMAIN,
+        engine: Engine::Gdl(rules),
+    }));
+    loaded.push(entry);
+    Ok(entry)
 }
 
 /// A request a game cannot serve: which game, what it is, what was asked.
@@ -203,6 +263,16 @@ impl Entry {
             Engine::LoseCheckers => task.run(Checkers::lose()),
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
+            Engine::Gdl(rules) => task.run(GdlGame::new(rules)),
+        }
+    }
+
+    /// The warnings of a GDL description (rules the prover leaves out), with
+    /// the sources they point into; `None` for built-in games.
+    pub fn warnings(&self) -> Option<(&'static Sources, &'static [Diagnostic])> {
+        match self.engine {
+            Engine::Gdl(rules) => Some((&rules.sources, &rules.warnings)),
+            _ => None,
         }
     }
 
@@ -214,6 +284,7 @@ impl Entry {
             Engine::LoseCheckers => task.run(Checkers::lose()),
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
+            Engine::Gdl(rules) => task.run(GdlTwoPlayer::new(rules)),
         })
     }
 
@@ -309,15 +380,15 @@ mod tests {
 
     #[test]
     fn names_are_looked_up_with_suggestions() {
-        assert_eq!(lookup("morris").map(|e| e.name), Ok("morris"));
+        assert_eq!(lookup("morris").ok().map(|e| e.name), Some("morris"));
         let err = lookup("morris-noflying").expect_err("not a game");
         assert_eq!(err.message, "unknown game `morris-noflying`");
         assert!(err.help.starts_with("did you mean `morris-no-flying`?"), "{}", err.help);
         assert!(err.help.contains("lose-checkers, morris, morris-no-flying"), "{}", err.help);
         let err = lookup("chess").expect_err("not a game");
         assert!(err.help.starts_with("games: "), "{}", err.help);
-        let err = lookup("games/ticTacToe.KIF").expect_err("no GDL yet");
-        assert!(err.message.contains("GDL"), "{}", err.message);
+        let err = lookup("no/such/ticTacToe.KIF").expect_err("no such file");
+        assert!(err.message.starts_with("cannot read the GDL game `no/such/ticTacToe.KIF`"), "{}", err.message);
     }
 
     #[test]

@@ -13,11 +13,17 @@ pub trait ReplGame {
     fn board(&self) -> String;
     fn position(&self) -> String;
     fn set_position(&mut self, text: &str) -> Result<(), ParseError>;
-    /// The legal moves in the game's move text.
+    /// The legal moves of the role to move, in the game's move text.
     fn moves(&self) -> Vec<String>;
-    /// Plays a move given as text or as its number in `moves` (from 1).
-    /// Returns the move's text.
+    /// The moves of the other roles: in a turn of one role, those that still
+    /// make a forced move (GDL's `noop`); in a simultaneous turn, every role.
+    fn other_moves(&self) -> Vec<(String, Vec<String>)>;
+    /// Plays a move given as text or as its number in `moves` (from 1), or,
+    /// in a simultaneous turn, one move per role. Returns the move's text.
     fn play(&mut self, text: &str) -> Result<String, ParseError>;
+    /// The error the game's engine met since the last call (a GDL prover
+    /// past its budget), if any.
+    fn take_error(&self) -> Option<String>;
     fn undo(&mut self) -> bool;
     fn reset(&mut self);
     /// "Black wins", "draw", ... once the game is over.
@@ -102,7 +108,32 @@ impl<G: GpDomain + 'static> ReplGame for Session<G> {
         self.legal().iter().map(|m| self.game.format_move(self.state(), m)).collect()
     }
 
+    fn other_moves(&self) -> Vec<(String, Vec<String>)> {
+        let state = self.state();
+        let mover = match self.game.turn(state) {
+            Turn::Role(r) => Some(r),
+            Turn::Simultaneous => None,
+            Turn::Chance | Turn::Over => return Vec::new(),
+        };
+        let mut moves = Vec::new();
+        (0..self.game.n_roles() as Role)
+            .filter(|r| Some(*r) != mover)
+            .filter_map(|r| {
+                self.game.legal_moves_of(state, r, &mut moves);
+                let texts: Vec<String> = moves.iter().map(|m| self.game.format_move(state, m)).collect();
+                (!texts.is_empty()).then(|| (self.game.role_name(r).to_owned(), texts))
+            })
+            .collect()
+    }
+
     fn play(&mut self, text: &str) -> Result<String, ParseError> {
+        if self.game.turn(self.state()) == Turn::Simultaneous {
+            let joint = self.game.parse_joint_move(self.state(), text)?;
+            let shown: Vec<String> = joint.iter().map(|m| self.game.format_move(self.state(), m)).collect();
+            let next = self.game.apply_joint(self.state(), &joint);
+            self.history.push(next);
+            return Ok(shown.join(" "));
+        }
         let moves = self.legal();
         let mv = match text.parse::<usize>() {
             Ok(n) if (1..=moves.len()).contains(&n) => moves[n - 1].clone(),
@@ -116,6 +147,10 @@ impl<G: GpDomain + 'static> ReplGame for Session<G> {
         let next = self.game.apply(self.state(), &mv);
         self.history.push(next);
         Ok(shown)
+    }
+
+    fn take_error(&self) -> Option<String> {
+        self.game.take_error()
     }
 
     fn undo(&mut self) -> bool {

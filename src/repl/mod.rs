@@ -25,10 +25,14 @@ use game::{ReplGame, Session};
 
 const HELP: &[(&str, &str, &str)] = &[
     (":help", ":help", "list the commands"),
-    (":game", ":game morris", "start a game (alone: list the games)"),
+    (":game", ":game morris  or  :game games/ticTacToe.kif", "start a game, or a GDL game (alone: list the games)"),
     (":position", ":position B:W21-32:B1-12", "set the position in the game's text format (alone: print it)"),
     (":moves", ":moves", "list the legal moves, numbered"),
-    (":play", ":play 11-15  or  :play 3", "play a move, by its text or its number"),
+    (
+        ":play",
+        ":play 11-15  or  :play 3  or  :play (mark 1 1) noop",
+        "play a move, by its text or its number; one move per role when all move at once",
+    ),
     (":undo", ":undo", "take back the last move"),
     (":board", ":board", "show the board"),
     (":reset", ":reset", "back to the initial position"),
@@ -123,16 +127,7 @@ impl Repl {
                 Ok(()) => Ok(g.board()),
                 Err(e) => Err(text_error("stratagem::game::position", "position", arg, e)),
             }),
-            "moves" => self.with_game(|g| {
-                let moves = g.moves();
-                if moves.is_empty() {
-                    return Ok(format!(
-                        "no legal moves: {}\n",
-                        g.result().unwrap_or_else(|| "the game is over".into())
-                    ));
-                }
-                Ok(moves.iter().enumerate().map(|(i, m)| format!("{:>3}. {m}\n", i + 1)).collect())
-            }),
+            "moves" => self.with_game(|g| Ok(moves_listing(g))),
             "play" if !arg.is_empty() => self.with_game(|g| match g.play(arg) {
                 Ok(mv) => Ok(format!("played {mv}\n{}", g.board())),
                 Err(e) => Err(text_error("stratagem::game::move", "move", arg, e)),
@@ -181,16 +176,31 @@ impl Repl {
             Ok(entry) => entry,
             Err(e) => return self.fail(format!("{}\n", e)),
         };
-        let game = entry.run(NewSession);
-        // Expressions use the game's primset: one loaded for its domain, else the shipped one.
-        let domain = game.domain();
-        let Some(id) = self.primset_for(&domain, entry.primsets().first().copied()) else {
-            return self.fail(format!("no primset for {domain}\n"));
+        let mut out = match entry.warnings() {
+            Some((sources, warnings)) if !warnings.is_empty() => sources.render_plain(warnings),
+            _ => String::new(),
         };
-        self.primset = Some(id);
+        let game = entry.run(NewSession);
+        // Expressions use the game's primset: one loaded for its domain, else
+        // the shipped one; a game without one (a GDL game) reads no terminals,
+        // and expressions are evaluated over `arith`, without the position.
+        let domain = game.domain();
+        self.primset = self.primset_for(&domain, entry.primsets().first().copied());
         let board = game.board();
+        let error = game.take_error();
         self.game = Some(game);
-        format!("{name}, primset {}\n{board}", self.loader.module.primset(id).name)
+        match self.primset {
+            Some(id) => out.push_str(&format!("{name}, primset {}\n{board}", self.loader.module.primset(id).name)),
+            None => out.push_str(&format!(
+                "{name}, {} roles: {}; no primset for domain `{domain}`\n{board}",
+                entry.roles.len(),
+                entry.roles.join(" ")
+            )),
+        }
+        match error {
+            Some(e) => self.fail(format!("{out}error: {e}\n")),
+            None => out,
+        }
     }
 
     /// The primset expressions use for `domain`: the last one loaded for it,
@@ -206,13 +216,20 @@ impl Repl {
         self.loader.module.find_primset(shipped)
     }
 
+    /// Runs `f` on the game; an error of the game's engine meanwhile is
+    /// reported after what `f` printed.
     fn with_game(&mut self, f: impl FnOnce(&mut dyn ReplGame) -> Result<String, String>) -> String {
         match self.game.as_deref_mut() {
             None => self.fail("no game yet: start one with `:game NAME` (`:game` alone lists the games)\n".into()),
-            Some(g) => match f(g) {
-                Ok(text) => text,
-                Err(text) => self.fail(text),
-            },
+            Some(g) => {
+                let result = f(g);
+                let error = g.take_error();
+                match (result, error) {
+                    (Ok(text), None) => text,
+                    (Err(text), None) => self.fail(text),
+                    (Ok(text) | Err(text), Some(e)) => self.fail(format!("{text}error: {e}\n")),
+                }
+            }
         }
     }
 
@@ -282,8 +299,11 @@ impl Repl {
     fn eval_tree(&self, ps: &PrimSet, tree: &Tree, child: Option<usize>) -> Result<Value, Vec<Diagnostic>> {
         let used = tree.features_used(ps);
         let compiled = if self.jit { Some(compile(ps, tree)?) } else { None };
-        let Some(game) = self.game.as_deref() else {
-            return evaluate_without_game(ps, tree, &used, compiled.as_ref());
+        let game = match self.game.as_deref() {
+            // Expressions typed over `arith` for a game without a primset
+            // read no position.
+            Some(game) if self.primset.is_some() || ps.domain.as_deref() == Some(&*game.domain()) => game,
+            _ => return evaluate_without_game(ps, tree, &used, compiled.as_ref()),
         };
         let mut value = Value::F(f64::NAN);
         game.with_context(ps, &used, child, &mut |ctx| {
@@ -438,6 +458,35 @@ impl GameTask for NewSession {
     }
 }
 
+/// What `:moves` prints: the numbered moves of the role to move (with, in
+/// a GDL game, the other roles' forced moves), every role's moves in a
+/// simultaneous turn, or the result.
+fn moves_listing(g: &dyn ReplGame) -> String {
+    let moves = g.moves();
+    let others = g.other_moves();
+    let numbered = |moves: &[String]| -> String {
+        moves.iter().enumerate().map(|(i, m)| format!("{:>3}. {m}\n", i + 1)).collect()
+    };
+    if moves.is_empty() && others.is_empty() {
+        return format!("no legal moves: {}\n", g.result().unwrap_or_else(|| "the game is over".into()));
+    }
+    if moves.is_empty() {
+        let mut out = "every role moves at once: `:play` takes one move per role, in role order\n".to_owned();
+        for (role, moves) in &others {
+            out.push_str(&format!("{role}:\n{}", numbered(moves)));
+        }
+        return out;
+    }
+    if others.is_empty() {
+        return numbered(&moves);
+    }
+    let mut out = format!("{} to move:\n{}", g.to_move(), numbered(&moves));
+    for (role, moves) in &others {
+        out.push_str(&format!("{role}: {} (no choice)\n", moves.join(" ")));
+    }
+    out
+}
+
 /// `:game` alone: every registered game.
 fn list_games() -> String {
     let mut out = String::new();
@@ -451,7 +500,7 @@ fn list_games() -> String {
             e.summary
         ));
     }
-    out.push_str("start one with `:game NAME`\n");
+    out.push_str("start one with `:game NAME`, or a GDL game with `:game path/to/GAME.kif`\n");
     out
 }
 
