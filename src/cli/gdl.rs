@@ -22,6 +22,10 @@ pub enum GdlCommand {
         game: PathBuf,
         #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
         engine: GdlEngine,
+        /// Also ground the game and report the size of its ground program
+        /// (atoms, rules, literals) before and after static facts are folded.
+        #[arg(long)]
+        propnet: bool,
     },
     /// Count joint-move sequences, distinct and terminal states at depths 0..=D (JSON).
     Perft {
@@ -98,7 +102,7 @@ fn prover_failure(path: &Path, e: gdl::prover::ProverError) -> Failure {
 
 pub fn run(command: GdlCommand) -> Outcome {
     match command {
-        GdlCommand::Check { game, engine: _ } => {
+        GdlCommand::Check { game, engine: _, propnet } => {
             let machine = load(&game, Validation::Strict)?;
             let plan = machine.plan();
             let recursive = plan.strata.iter().filter(|s| s.recursive).count();
@@ -112,6 +116,21 @@ pub fn run(command: GdlCommand) -> Outcome {
                 plan.strata.len(),
                 recursive
             ));
+            if propnet {
+                let started = std::time::Instant::now();
+                let grounding = gdl::ground::ground_file(&game).map_err(|diags| Failure::new(Sources::new(), diags))?;
+                let (before, after) = (grounding.sizes(), grounding.folded_sizes());
+                out(&format!(
+                    "ground program: {} atoms, {} rules, {} literals; static facts folded: {} atoms, {} rules, {} literals ({:.2} s)\n",
+                    before.atoms,
+                    before.rules,
+                    before.literals,
+                    after.atoms,
+                    after.rules,
+                    after.literals,
+                    started.elapsed().as_secs_f64()
+                ));
+            }
             Ok(())
         }
         GdlCommand::Perft { game, depth, engine: _ } => {

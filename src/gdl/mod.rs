@@ -7,6 +7,7 @@
 //! next state, terminal, goals).
 
 pub mod description;
+pub mod ground;
 pub mod machine;
 mod magic;
 pub mod perft;

@@ -416,7 +416,7 @@ pub(super) enum Lit {
 
 /// The disjunctive normal form of a body: `or` expanded into alternatives,
 /// `not` pushed inside `or` (De Morgan), `(not (distinct a b))` as equality.
-fn dnf(body: &[Literal]) -> Vec<Vec<Lit>> {
+pub(super) fn dnf(body: &[Literal]) -> Vec<Vec<Lit>> {
     let mut alternatives: Vec<Vec<Lit>> = vec![Vec::new()];
     for lit in body {
         let options = literal_options(lit, false);
@@ -687,7 +687,7 @@ fn index_spec(args: &[Pattern], bound: &FxHashSet<Var>) -> IndexSpec {
 /// from a relation to those it reads, so a component comes after every
 /// component it reads. Iterative, so deep dependency chains cannot overflow
 /// the stack.
-fn strongly_connected(edges: &[Vec<(RelId, bool)>]) -> Vec<Vec<RelId>> {
+pub(super) fn strongly_connected(edges: &[Vec<(RelId, bool)>]) -> Vec<Vec<RelId>> {
     let n = edges.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];

@@ -279,6 +279,17 @@ impl Workspace {
         self.facts_made = 0;
     }
 
+    /// Evaluates every stratum, as if every relation were static (grounding's
+    /// relaxed game, where `true` and `does` are derived by rules).
+    pub fn evaluate_all(&mut self, plan: &Plan) -> Result<(), ProverError> {
+        for s in 0..plan.strata.len() {
+            if !self.done[s] {
+                self.evaluate(plan, s)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Evaluates the strata `query` needs that are not up to date.
     pub fn answer(&mut self, plan: &Plan, query: Query) -> Result<(), ProverError> {
         for &s in &plan.needs[query as usize] {

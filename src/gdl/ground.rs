@@ -1,0 +1,350 @@
+//! Grounding: every rule instantiated with the values its variables can take
+//! in some reachable state, the first step towards a propositional network.
+//!
+//! The values come from a relaxed game evaluated by the prover itself: every
+//! fluent that `init` or `next` can ever produce is `true` at once, every
+//! legal move is played (`does` from `legal`), and negations are dropped, so
+//! the relaxed facts over-approximate every reachable state's. Each rule (one
+//! alternative of its `or`s) gets an instance relation whose facts are the
+//! assignments of its variables that satisfy its positive literals in the
+//! relaxed game; each assignment is a ground rule. Relations that do not
+//! depend on `true` or `does` are static: their ground facts are constants,
+//! and rules reading them are simplified away (`--propnet` reports the sizes
+//! before and after).
+
+use rustc_hash::FxHashMap;
+
+use super::description::{self as d, Description, Literal, Pattern, Rule, Sentence};
+use super::plan::{Demand, Dep, Lit, Plan, dnf};
+use super::prover::{ProverError, Workspace};
+use super::term::{Sym, Term};
+use crate::diagnostic::Diagnostic;
+
+/// Facts the relaxed game may derive before grounding gives up.
+pub const GROUND_BUDGET: usize = 2_000_000;
+
+/// A ground atom: a relation name and ground arguments.
+pub type Atom = (Sym, Vec<Term>);
+
+/// A rule with no variables: `head` holds when every atom of `positive`
+/// holds and none of `negative` does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GroundRule {
+    pub head: usize,
+    pub positive: Vec<usize>,
+    pub negative: Vec<usize>,
+}
+
+/// The ground program of a game.
+#[derive(Clone, Debug, Default)]
+pub struct Grounding {
+    /// Every ground atom, numbered.
+    pub atoms: Vec<Atom>,
+    pub rules: Vec<GroundRule>,
+    /// For atoms of static relations, whether they hold (in every state);
+    /// `None` for atoms that change with the state.
+    pub static_value: Vec<Option<bool>>,
+}
+
+/// Sizes of a ground program, before and after static facts are folded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    pub atoms: usize,
+    pub rules: usize,
+    pub literals: usize,
+}
+
+impl Grounding {
+    pub fn sizes(&self) -> Sizes {
+        Sizes {
+            atoms: self.atoms.len(),
+            rules: self.rules.len(),
+            literals: self.rules.iter().map(|r| r.positive.len() + r.negative.len()).sum(),
+        }
+    }
+
+    /// The program after constant propagation of static facts: literals on
+    /// static atoms are dropped when they hold, their rules dropped when they
+    /// fail, and rules whose head is static are dropped (the head is a
+    /// constant); atoms no rule mentions any more are not counted.
+    pub fn folded_sizes(&self) -> Sizes {
+        let mut used = vec![false; self.atoms.len()];
+        let (mut rules, mut literals) = (0, 0);
+        for rule in &self.rules {
+            if self.static_value[rule.head].is_some() {
+                continue;
+            }
+            let fails = rule.positive.iter().any(|&a| self.static_value[a] == Some(false))
+                || rule.negative.iter().any(|&a| self.static_value[a] == Some(true));
+            if fails {
+                continue;
+            }
+            rules += 1;
+            used[rule.head] = true;
+            for &a in rule.positive.iter().chain(&rule.negative) {
+                if self.static_value[a].is_none() {
+                    literals += 1;
+                    used[a] = true;
+                }
+            }
+        }
+        Sizes { atoms: used.iter().filter(|u| **u).count(), rules, literals }
+    }
+}
+
+/// Reads, and grounds, the game at `path` (already checked by the caller).
+pub fn ground_file(path: &std::path::Path) -> Result<Grounding, Vec<Diagnostic>> {
+    let mut sources = crate::diagnostic::Sources::new();
+    let file = sources
+        .load_within(path, crate::limits::Limit::InputSize)
+        .map_err(|e| vec![Diagnostic::error("stratagem::io", format!("cannot read `{}`: {e}", path.display()))])?;
+    let text = sources.get(file).text.clone();
+    let (forms, diags) = crate::syntax::read(file, &text);
+    if crate::diagnostic::has_errors(&diags) {
+        return Err(diags);
+    }
+    let (desc, diags) = Description::read(file, &forms);
+    if crate::diagnostic::has_errors(&diags) {
+        return Err(diags);
+    }
+    ground(&desc)
+}
+
+/// Grounds `desc`, or says why it cannot within the budget.
+pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
+    let mut relaxed = desc.clone();
+    relaxed.rules = desc.rules.iter().filter_map(relax).collect();
+    let span = crate::syntax::Span::default();
+    let var = |v: u32| Pattern::Var(v);
+    let rule = |head: Sentence, body: Vec<Literal>, n: usize| Rule {
+        head,
+        body,
+        vars: (0..n).map(|i| format!("?v{i}")).collect(),
+        span,
+    };
+    let sentence = |relation: Sym, args: Vec<Pattern>| Sentence { relation, args, span };
+    relaxed.rules.push(rule(sentence(d::TRUE, vec![var(0)]), vec![Literal::Pos(sentence(d::INIT, vec![var(0)]))], 1));
+    relaxed.rules.push(rule(sentence(d::TRUE, vec![var(0)]), vec![Literal::Pos(sentence(d::NEXT, vec![var(0)]))], 1));
+    relaxed.rules.push(rule(
+        sentence(d::DOES, vec![var(0), var(1)]),
+        vec![Literal::Pos(sentence(d::LEGAL, vec![var(0), var(1)]))],
+        2,
+    ));
+    // One instance relation per rule alternative, over all its variables.
+    let mut instances: Vec<(usize, Vec<Lit>, Sym, Vec<u32>)> = Vec::new();
+    for (i, original) in desc.rules.iter().enumerate() {
+        for (k, alternative) in dnf(&original.body).into_iter().enumerate() {
+            // The instance is over the variables its positive literals bind.
+            let mut here: Vec<u32> = Vec::new();
+            for lit in &alternative {
+                if let Lit::Pos(s) = lit {
+                    s.for_each_var(&mut |v| {
+                        if !here.contains(&v) {
+                            here.push(v);
+                        }
+                    });
+                }
+            }
+            let name = relaxed.symbols.intern(&format!("instance^{i}^{k}"));
+            let mut body = Vec::new();
+            for lit in &alternative {
+                match lit {
+                    Lit::Pos(s) => body.push(Literal::Pos(s.clone())),
+                    Lit::Distinct(a, b) => body.push(Literal::Distinct(a.clone(), b.clone(), span)),
+                    Lit::Neg(_) | Lit::Same(..) => {}
+                }
+            }
+            let head = sentence(name, here.iter().map(|&v| var(v)).collect());
+            let mut r = rule(head, body, original.vars.len());
+            r.vars = original.vars.clone();
+            relaxed.rules.push(r);
+            instances.push((i, alternative, name, here));
+        }
+    }
+    let fail = |e: ProverError| {
+        vec![Diagnostic::error("stratagem::gdl::ground", format!("the game cannot be grounded within the budget: {e}"))]
+    };
+    let (plan, _) = Plan::new(&relaxed, None, Demand::Off)?;
+    let mut ws = Workspace::with_budget(&plan, GROUND_BUDGET).map_err(fail)?;
+    ws.evaluate_all(&plan).map_err(fail)?;
+
+    // Which relations are static in the real game, and their facts.
+    let (real, _) = Plan::new(desc, None, Demand::Off)?;
+    let base = Workspace::with_budget(&real, GROUND_BUDGET).map_err(fail)?;
+    let mut static_relation: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
+    for (i, r) in real.relations.iter().enumerate() {
+        if r.dep == Dep::Static {
+            static_relation.insert((r.name, r.arity), i);
+        }
+    }
+    let relation_of: FxHashMap<(Sym, usize), usize> =
+        plan.relations.iter().enumerate().map(|(i, r)| ((r.name, r.arity), i)).collect();
+
+    let mut g = Grounding::default();
+    let mut ids: FxHashMap<Atom, usize> = FxHashMap::default();
+    let mut atom = |g: &mut Grounding, relation: Sym, args: Vec<Term>| -> usize {
+        let key = (relation, args);
+        if let Some(&id) = ids.get(&key) {
+            return id;
+        }
+        let id = g.atoms.len();
+        let value = static_relation.get(&(key.0, key.1.len())).map(|&rel| base.table(rel).contains(&key.1));
+        g.static_value.push(value);
+        g.atoms.push(key.clone());
+        ids.insert(key, id);
+        id
+    };
+    for (i, alternative, name, here) in &instances {
+        let Some(&rel) = relation_of.get(&(*name, here.len())) else { continue };
+        let original = &desc.rules[*i];
+        for fact in ws.table(rel).facts() {
+            let mut binds: Vec<Option<Term>> = vec![None; original.vars.len()];
+            for (&v, t) in here.iter().zip(fact) {
+                binds[v as usize] = Some(t.clone());
+            }
+            let build = |p: &Pattern| build(p, &binds);
+            let Some(head_args) = original.head.args.iter().map(build).collect::<Option<Vec<_>>>() else { continue };
+            let mut positive = Vec::new();
+            let mut negative = Vec::new();
+            let mut holds = true;
+            for lit in alternative {
+                match lit {
+                    Lit::Pos(s) | Lit::Neg(s) => {
+                        let Some(args) = s.args.iter().map(build).collect::<Option<Vec<_>>>() else {
+                            holds = false;
+                            break;
+                        };
+                        let a = atom(&mut g, s.relation, args);
+                        if matches!(lit, Lit::Pos(_)) { positive.push(a) } else { negative.push(a) }
+                    }
+                    Lit::Distinct(x, y) => holds &= build(x) != build(y),
+                    Lit::Same(x, y) => holds &= build(x) == build(y),
+                }
+            }
+            if holds {
+                let head = atom(&mut g, original.head.relation, head_args);
+                g.rules.push(GroundRule { head, positive, negative });
+            }
+        }
+    }
+    Ok(g)
+}
+
+/// The rule with its negations dropped (an over-approximation), or `None`
+/// when nothing is left to say.
+fn relax(rule: &Rule) -> Option<Rule> {
+    fn relax_literal(lit: &Literal) -> Option<Literal> {
+        match lit {
+            Literal::Pos(_) | Literal::Distinct(..) => Some(lit.clone()),
+            Literal::Not(..) => None,
+            Literal::Or(ls, span) => {
+                let kept: Vec<Literal> = ls.iter().map(relax_literal).collect::<Option<Vec<_>>>()?;
+                Some(Literal::Or(kept, *span))
+            }
+        }
+    }
+    let body = rule.body.iter().filter_map(relax_literal).collect();
+    Some(Rule { body, ..rule.clone() })
+}
+
+fn build(p: &Pattern, binds: &[Option<Term>]) -> Option<Term> {
+    match p {
+        Pattern::Const(s) => Some(Term::Const(*s)),
+        Pattern::Var(v) => binds.get(*v as usize)?.clone(),
+        Pattern::Fn(name, args) => {
+            let args = args.iter().map(|a| build(a, binds)).collect::<Option<Box<[Term]>>>()?;
+            Some(Term::compound(*name, args))
+        }
+    }
+}
+
+/// A reference evaluator of a ground program, state by state: the oracle
+/// that grounding is checked against (the prover's answers must come out).
+pub struct GroundEvaluator<'g> {
+    grounding: &'g Grounding,
+    /// Rules by strongly connected component of the atom graph, in
+    /// dependency order, with whether the component is recursive.
+    order: Vec<(Vec<usize>, bool)>,
+    index: FxHashMap<(Sym, Vec<Term>), usize>,
+    value: Vec<bool>,
+}
+
+impl<'g> GroundEvaluator<'g> {
+    /// Orders the rules; fails if negation is not stratified among ground atoms.
+    pub fn new(grounding: &'g Grounding) -> Result<GroundEvaluator<'g>, String> {
+        let n = grounding.atoms.len();
+        let mut edges: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
+        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, rule) in grounding.rules.iter().enumerate() {
+            rules_of[rule.head].push(i);
+            edges[rule.head].extend(rule.positive.iter().map(|&a| (a, true)));
+            edges[rule.head].extend(rule.negative.iter().map(|&a| (a, false)));
+        }
+        let components = super::plan::strongly_connected(&edges);
+        let mut component_of = vec![0; n];
+        for (c, members) in components.iter().enumerate() {
+            for &a in members {
+                component_of[a] = c;
+            }
+        }
+        let mut order = Vec::new();
+        for members in &components {
+            let recursive = members.len() > 1 || edges[members[0]].iter().any(|&(b, _)| b == members[0]);
+            for &a in members {
+                if edges[a].iter().any(|&(b, positive)| !positive && component_of[b] == component_of[a]) {
+                    return Err(format!("ground atom {a} depends on its own negation"));
+                }
+            }
+            order.push((members.iter().flat_map(|&a| rules_of[a].iter().copied()).collect(), recursive));
+        }
+        let index = grounding.atoms.iter().enumerate().map(|(i, a)| (a.clone(), i)).collect();
+        Ok(GroundEvaluator { grounding, order, index, value: vec![false; n] })
+    }
+
+    /// Evaluates every atom for a state (its fluents) and a joint move
+    /// (`(role, move)` pairs, or none). A fluent or move without an atom is
+    /// one that no rule reads, so it changes nothing.
+    pub fn evaluate(&mut self, fluents: &[Term], joint: &[(Term, Term)]) {
+        let g = self.grounding;
+        for (v, s) in self.value.iter_mut().zip(&g.static_value) {
+            *v = s.unwrap_or(false);
+        }
+        for f in fluents {
+            if let Some(&a) = self.index.get(&(d::TRUE, vec![f.clone()])) {
+                self.value[a] = true;
+            }
+        }
+        for (r, m) in joint {
+            if let Some(&a) = self.index.get(&(d::DOES, vec![r.clone(), m.clone()])) {
+                self.value[a] = true;
+            }
+        }
+        for (rules, recursive) in &self.order {
+            loop {
+                let mut changed = false;
+                for &i in rules {
+                    let rule = &g.rules[i];
+                    if !self.value[rule.head]
+                        && rule.positive.iter().all(|&a| self.value[a])
+                        && rule.negative.iter().all(|&a| !self.value[a])
+                    {
+                        self.value[rule.head] = true;
+                        changed = true;
+                    }
+                }
+                if !*recursive || !changed {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The arguments of the atoms of `relation` (with `arity`) that hold.
+    pub fn holding(&self, relation: Sym, arity: usize) -> Vec<Vec<Term>> {
+        let g = self.grounding;
+        (0..g.atoms.len())
+            .filter(|&a| self.value[a] && g.atoms[a].0 == relation && g.atoms[a].1.len() == arity)
+            .map(|a| g.atoms[a].1.clone())
+            .collect()
+    }
+}
