@@ -164,7 +164,9 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     let fail = |e: ProverError| {
         vec![Diagnostic::error("stratagem::gdl::ground", format!("the game cannot be grounded within the budget: {e}"))]
     };
-    let (plan, _) = Plan::new(&relaxed, None, Demand::Off)?;
+    // Literal orders from the initial state's facts, when it can be evaluated.
+    let stats = super::machine::initial_statistics(desc);
+    let (plan, _) = Plan::new(&relaxed, stats.as_ref(), Demand::Off)?;
     let mut ws = Workspace::with_budget(&plan, GROUND_BUDGET).map_err(fail)?;
     ws.evaluate_all(&plan).map_err(fail)?;
 
