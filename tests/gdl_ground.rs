@@ -1,12 +1,14 @@
-//! Grounding against the prover: for games of ../shared/gdl, the ground
-//! program, evaluated state by state, must give the prover's legal moves,
-//! terminal test, goals and next states along deterministic random playouts.
+//! Grounding and the propositional network against the prover: for games of
+//! ../shared/gdl, the ground program and the optimised propnet, evaluated
+//! state by state, must give the prover's legal moves, terminal test, goals
+//! and next states along deterministic random playouts.
 
 use std::path::Path;
 
 use stratagem::diagnostic::Sources;
 use stratagem::gdl::description::{GOAL, LEGAL, NEXT, TERMINAL};
 use stratagem::gdl::ground::{GroundEvaluator, ground};
+use stratagem::gdl::propnet::{Propnet, goal_value};
 use stratagem::gdl::term::Term;
 use stratagem::gdl::trace::choice;
 use stratagem::gdl::{Description, Validation};
@@ -54,6 +56,8 @@ fn ground_programs_answer_as_the_prover_does() {
         let (description, _) = Description::read(file, &forms);
         let grounding = ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
         let mut oracle = GroundEvaluator::new(&grounding).unwrap_or_else(|e| panic!("{game}: {e}"));
+        let net = Propnet::new(&grounding).optimised();
+        let mut gates = Vec::new();
         let roles = machine.roles().to_vec();
         let mut reasoner = machine.reasoner();
         for seed in 1..=SEEDS {
@@ -62,6 +66,12 @@ fn ground_programs_answer_as_the_prover_does() {
                 reasoner.load(&state);
                 oracle.evaluate(state.fluents(), &[]);
                 let terminal = reasoner.is_terminal().expect("prover");
+                net.evaluate(&net.base_of(state.fluents()), &net.inputs_of(&[]), &mut gates);
+                assert_eq!(
+                    net.terminal.is_some_and(|t| gates[t]),
+                    terminal,
+                    "{game} seed {seed} step {step}: propnet terminal"
+                );
                 assert_eq!(
                     !oracle.holding(TERMINAL, 0).is_empty(),
                     terminal,
@@ -76,6 +86,13 @@ fn ground_programs_answer_as_the_prover_does() {
                         _ => None,
                     };
                     assert_eq!(ground_goal, goals[r], "{game} seed {seed} step {step}: goal of role {r}");
+                    let net_values: Vec<&Term> =
+                        net.goals.iter().filter(|(who, _, g)| who == role && gates[*g]).map(|(_, v, _)| v).collect();
+                    let net_goal = match &net_values[..] {
+                        [one] => goal_value(&machine.symbols, one),
+                        _ => None,
+                    };
+                    assert_eq!(net_goal, goals[r], "{game} seed {seed} step {step}: propnet goal of role {r}");
                 }
                 if terminal {
                     break;
@@ -86,6 +103,17 @@ fn ground_programs_answer_as_the_prover_does() {
                     let ground_legal: Vec<Term> =
                         oracle.holding(LEGAL, 2).into_iter().filter(|a| a[0] == *role).map(|a| a[1].clone()).collect();
                     assert_eq!(sorted(ground_legal), sorted(legal[r].clone()), "{game} seed {seed} step {step}: legal");
+                    let net_legal: Vec<Term> = net
+                        .legal
+                        .iter()
+                        .filter(|(who, _, g)| who == role && gates[*g])
+                        .map(|(_, m, _)| m.clone())
+                        .collect();
+                    assert_eq!(
+                        sorted(net_legal),
+                        sorted(legal[r].clone()),
+                        "{game} seed {seed} step {step}: propnet legal"
+                    );
                     let moves = sorted(legal[r].clone());
                     if moves.is_empty() {
                         break;
@@ -102,13 +130,23 @@ fn ground_programs_answer_as_the_prover_does() {
                 let mut ground_next = sorted(ground_next);
                 ground_next.dedup();
                 assert_eq!(ground_next, next.fluents().to_vec(), "{game} seed {seed} step {step}: next state");
+                net.evaluate(&net.base_of(state.fluents()), &net.inputs_of(&pairs), &mut gates);
+                let mut net_next: Vec<Term> =
+                    net.next.iter().filter(|(_, g)| gates[*g]).map(|(f, _)| f.clone()).collect();
+                net_next.sort();
+                net_next.dedup();
+                assert_eq!(net_next, next.fluents().to_vec(), "{game} seed {seed} step {step}: propnet next state");
                 state = next;
             }
         }
         let (before, after) = (grounding.sizes(), grounding.folded_sizes());
         println!(
-            "{game}: {} atoms {} rules, folded {} atoms {} rules",
-            before.atoms, before.rules, after.atoms, after.rules
+            "{game}: {} atoms {} rules, folded {} atoms {} rules; optimised propnet {} gates",
+            before.atoms,
+            before.rules,
+            after.atoms,
+            after.rules,
+            net.size().gates
         );
     }
 }

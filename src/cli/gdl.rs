@@ -120,14 +120,29 @@ pub fn run(command: GdlCommand) -> Outcome {
                 let started = std::time::Instant::now();
                 let grounding = gdl::ground::ground_file(&game).map_err(|diags| Failure::new(Sources::new(), diags))?;
                 let (before, after) = (grounding.sizes(), grounding.folded_sizes());
+                let grounded = started.elapsed().as_secs_f64();
+                let net = gdl::propnet::Propnet::new(&grounding);
+                let optimised = net.optimised();
+                let (raw, small) = (net.size(), optimised.size());
                 out(&format!(
-                    "ground program: {} atoms, {} rules, {} literals; static facts folded: {} atoms, {} rules, {} literals ({:.2} s)\n",
+                    "ground program: {} atoms, {} rules, {} literals; static facts folded: {} atoms, {} rules, {} literals ({grounded:.2} s)\n\
+                     propnet: {} gates ({} and, {} or, {} not), {} edges; optimised: {} gates ({} and, {} or, {} not), {} edges ({:.2} s in all)\n",
                     before.atoms,
                     before.rules,
                     before.literals,
                     after.atoms,
                     after.rules,
                     after.literals,
+                    raw.gates,
+                    raw.and,
+                    raw.or,
+                    raw.not,
+                    raw.edges,
+                    small.gates,
+                    small.and,
+                    small.or,
+                    small.not,
+                    small.edges,
                     started.elapsed().as_secs_f64()
                 ));
             }

@@ -13,6 +13,7 @@ mod magic;
 pub mod perft;
 pub mod plan;
 pub mod playouts;
+pub mod propnet;
 pub mod prover;
 pub mod term;
 pub mod trace;
