@@ -16,7 +16,7 @@ use rustc_hash::FxHashMap;
 
 use super::description::{self as d, Description, Literal, Pattern, Rule, Sentence};
 use super::plan::{Demand, Dep, Lit, Plan, dnf};
-use super::prover::{ProverError, Workspace};
+use super::prover::{ProverError, Workspace, build};
 use super::term::{Sym, Term};
 use crate::diagnostic::Diagnostic;
 
@@ -247,17 +247,6 @@ fn relax(rule: &Rule) -> Option<Rule> {
     }
     let body = rule.body.iter().filter_map(relax_literal).collect();
     Some(Rule { body, ..rule.clone() })
-}
-
-fn build(p: &Pattern, binds: &[Option<Term>]) -> Option<Term> {
-    match p {
-        Pattern::Const(s) => Some(Term::Const(*s)),
-        Pattern::Var(v) => binds.get(*v as usize)?.clone(),
-        Pattern::Fn(name, args) => {
-            let args = args.iter().map(|a| build(a, binds)).collect::<Option<Box<[Term]>>>()?;
-            Some(Term::compound(*name, args))
-        }
-    }
 }
 
 /// A reference evaluator of a ground program, state by state: the oracle

@@ -15,6 +15,7 @@ pub mod plan;
 pub mod playouts;
 pub mod propnet;
 pub mod prover;
+mod stats;
 pub mod term;
 pub mod trace;
 pub mod validate;

@@ -173,7 +173,7 @@ fn pattern_key(spec: &IndexSpec, args: &[Pattern], binds: &[Option<Term>]) -> Op
 }
 
 /// The ground term `p` denotes under `binds`; `None` if a variable is unbound.
-fn build(p: &Pattern, binds: &[Option<Term>]) -> Option<Term> {
+pub(super) fn build(p: &Pattern, binds: &[Option<Term>]) -> Option<Term> {
     match p {
         Pattern::Const(s) => Some(Term::Const(*s)),
         Pattern::Var(v) => binds.get(*v as usize)?.clone(),
@@ -357,12 +357,16 @@ impl Workspace {
         Ok(())
     }
 
+    fn over_budget(&self) -> ProverError {
+        ProverError(format!(
+            "the rules derived more than {} facts for one state; the game is too large for the prover",
+            self.budget
+        ))
+    }
+
     fn check_allowance(&self, exhausted: bool) -> Result<(), ProverError> {
         if exhausted {
-            return Err(ProverError(format!(
-                "the rules derived more than {} facts for one state; the game is too large for the prover",
-                self.budget
-            )));
+            return Err(self.over_budget());
         }
         Ok(())
     }
@@ -377,10 +381,7 @@ impl Workspace {
         self.facts_made += added;
         self.total_facts += added;
         if self.facts_made > self.budget {
-            return Err(ProverError(format!(
-                "the rules derived more than {} facts for one state; the game is too large for the prover",
-                self.budget
-            )));
+            return Err(self.over_budget());
         }
         Ok(added)
     }
