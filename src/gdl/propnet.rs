@@ -145,32 +145,8 @@ impl Propnet {
             let mut changed = false;
             for i in 0..gates.len() {
                 let simpler = match &gates[i] {
-                    Gate::And(ins) => {
-                        if ins.iter().any(|&x| gates[x] == Gate::Const(false)) {
-                            Some(Gate::Const(false))
-                        } else {
-                            let kept: Vec<GateId> =
-                                ins.iter().copied().filter(|&x| gates[x] != Gate::Const(true)).collect();
-                            match kept.len() {
-                                0 => Some(Gate::Const(true)),
-                                n if n < ins.len() => Some(Gate::And(kept)),
-                                _ => None,
-                            }
-                        }
-                    }
-                    Gate::Or(ins) => {
-                        if ins.iter().any(|&x| gates[x] == Gate::Const(true)) {
-                            Some(Gate::Const(true))
-                        } else {
-                            let kept: Vec<GateId> =
-                                ins.iter().copied().filter(|&x| gates[x] != Gate::Const(false)).collect();
-                            match kept.len() {
-                                0 => Some(Gate::Const(false)),
-                                n if n < ins.len() => Some(Gate::Or(kept)),
-                                _ => None,
-                            }
-                        }
-                    }
+                    Gate::And(ins) => fold(&gates, ins, false, Gate::And),
+                    Gate::Or(ins) => fold(&gates, ins, true, Gate::Or),
                     Gate::Not(x) => match gates[*x] {
                         Gate::Const(v) => Some(Gate::Const(!v)),
                         _ => None,
@@ -328,6 +304,21 @@ impl Propnet {
     /// The input vector of a joint move.
     pub fn inputs_of(&self, joint: &[(Term, Term)]) -> Vec<bool> {
         self.inputs.iter().map(|i| joint.contains(i)).collect()
+    }
+}
+
+/// Constant propagation through an AND (`absorbing` false) or an OR
+/// (`absorbing` true): an absorbing input decides the gate, identity inputs
+/// are dropped; `None` when nothing changes.
+fn fold(gates: &[Gate], ins: &[GateId], absorbing: bool, make: fn(Vec<GateId>) -> Gate) -> Option<Gate> {
+    if ins.iter().any(|&x| gates[x] == Gate::Const(absorbing)) {
+        return Some(Gate::Const(absorbing));
+    }
+    let kept: Vec<GateId> = ins.iter().copied().filter(|&x| gates[x] != Gate::Const(!absorbing)).collect();
+    match kept.len() {
+        0 => Some(Gate::Const(!absorbing)),
+        n if n < ins.len() => Some(make(kept)),
+        _ => None,
     }
 }
 

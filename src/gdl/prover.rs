@@ -303,13 +303,7 @@ impl Workspace {
     fn evaluate(&mut self, plan: &Plan, s: usize) -> Result<(), ProverError> {
         let stratum = &plan.strata[s];
         let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
-        let mut joiner = Joiner {
-            tables: &self.tables,
-            allowance: self.budget,
-            binds: Vec::new(),
-            trail: Vec::new(),
-            out: &mut out,
-        };
+        let mut joiner = Joiner::new(&self.tables, self.budget, &mut out);
         for &r in &stratum.rules {
             joiner.run(&plan.rules[r], None);
         }
@@ -329,13 +323,7 @@ impl Workspace {
                 for &(rel, _, end) in &ranges {
                     previous.insert(rel, end);
                 }
-                let mut joiner = Joiner {
-                    tables: &self.tables,
-                    allowance: self.budget,
-                    binds: Vec::new(),
-                    trail: Vec::new(),
-                    out: &mut out,
-                };
+                let mut joiner = Joiner::new(&self.tables, self.budget, &mut out);
                 for &r in &stratum.rules {
                     let rule = &plan.rules[r];
                     for (pos, step) in rule.body.iter().enumerate() {
@@ -398,7 +386,11 @@ struct Joiner<'a> {
     out: &'a mut Vec<(usize, Vec<Term>)>,
 }
 
-impl Joiner<'_> {
+impl<'a> Joiner<'a> {
+    fn new(tables: &'a [Table], allowance: usize, out: &'a mut Vec<(usize, Vec<Term>)>) -> Joiner<'a> {
+        Joiner { tables, allowance, binds: Vec::new(), trail: Vec::new(), out }
+    }
+
     /// Derives the rule's head for every way the body holds; with `delta`
     /// `(position, lo, hi)`, the literal at `position` only reads facts lo..hi.
     fn run(&mut self, rule: &PlannedRule, delta: Option<(usize, usize, usize)>) {
