@@ -112,6 +112,12 @@ impl Propnet {
         net
     }
 
+    /// Gates in strongly connected components of the gate graph, in
+    /// dependency order, with whether each component is cyclic.
+    pub fn components(&self) -> &[(Vec<GateId>, bool)] {
+        &self.order
+    }
+
     pub fn size(&self) -> Size {
         let mut s = Size::default();
         for gate in &self.gates {
