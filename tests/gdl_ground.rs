@@ -50,8 +50,9 @@ fn ground_programs_answer_as_the_prover_does() {
         let mut sources = Sources::new();
         let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let text = sources.get(file).text.clone();
-        let (machine, _) = stratagem::gdl::compile(file, &text, Validation::Lenient)
-            .unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
+        let (machine, _) =
+            stratagem::gdl::compile(file, &text, Validation::Lenient, stratagem::gdl::EngineChoice::Prover)
+                .unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
         let (forms, _) = stratagem::syntax::read(file, &text);
         let (description, _) = Description::read(file, &forms);
         let grounding = ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));

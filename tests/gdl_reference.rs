@@ -136,7 +136,7 @@ fn compile(path: &Path) -> Result<Machine, String> {
     let mut sources = Sources::new();
     let file = sources.load(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let text = sources.get(file).text.clone();
-    stratagem::gdl::compile(file, &text, Validation::Lenient)
+    stratagem::gdl::compile(file, &text, Validation::Lenient, stratagem::gdl::EngineChoice::Prover)
         .map(|(machine, _warnings)| machine)
         .map_err(|diags| sources.render_plain(&diags))
 }

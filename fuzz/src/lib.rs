@@ -216,7 +216,12 @@ pub fn gdl(data: &[u8]) {
     let _ = validate(&description);
     // Lenient: the running commands' compile, which also builds the machine
     // for games whose validation errors GGP-Base's prover runs anyway.
-    if let Ok((machine, _)) = stratagem::gdl::compile(FileId(0), &text, stratagem::gdl::Validation::Lenient) {
+    if let Ok((machine, _)) = stratagem::gdl::compile(
+        FileId(0),
+        &text,
+        stratagem::gdl::Validation::Lenient,
+        stratagem::gdl::EngineChoice::Auto,
+    ) {
         let mut trace = String::new();
         let _ = stratagem::gdl::trace::trace(&machine, 1, 12, &mut trace);
     }

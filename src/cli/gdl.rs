@@ -12,7 +12,7 @@ use clap::{Subcommand, ValueEnum};
 
 use super::{Failure, Format, Outcome, out, print_warnings};
 use crate::diagnostic::Sources;
-use crate::gdl::{self, Machine, Validation};
+use crate::gdl::{self, EngineChoice, Machine, Validation};
 use crate::limits::Limit;
 
 #[derive(Subcommand, Debug)]
@@ -20,8 +20,10 @@ pub enum GdlCommand {
     /// Read and validate a game: roles, relations, rules and strata, or diagnostics.
     Check {
         game: PathBuf,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
-        engine: GdlEngine,
+        /// The engine to build as well as the prover (default: the prover
+        /// alone; with `--propnet`, auto).
+        #[arg(long, value_enum)]
+        engine: Option<GdlEngine>,
         /// Also ground the game and report the size of its ground program
         /// (atoms, rules, literals) before and after static facts are folded.
         #[arg(long)]
@@ -32,7 +34,7 @@ pub enum GdlCommand {
         game: PathBuf,
         #[arg(long)]
         depth: u32,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
     },
     /// Deterministic playouts as JSON lines (the reference trace format).
@@ -43,7 +45,7 @@ pub enum GdlCommand {
         seeds: (u64, u64),
         #[arg(long, default_value_t = 500)]
         max_steps: usize,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
     },
     /// Uniformly random playouts for S seconds: playouts/s, expansions/s, mean length and goals.
@@ -56,7 +58,7 @@ pub enum GdlCommand {
         seed: u64,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Prover)]
+        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
     },
 }
@@ -64,8 +66,22 @@ pub enum GdlCommand {
 /// How GDL is reasoned over.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GdlEngine {
+    /// The game grounded into a propositional network and compiled to native code.
+    Compiled,
     /// Bottom-up evaluation of the rules, state by state.
     Prover,
+    /// Compiled when the game grounds and compiles within the budgets, else the prover.
+    Auto,
+}
+
+impl GdlEngine {
+    fn choice(self) -> EngineChoice {
+        match self {
+            GdlEngine::Compiled => EngineChoice::Compiled,
+            GdlEngine::Prover => EngineChoice::Prover,
+            GdlEngine::Auto => EngineChoice::Auto,
+        }
+    }
 }
 
 fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
@@ -78,18 +94,21 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     Ok((a, b))
 }
 
-/// Loads and compiles the game at `path`; warnings go to stderr. `check`
-/// validates strictly, the commands that run the game run what GGP-Base's
-/// prover runs ([`gdl::compile`] has the policy).
-fn load(path: &Path, validation: Validation) -> Result<Machine, Failure> {
+/// Loads and compiles the game at `path`; warnings, and which engine it
+/// runs on, go to stderr. `check` validates strictly, the commands that run
+/// the game run what GGP-Base's prover runs ([`gdl::compile`] has the policy).
+fn load(path: &Path, validation: Validation, engine: GdlEngine) -> Result<Machine, Failure> {
     let mut sources = Sources::new();
     let file = sources
         .load_within(path, Limit::InputSize)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", path.display())))?;
     let text = sources.get(file).text.clone();
-    match gdl::compile(file, &text, validation) {
+    match gdl::compile(file, &text, validation, engine.choice()) {
         Ok((machine, warnings)) => {
             print_warnings(&sources, &warnings);
+            if engine != GdlEngine::Prover {
+                eprintln!("{}: engine: {}", path.display(), machine.engine_note);
+            }
             Ok(machine)
         }
         Err(diags) => Err(Failure::new(sources, diags)),
@@ -102,8 +121,9 @@ fn prover_failure(path: &Path, e: gdl::prover::ProverError) -> Failure {
 
 pub fn run(command: GdlCommand) -> Outcome {
     match command {
-        GdlCommand::Check { game, engine: _, propnet } => {
-            let machine = load(&game, Validation::Strict)?;
+        GdlCommand::Check { game, engine, propnet } => {
+            let engine = engine.unwrap_or(if propnet { GdlEngine::Auto } else { GdlEngine::Prover });
+            let machine = load(&game, Validation::Strict, engine)?;
             let plan = machine.plan();
             let recursive = plan.strata.iter().filter(|s| s.recursive).count();
             out(&format!(
@@ -148,11 +168,11 @@ pub fn run(command: GdlCommand) -> Outcome {
             }
             Ok(())
         }
-        GdlCommand::Perft { game, depth, engine: _ } => {
+        GdlCommand::Perft { game, depth, engine } => {
             Limit::PerftDepth
                 .check(u64::from(depth), &format!("`--depth {depth}`"))
                 .map_err(|e| Failure::message("stratagem::limit", e))?;
-            let machine = load(&game, Validation::Lenient)?;
+            let machine = load(&game, Validation::Lenient, engine)?;
             let (depths, stop_reason) =
                 gdl::perft::perft(&machine, depth as usize, 50_000_000).map_err(|e| prover_failure(&game, e))?;
             let report = gdl::perft::Perft {
@@ -165,8 +185,8 @@ pub fn run(command: GdlCommand) -> Outcome {
             out(&format!("{}\n", serde_json::to_string(&report).unwrap_or_default()));
             Ok(())
         }
-        GdlCommand::Trace { game, seeds: (a, b), max_steps, engine: _ } => {
-            let machine = load(&game, Validation::Lenient)?;
+        GdlCommand::Trace { game, seeds: (a, b), max_steps, engine } => {
+            let machine = load(&game, Validation::Lenient, engine)?;
             for seed in a..=b {
                 let mut text = String::new();
                 gdl::trace::trace(&machine, seed, max_steps, &mut text).map_err(|e| prover_failure(&game, e))?;
@@ -174,14 +194,14 @@ pub fn run(command: GdlCommand) -> Outcome {
             }
             Ok(())
         }
-        GdlCommand::Playouts { game, seconds, seed, format, engine: _ } => {
+        GdlCommand::Playouts { game, seconds, seed, format, engine } => {
             if !(seconds.is_finite() && seconds >= 0.0) {
                 return Err(Failure::message(
                     "stratagem::gdl::seconds",
                     format!("`--seconds {seconds}` is not a duration: give a number of seconds, 0 or more"),
                 ));
             }
-            let machine = load(&game, Validation::Lenient)?;
+            let machine = load(&game, Validation::Lenient, engine)?;
             let speed = gdl::playouts::playouts(&machine, seconds, seed).map_err(|e| prover_failure(&game, e))?;
             match format {
                 Format::Json => out(&format!("{}\n", serde_json::to_string(&speed).unwrap_or_default())),

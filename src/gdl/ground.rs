@@ -133,7 +133,10 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     // One instance relation per rule alternative, over all its variables.
     let mut instances: Vec<(usize, Vec<Lit>, Sym, Vec<u32>)> = Vec::new();
     for (i, original) in desc.rules.iter().enumerate() {
-        for (k, alternative) in dnf(&original.body).into_iter().enumerate() {
+        for (k, mut alternative) in dnf(&original.body).into_iter().enumerate() {
+            // As the prover does: an unbound role of a legal or goal head
+            // ranges over the roles.
+            super::plan::bind_role_argument(&original.head, &mut alternative);
             // The instance is over the variables its positive literals bind.
             let mut here: Vec<u32> = Vec::new();
             for lit in &alternative {
@@ -161,8 +164,11 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             instances.push((i, alternative, name, here));
         }
     }
-    let fail = |e: ProverError| {
-        vec![Diagnostic::error("stratagem::gdl::ground", format!("the game cannot be grounded within the budget: {e}"))]
+    let fail = |_: ProverError| {
+        vec![Diagnostic::error(
+            "stratagem::gdl::ground",
+            format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game"),
+        )]
     };
     // Literal orders from the initial state's facts, when it can be evaluated.
     let stats = super::machine::initial_statistics(desc);

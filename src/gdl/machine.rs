@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 
+use super::compiled::{CompiledGame, NetReasoner};
 use super::description::Description;
 use super::plan::{Demand, Plan, Query, SAMPLE, Stats};
 use super::prover::{FACT_BUDGET, ProverError, Workspace};
@@ -30,7 +31,35 @@ impl State {
     }
 }
 
-/// A game, compiled for the prover.
+/// Which engine a machine should reason with (`--engine`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineChoice {
+    /// The prover only.
+    Prover,
+    /// The compiled engine, or an error saying why the game cannot have it.
+    Compiled,
+    /// The compiled engine when the game grounds and compiles within the
+    /// budgets, else the prover.
+    Auto,
+}
+
+/// The engine a machine reasons with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Prover,
+    Compiled,
+}
+
+impl Engine {
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Prover => "prover",
+            Engine::Compiled => "compiled",
+        }
+    }
+}
+
+/// A game, compiled for the prover and, when chosen, to native code.
 #[derive(Debug)]
 pub struct Machine {
     pub symbols: Symbols,
@@ -38,6 +67,9 @@ pub struct Machine {
     base: Workspace,
     roles: Vec<Term>,
     initial: State,
+    compiled: Option<CompiledGame>,
+    /// What the engine is, or why the compiled engine is not used.
+    pub engine_note: String,
     /// Warnings from compiling the rules (rules the prover leaves out).
     pub warnings: Vec<Diagnostic>,
 }
@@ -102,7 +134,56 @@ impl Machine {
             ]);
         }
         let initial = State::from_terms(base.table(plan.init).facts().map(|f| f[0].clone()).collect());
-        Ok(Machine { symbols: desc.symbols.clone(), plan, base, roles, initial, warnings })
+        Ok(Machine {
+            symbols: desc.symbols.clone(),
+            plan,
+            base,
+            roles,
+            initial,
+            compiled: None,
+            engine_note: "prover".to_owned(),
+            warnings,
+        })
+    }
+
+    /// Compiles `desc` for the prover and, unless `choice` is
+    /// [`EngineChoice::Prover`], to native code; under
+    /// [`EngineChoice::Compiled`] a game that cannot be compiled is an error,
+    /// under [`EngineChoice::Auto`] it falls back to the prover and
+    /// [`Machine::engine_note`] says why.
+    pub fn with_engine(desc: &Description, choice: EngineChoice) -> Result<Machine, Vec<Diagnostic>> {
+        let mut machine = Machine::new(desc)?;
+        if choice == EngineChoice::Prover {
+            return Ok(machine);
+        }
+        match CompiledGame::new(desc, &machine.roles, &machine.initial) {
+            Ok(game) => {
+                machine.engine_note = game.report.summary();
+                machine.compiled = Some(game);
+            }
+            Err(why) if choice == EngineChoice::Auto => {
+                machine.engine_note = format!("prover: the game is not compiled: {why}");
+            }
+            Err(why) => {
+                return Err(vec![
+                    Diagnostic::error("stratagem::gdl::compile", format!("the game cannot be compiled: {why}"))
+                        .with_help(
+                            "`--engine prover` reasons over the rules as they are; `--engine auto` falls back to it",
+                        ),
+                ]);
+            }
+        }
+        Ok(machine)
+    }
+
+    /// The engine this machine reasons with.
+    pub fn engine(&self) -> Engine {
+        if self.compiled.is_some() { Engine::Compiled } else { Engine::Prover }
+    }
+
+    /// The compiled game, when the machine has one.
+    pub fn compiled(&self) -> Option<&CompiledGame> {
+        self.compiled.as_ref()
     }
 
     pub fn roles(&self) -> &[Term] {
@@ -118,7 +199,13 @@ impl Machine {
     }
 
     pub fn reasoner(&self) -> Reasoner<'_> {
-        Reasoner { machine: self, ws: self.base.clone(), loaded: None }
+        Reasoner {
+            machine: self,
+            ws: None,
+            net: self.compiled.as_ref().map(CompiledGame::reasoner),
+            on_net: false,
+            loaded: None,
+        }
     }
 
     pub fn plan(&self) -> &Plan {
@@ -131,36 +218,80 @@ impl Machine {
     }
 }
 
-/// One thread's view of a machine: answers queries about one state at a time.
+/// One thread's view of a machine: answers queries about one state at a
+/// time, with the compiled engine when the machine has one. A state with a
+/// fluent the compiled game does not know (one no rule reads or makes, as a
+/// hand-written state may have) is answered by the prover.
 pub struct Reasoner<'m> {
     machine: &'m Machine,
-    ws: Workspace,
+    /// The prover's tables, made when first needed.
+    ws: Option<Workspace>,
+    net: Option<NetReasoner<'m>>,
+    /// Whether the loaded state is on the compiled engine.
+    on_net: bool,
     loaded: Option<State>,
 }
 
-impl Reasoner<'_> {
+impl<'m> Reasoner<'m> {
     /// Makes `state` the current state (a no-op if it already is).
     pub fn load(&mut self, state: &State) {
         if self.loaded.as_ref() == Some(state) {
             return;
         }
-        self.ws.set_state(&self.machine.plan, state.fluents());
+        let bits = self.machine.compiled.as_ref().and_then(|c| c.bits_of(state));
+        match (&mut self.net, bits) {
+            (Some(net), Some(bits)) => {
+                net.load(&bits);
+                self.on_net = true;
+            }
+            _ => {
+                let plan = &self.machine.plan;
+                self.ws.get_or_insert_with(|| self.machine.base.clone()).set_state(plan, state.fluents());
+                self.on_net = false;
+            }
+        }
         self.loaded = Some(state.clone());
     }
 
-    pub fn is_terminal(&mut self) -> Result<bool, ProverError> {
-        let plan = &self.machine.plan;
-        self.ws.answer(plan, Query::Terminal)?;
-        Ok(!self.ws.table(plan.terminal).is_empty())
+    /// The compiled engine's reasoner, for loops that keep states as bits
+    /// (none when the machine has no compiled game). Loading a state through
+    /// it is not seen by [`Reasoner::load`]'s cache, so this forgets it.
+    pub fn net(&mut self) -> Option<&mut NetReasoner<'m>> {
+        self.loaded = None;
+        self.net.as_mut()
     }
 
-    /// The legal moves of every role, in the order the prover derived them.
-    pub fn legal_moves(&mut self) -> Result<Vec<Vec<Term>>, ProverError> {
+    fn prover(&mut self) -> &mut Workspace {
+        self.ws.get_or_insert_with(|| self.machine.base.clone())
+    }
+
+    pub fn is_terminal(&mut self) -> Result<bool, ProverError> {
+        if let (true, Some(net)) = (self.on_net, &self.net) {
+            return Ok(net.is_terminal());
+        }
         let plan = &self.machine.plan;
-        self.ws.answer(plan, Query::Legal)?;
-        let mut moves = vec![Vec::new(); self.machine.roles.len()];
-        for fact in self.ws.table(plan.legal).facts() {
-            if let Some(r) = self.machine.roles.iter().position(|role| *role == fact[0]) {
+        let ws = self.prover();
+        ws.answer(plan, Query::Terminal)?;
+        Ok(!ws.table(plan.terminal).is_empty())
+    }
+
+    /// The legal moves of every role, in the order the engine derived them.
+    pub fn legal_moves(&mut self) -> Result<Vec<Vec<Term>>, ProverError> {
+        let machine = self.machine;
+        if let (true, Some(net), Some(game)) = (self.on_net, &self.net, &machine.compiled) {
+            return Ok((0..machine.roles.len())
+                .map(|r| {
+                    let moves = game.legal_moves_of(r);
+                    (0..moves.len()).filter(|&i| net.is_legal(r, i)).map(|i| moves[i].mv.clone()).collect()
+                })
+                .collect());
+        }
+        let plan = &machine.plan;
+        let ws = self.prover();
+        ws.answer(plan, Query::Legal)?;
+        let mut moves = vec![Vec::new(); machine.roles.len()];
+        for fact in ws.table(plan.legal).facts() {
+            if let Some(r) = machine.roles.iter().position(|role| *role == fact[0]) {
                 moves[r].push(fact[1].clone());
             }
         }
@@ -170,18 +301,23 @@ impl Reasoner<'_> {
     /// Each role's goal value: `None` unless exactly one goal value, an
     /// integer, holds for it (GGP-Base's rule).
     pub fn goals(&mut self) -> Result<Vec<Option<u32>>, ProverError> {
-        let plan = &self.machine.plan;
-        self.ws.answer(plan, Query::Goal)?;
-        let mut values: Vec<Vec<&Term>> = vec![Vec::new(); self.machine.roles.len()];
-        for fact in self.ws.table(plan.goal).facts() {
-            if let Some(r) = self.machine.roles.iter().position(|role| *role == fact[0]) {
+        if let (true, Some(net)) = (self.on_net, &mut self.net) {
+            return Ok(net.goals());
+        }
+        let machine = self.machine;
+        let plan = &machine.plan;
+        let ws = self.prover();
+        ws.answer(plan, Query::Goal)?;
+        let mut values: Vec<Vec<&Term>> = vec![Vec::new(); machine.roles.len()];
+        for fact in ws.table(plan.goal).facts() {
+            if let Some(r) = machine.roles.iter().position(|role| *role == fact[0]) {
                 values[r].push(&fact[1]);
             }
         }
         Ok(values
             .iter()
             .map(|v| match v[..] {
-                [Term::Const(s)] => self.machine.symbols.name(*s).parse::<u32>().ok(),
+                [Term::Const(s)] => machine.symbols.name(*s).parse::<u32>().ok(),
                 _ => None,
             })
             .collect())
@@ -189,11 +325,17 @@ impl Reasoner<'_> {
 
     /// The state after `joint` (one move per role, in role order).
     pub fn next_state(&mut self, joint: &[Term]) -> Result<State, ProverError> {
-        let plan = &self.machine.plan;
-        let does: Vec<(Term, Term)> = self.machine.roles.iter().cloned().zip(joint.iter().cloned()).collect();
-        self.ws.set_moves(plan, &does);
-        self.ws.answer(plan, Query::Next)?;
-        Ok(State::from_terms(self.ws.table(plan.next).facts().map(|f| f[0].clone()).collect()))
+        let machine = self.machine;
+        if let (true, Some(net), Some(game)) = (self.on_net, &mut self.net, &machine.compiled) {
+            let inputs: Vec<Option<u32>> = joint.iter().enumerate().map(|(r, m)| game.input_of(r, m)).collect();
+            return Ok(game.state_of(net.next_by_inputs(&inputs)));
+        }
+        let plan = &machine.plan;
+        let does: Vec<(Term, Term)> = machine.roles.iter().cloned().zip(joint.iter().cloned()).collect();
+        let ws = self.prover();
+        ws.set_moves(plan, &does);
+        ws.answer(plan, Query::Next)?;
+        Ok(State::from_terms(ws.table(plan.next).facts().map(|f| f[0].clone()).collect()))
     }
 }
 

@@ -6,6 +6,7 @@
 //! ──[`machine`]──▶ the state machine (roles, initial state, legal moves,
 //! next state, terminal, goals).
 
+pub mod compiled;
 pub mod description;
 pub mod ground;
 pub mod machine;
@@ -21,7 +22,7 @@ pub mod trace;
 pub mod validate;
 
 pub use description::Description;
-pub use machine::{Machine, Reasoner, State};
+pub use machine::{Engine, EngineChoice, Machine, Reasoner, State};
 
 use crate::diagnostic::{Diagnostic, FileId, Severity, has_errors};
 
@@ -65,7 +66,10 @@ pub const REJECTED_BUT_RUN: &str = "stratagem::gdl::rejected";
 ///   short) stops the compilation with all validation diagnostics as they
 ///   are;
 /// - what the prover cannot compile (a negation it cannot stratify, no
-///   roles, a size limit) is fatal in both modes.
+///   roles, a size limit) is fatal in both modes;
+/// - `engine` says whether the game is also compiled to native code
+///   ([`Machine::with_engine`]); the machine's `engine_note` says which
+///   engine it got and why.
 ///
 /// Warnings come in order: the reader's, the validator's (with the demoted
 /// errors), the note, then the prover's (rules it leaves out).
@@ -73,6 +77,7 @@ pub fn compile(
     file: FileId,
     text: &str,
     validation: Validation,
+    engine: EngineChoice,
 ) -> Result<(Machine, Vec<Diagnostic>), Vec<Diagnostic>> {
     let (forms, mut diags) = crate::syntax::read(file, text);
     if has_errors(&diags) {
@@ -101,7 +106,7 @@ pub fn compile(
         ));
     }
     diags.append(&mut checked);
-    let machine = Machine::new(&desc).map_err(|mut errors| {
+    let machine = Machine::with_engine(&desc, engine).map_err(|mut errors| {
         diags.append(&mut errors);
         std::mem::take(&mut diags)
     })?;

@@ -158,7 +158,7 @@ impl Plan {
             }
         }
         for rule in &mut flat {
-            bind_role_argument(rule);
+            bind_role_argument(&rule.head, &mut rule.body);
         }
         if demand != Demand::Off {
             let rewritable = super::magic::rewritable(&flat, demand == Demand::All);
@@ -384,15 +384,14 @@ fn split_by_constants(
 /// GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role, so a
 /// role variable of such a head that no positive literal binds is bound by
 /// `(role ?r)`, added first.
-fn bind_role_argument(rule: &mut FlatRule) {
-    let head = &rule.head;
+pub(super) fn bind_role_argument(head: &Sentence, body: &mut Vec<Lit>) {
     if (head.relation == d::LEGAL || head.relation == d::GOAL)
         && let Some(Pattern::Var(v)) = head.args.first()
     {
-        let bound_by_body = rule.body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
+        let bound_by_body = body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
         if !bound_by_body {
             let role = Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span };
-            rule.body.insert(0, Lit::Pos(role));
+            body.insert(0, Lit::Pos(role));
         }
     }
 }

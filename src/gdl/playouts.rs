@@ -1,10 +1,11 @@
-//! Uniformly random playouts for a while: the prover's speed on a game.
+//! Uniformly random playouts for a while: an engine's speed on a game.
 
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
 use serde::Serialize;
 
+use super::compiled::CompiledGame;
 use super::machine::Machine;
 use super::prover::ProverError;
 use super::term::Term;
@@ -27,6 +28,9 @@ pub struct Speed {
 /// Plays random games from the initial state until `seconds` have passed
 /// (at least one game).
 pub fn playouts(machine: &Machine, seconds: f64, seed: u64) -> Result<Speed, ProverError> {
+    if let Some(game) = machine.compiled() {
+        return compiled_playouts(machine, game, seconds, seed);
+    }
     let mut reasoner = machine.reasoner();
     let mut rng = crate::rng::stream(seed, &[0x0067_646c]);
     let n_roles = machine.roles().len();
@@ -68,13 +72,61 @@ pub fn playouts(machine: &Machine, seconds: f64, seed: u64) -> Result<Speed, Pro
             break;
         }
     }
+    Ok(speed("prover", started, playouts, expansions, &goal_sums))
+}
+
+fn speed(engine: &'static str, started: Instant, playouts: u64, expansions: u64, goal_sums: &[(f64, u64)]) -> Speed {
     let elapsed = started.elapsed().as_secs_f64().max(1e-9);
-    Ok(Speed {
-        engine: "prover",
+    Speed {
+        engine,
         playouts,
         playouts_per_s: playouts as f64 / elapsed,
         expansions_per_s: expansions as f64 / elapsed,
         mean_length: expansions as f64 / playouts as f64,
         mean_goals: goal_sums.iter().map(|&(s, n)| (n > 0).then(|| s / n as f64)).collect(),
-    })
+    }
+}
+
+/// The same playouts on the compiled engine, states kept as bits.
+fn compiled_playouts(machine: &Machine, game: &CompiledGame, seconds: f64, seed: u64) -> Result<Speed, ProverError> {
+    let mut net = game.reasoner();
+    let mut rng = crate::rng::stream(seed, &[0x0067_646c]);
+    let n_roles = game.n_roles();
+    let (mut playouts, mut expansions) = (0u64, 0u64);
+    let mut goal_sums = vec![(0.0, 0u64); n_roles];
+    let budget = Duration::from_secs_f64(seconds.max(0.0));
+    let started = Instant::now();
+    let mut legal: Vec<u32> = Vec::new();
+    let mut choices = vec![0u32; n_roles];
+    loop {
+        net.load(game.initial_bits());
+        for _ in 0..MAX_PLAYOUT_STEPS {
+            if net.is_terminal() {
+                break;
+            }
+            for (r, choice) in choices.iter_mut().enumerate() {
+                net.legal_indices(r, &mut legal);
+                if legal.is_empty() {
+                    return Err(ProverError(format!(
+                        "role {} has no legal move in a state that is not terminal",
+                        machine.roles()[r].text(&machine.symbols)
+                    )));
+                }
+                *choice = legal[rng.random_range(0..legal.len())];
+            }
+            net.play(&choices);
+            expansions += 1;
+        }
+        for (sum, g) in goal_sums.iter_mut().zip(net.goals()) {
+            if let Some(v) = g {
+                sum.0 += f64::from(v);
+                sum.1 += 1;
+            }
+        }
+        playouts += 1;
+        if started.elapsed() >= budget {
+            break;
+        }
+    }
+    Ok(speed("compiled", started, playouts, expansions, &goal_sums))
 }

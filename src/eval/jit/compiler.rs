@@ -92,7 +92,7 @@ pub struct JitCompiler<'ps> {
 
 /// The host ISA for a configuration, built once per process (detecting CPU
 /// features costs more than compiling a small tree).
-fn host_isa(config: JitConfig) -> Result<OwnedTargetIsa, JitError> {
+pub(super) fn host_isa(config: JitConfig) -> Result<OwnedTargetIsa, JitError> {
     type IsaCache = Mutex<HashMap<(bool, bool, bool), OwnedTargetIsa>>;
     static CACHE: OnceLock<IsaCache> = OnceLock::new();
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));

@@ -17,6 +17,7 @@
 //! Invariant: this module is the only place in the crate with `unsafe`.
 
 pub mod analysis;
+pub mod circuit;
 pub mod code;
 pub mod compiler;
 pub(crate) mod lower;

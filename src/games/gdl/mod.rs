@@ -79,10 +79,11 @@ impl GdlRules {
     pub fn compile(name: &str, sources: Sources, file: FileId) -> Result<GdlRules, (Sources, Vec<Diagnostic>)> {
         let text = sources.get(file).text.clone();
         // Games run where GGP-Base's prover runs them, as `gdl perft` does.
-        let (machine, warnings) = match crate::gdl::compile(file, &text, crate::gdl::Validation::Lenient) {
-            Ok(compiled) => compiled,
-            Err(diags) => return Err((sources, diags)),
-        };
+        let (machine, warnings) =
+            match crate::gdl::compile(file, &text, crate::gdl::Validation::Lenient, crate::gdl::EngineChoice::Auto) {
+                Ok(compiled) => compiled,
+                Err(diags) => return Err((sources, diags)),
+            };
         let roles = machine.role_names();
         if roles.len() > usize::from(Role::MAX) {
             let message = format!("`{name}` declares {} roles; games have at most {}", roles.len(), Role::MAX);

@@ -1,0 +1,417 @@
+//! Boolean circuits compiled to native code: the JIT's second client, after
+//! GP programs. A circuit is a list of assignments `value[i] = AND/OR/NOT of
+//! wires` in evaluation order, grouped into routines (e.g. "what holds in
+//! this state", "the next state of this joint move"); cyclic parts are
+//! evaluated to their least fixpoint by a loop. The GDL engine builds its
+//! circuits from propositional networks (`gdl::compiled`).
+//!
+//! Every routine becomes one or more functions `fn(values, state, inputs,
+//! out)` over caller-owned buffers: gate values as bytes (0 or 1), the state
+//! as a bit set of 64-bit words, inputs as bytes, and the bits a routine
+//! writes (the next state) as words. A long routine is cut into functions of
+//! at most [`CHUNK`] assignments, because Cranelift's time grows faster than
+//! linearly with a function's size. Every index is checked when the circuit
+//! is compiled and every buffer's length when it is run, so running a
+//! compiled circuit is safe.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, types};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{FuncId, Module, default_libcall_names};
+
+use super::code::CodeMemory;
+use super::compiler::host_isa;
+use super::{JitConfig, JitError};
+
+/// Assignments per compiled function, at most (a fixpoint block is never cut).
+pub const CHUNK: usize = 4096;
+
+/// Where an input of a gate comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wire {
+    /// A gate value (`values[i]`), computed earlier in this routine or by an
+    /// earlier one.
+    Value(u32),
+    /// Bit `i` of the state (`state[i / 64] >> (i % 64) & 1`).
+    StateBit(u32),
+    /// `inputs[i]`.
+    Input(u32),
+    Const(bool),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    And(Vec<Wire>),
+    Or(Vec<Wire>),
+    Not(Wire),
+}
+
+/// `values[target] = op`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assign {
+    pub target: u32,
+    pub op: Op,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Block {
+    /// Assignments in order, each once.
+    Straight(Vec<Assign>),
+    /// A cyclic component: its targets start at 0 and the assignments repeat
+    /// until none changes (the least fixpoint when the cycle is positive).
+    Fixpoint(Vec<Assign>),
+}
+
+/// One entry point: blocks in order, then `out` bit `b` = wire for each
+/// `(b, wire)` of `outputs` (other bits of `out` are cleared).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Routine {
+    pub blocks: Vec<Block>,
+    pub outputs: Vec<(u32, Wire)>,
+}
+
+/// A circuit and the sizes of the buffers it runs over.
+#[derive(Clone, Debug, Default)]
+pub struct Circuit {
+    pub n_values: usize,
+    pub n_state_bits: usize,
+    pub n_inputs: usize,
+    pub routines: Vec<Routine>,
+}
+
+impl Circuit {
+    /// 64-bit words of a state (and of a routine's output).
+    pub fn state_words(&self) -> usize {
+        self.n_state_bits.div_ceil(64)
+    }
+
+    /// Checks every index against the circuit's sizes.
+    fn check(&self) -> Result<(), JitError> {
+        let wire_ok = |w: &Wire| match *w {
+            Wire::Value(i) => (i as usize) < self.n_values,
+            Wire::StateBit(i) => (i as usize) < self.n_state_bits,
+            Wire::Input(i) => (i as usize) < self.n_inputs,
+            Wire::Const(_) => true,
+        };
+        let assign_ok = |a: &Assign| {
+            (a.target as usize) < self.n_values
+                && match &a.op {
+                    Op::And(ws) | Op::Or(ws) => ws.iter().all(wire_ok),
+                    Op::Not(w) => wire_ok(w),
+                }
+        };
+        for (r, routine) in self.routines.iter().enumerate() {
+            for block in &routine.blocks {
+                let (Block::Straight(assigns) | Block::Fixpoint(assigns)) = block;
+                if !assigns.iter().all(assign_ok) {
+                    return Err(JitError::Malformed(format!("routine {r} has an index out of range")));
+                }
+            }
+            if !routine.outputs.iter().all(|(b, w)| (*b as usize) < self.n_state_bits && wire_ok(w)) {
+                return Err(JitError::Malformed(format!("routine {r} has an output out of range")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `fn(values, state, inputs, out)`.
+type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64);
+
+/// A compiled circuit. Cloning shares the code, which is freed when the last
+/// clone is dropped; calls from many threads at once are fine (the code
+/// touches only the buffers each call passes).
+#[derive(Clone)]
+pub struct CompiledCircuit {
+    routines: Arc<[Vec<CircuitSig>]>,
+    n_values: usize,
+    n_inputs: usize,
+    state_words: usize,
+    /// Time spent generating and finalising code.
+    pub compile_time: std::time::Duration,
+    /// Functions compiled (routines cut into chunks).
+    pub n_functions: usize,
+    _code: Arc<CodeMemory>,
+}
+
+impl std::fmt::Debug for CompiledCircuit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledCircuit")
+            .field("routines", &self.routines.len())
+            .field("n_values", &self.n_values)
+            .field("n_functions", &self.n_functions)
+            .finish()
+    }
+}
+
+impl CompiledCircuit {
+    /// Compiles every routine of `circuit`.
+    pub fn new(circuit: &Circuit) -> Result<CompiledCircuit, JitError> {
+        circuit.check()?;
+        let started = Instant::now();
+        let config = JitConfig { optimize: false, fast_regalloc: true, ..JitConfig::default() };
+        let isa = host_isa(config)?;
+        let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
+        let mut ctx = module.make_context();
+        let mut fctx = FunctionBuilderContext::new();
+        let ptr = module.target_config().pointer_type();
+        let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+        let mut ids: Vec<Vec<FuncId>> = Vec::new();
+        for routine in &circuit.routines {
+            let chunks = chunks(routine);
+            let mut routine_ids = Vec::new();
+            for (k, blocks) in chunks.iter().enumerate() {
+                let outputs: &[(u32, Wire)] = if k + 1 == chunks.len() { &routine.outputs } else { &[] };
+                module.clear_context(&mut ctx);
+                ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
+                build(&mut ctx.func, &mut fctx, blocks, outputs, circuit.state_words(), module.target_config());
+                let sig = ctx.func.signature.clone();
+                let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
+                let defined = module.define_function(id, &mut ctx);
+                module.clear_context(&mut ctx);
+                defined.map_err(|e| codegen(&e))?;
+                routine_ids.push(id);
+            }
+            ids.push(routine_ids);
+        }
+        module.finalize_definitions().map_err(|e| codegen(&e))?;
+        let routines: Vec<Vec<CircuitSig>> = ids
+            .iter()
+            .map(|fs| {
+                fs.iter()
+                    .map(|&id| {
+                        let p = module.get_finalized_function(id);
+                        // SAFETY: every function was built by `build` with four
+                        // pointer parameters and no result, which is
+                        // `CircuitSig` in the host's default calling convention.
+                        unsafe { std::mem::transmute::<*const u8, CircuitSig>(p) }
+                    })
+                    .collect()
+            })
+            .collect();
+        let n_functions = routines.iter().map(Vec::len).sum();
+        Ok(CompiledCircuit {
+            routines: routines.into(),
+            n_values: circuit.n_values,
+            n_inputs: circuit.n_inputs,
+            state_words: circuit.state_words(),
+            compile_time: started.elapsed(),
+            n_functions,
+            _code: Arc::new(CodeMemory::new(module)),
+        })
+    }
+
+    /// Runs routine `routine` over the buffers.
+    ///
+    /// # Panics
+    /// If a buffer is shorter than the circuit's sizes or `routine` is out of
+    /// range (bugs of the caller).
+    pub fn run(&self, routine: usize, values: &mut [u8], state: &[u64], inputs: &[u8], out: &mut [u64]) {
+        assert!(values.len() >= self.n_values, "values: {} of {} bytes", values.len(), self.n_values);
+        assert!(state.len() >= self.state_words, "state: {} of {} words", state.len(), self.state_words);
+        assert!(inputs.len() >= self.n_inputs, "inputs: {} of {} bytes", inputs.len(), self.n_inputs);
+        assert!(out.len() >= self.state_words, "out: {} of {} words", out.len(), self.state_words);
+        for f in &self.routines[routine] {
+            // SAFETY: the function reads and writes `values[..n_values]`, reads
+            // `state[..state_words]` and `inputs[..n_inputs]` and writes
+            // `out[..state_words]`: every index was checked against those
+            // sizes by `Circuit::check`, and the lengths above. The code is
+            // alive while `self._code` is.
+            unsafe { f(values.as_mut_ptr(), state.as_ptr(), inputs.as_ptr(), out.as_mut_ptr()) };
+        }
+    }
+
+    pub fn n_values(&self) -> usize {
+        self.n_values
+    }
+
+    pub fn n_inputs(&self) -> usize {
+        self.n_inputs
+    }
+
+    pub fn state_words(&self) -> usize {
+        self.state_words
+    }
+}
+
+/// A routine's blocks cut into pieces of at most [`CHUNK`] assignments (a
+/// fixpoint block stays whole); at least one piece, for the outputs.
+fn chunks(routine: &Routine) -> Vec<Vec<Block>> {
+    let mut pieces: Vec<Vec<Block>> = vec![Vec::new()];
+    let mut size = 0;
+    let push = |pieces: &mut Vec<Vec<Block>>, size: &mut usize, block: Block, n: usize| {
+        if *size + n > CHUNK && *size > 0 {
+            pieces.push(Vec::new());
+            *size = 0;
+        }
+        *size += n;
+        if let Some(last) = pieces.last_mut() {
+            last.push(block);
+        }
+    };
+    for block in &routine.blocks {
+        match block {
+            Block::Straight(assigns) => {
+                for part in assigns.chunks(CHUNK) {
+                    push(&mut pieces, &mut size, Block::Straight(part.to_vec()), part.len());
+                }
+            }
+            Block::Fixpoint(assigns) => push(&mut pieces, &mut size, block.clone(), assigns.len()),
+        }
+    }
+    pieces
+}
+
+/// Emits one function: the blocks, then the outputs.
+fn build(
+    func: &mut ir::Function,
+    fctx: &mut FunctionBuilderContext,
+    blocks: &[Block],
+    outputs: &[(u32, Wire)],
+    state_words: usize,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+) {
+    let mut b = FunctionBuilder::new(func, fctx);
+    let entry = b.create_block();
+    b.append_block_params_for_function_params(entry);
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let params = b.block_params(entry).to_vec();
+    let mut e = Emitter {
+        values: params[0],
+        state: params[1],
+        inputs: params[2],
+        words: HashMap::new(),
+        known: HashMap::new(),
+        b,
+    };
+    for block in blocks {
+        match block {
+            Block::Straight(assigns) => {
+                for a in assigns {
+                    let v = e.op(&a.op);
+                    e.store(a.target, v);
+                    e.known.insert(a.target, v);
+                }
+            }
+            Block::Fixpoint(assigns) => e.fixpoint(assigns),
+        }
+    }
+    let out = params[3];
+    let mut by_word: Vec<Vec<(u32, Wire)>> = vec![Vec::new(); state_words];
+    for &(bit, wire) in outputs {
+        by_word[(bit / 64) as usize].push((bit % 64, wire));
+    }
+    if !outputs.is_empty() {
+        for (w, bits) in by_word.iter().enumerate() {
+            let mut acc = e.b.ins().iconst(types::I64, 0);
+            for &(shift, wire) in bits {
+                let v = e.wire(wire);
+                let wide = e.b.ins().uextend(types::I64, v);
+                let bit = if shift == 0 { wide } else { e.b.ins().ishl_imm_u(wide, i64::from(shift)) };
+                acc = e.b.ins().bor(acc, bit);
+            }
+            e.b.ins().store(MemFlagsData::trusted(), acc, out, (w * 8) as i32);
+        }
+    }
+    e.b.ins().return_(&[]);
+    e.b.finalize(frontend);
+}
+
+struct Emitter<'f> {
+    b: FunctionBuilder<'f>,
+    values: ir::Value,
+    state: ir::Value,
+    inputs: ir::Value,
+    /// State words loaded so far (the state does not change during a call).
+    words: HashMap<u32, ir::Value>,
+    /// Gate values computed in straight code of this function, reused
+    /// instead of reloaded.
+    known: HashMap<u32, ir::Value>,
+}
+
+impl Emitter<'_> {
+    fn wire(&mut self, wire: Wire) -> ir::Value {
+        let flags = MemFlagsData::trusted();
+        match wire {
+            Wire::Value(i) => match self.known.get(&i) {
+                Some(&v) => v,
+                None => self.b.ins().load(types::I8, flags, self.values, i as i32),
+            },
+            Wire::Input(i) => self.b.ins().load(types::I8, flags, self.inputs, i as i32),
+            Wire::Const(c) => self.b.ins().iconst(types::I8, i64::from(c)),
+            Wire::StateBit(i) => {
+                let word = match self.words.get(&(i / 64)) {
+                    Some(&w) => w,
+                    None => {
+                        let w = self.b.ins().load(types::I64, flags, self.state, ((i / 64) * 8) as i32);
+                        self.words.insert(i / 64, w);
+                        w
+                    }
+                };
+                let shifted = if i % 64 == 0 { word } else { self.b.ins().ushr_imm_u(word, i64::from(i % 64)) };
+                let narrow = self.b.ins().ireduce(types::I8, shifted);
+                let one = self.b.ins().iconst(types::I8, 1);
+                self.b.ins().band(narrow, one)
+            }
+        }
+    }
+
+    fn op(&mut self, op: &Op) -> ir::Value {
+        match op {
+            Op::And(ws) | Op::Or(ws) => {
+                let and = matches!(op, Op::And(_));
+                let Some((&first, rest)) = ws.split_first() else {
+                    return self.b.ins().iconst(types::I8, i64::from(and));
+                };
+                let mut acc = self.wire(first);
+                for &w in rest {
+                    let v = self.wire(w);
+                    acc = if and { self.b.ins().band(acc, v) } else { self.b.ins().bor(acc, v) };
+                }
+                acc
+            }
+            Op::Not(w) => {
+                let v = self.wire(*w);
+                let one = self.b.ins().iconst(types::I8, 1);
+                self.b.ins().bxor(v, one)
+            }
+        }
+    }
+
+    fn store(&mut self, target: u32, v: ir::Value) {
+        self.b.ins().store(MemFlagsData::trusted(), v, self.values, target as i32);
+    }
+
+    /// Zeroes the targets, then repeats the assignments until none changes.
+    /// Values are reloaded inside the loop (they change each round).
+    fn fixpoint(&mut self, assigns: &[Assign]) {
+        let zero = self.b.ins().iconst(types::I8, 0);
+        for a in assigns {
+            self.store(a.target, zero);
+            self.known.remove(&a.target);
+        }
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        self.b.ins().jump(body, &[]);
+        self.b.switch_to_block(body);
+        // Values known before the loop are defined in a block that
+        // dominates it; targets of the loop are not in `known`.
+        let mut changed = self.b.ins().iconst(types::I8, 0);
+        for a in assigns {
+            let v = self.op(&a.op);
+            let old = self.b.ins().load(types::I8, MemFlagsData::trusted(), self.values, a.target as i32);
+            let diff = self.b.ins().bxor(v, old);
+            changed = self.b.ins().bor(changed, diff);
+            self.store(a.target, v);
+        }
+        self.b.ins().brif(changed, body, &[], exit, &[]);
+        self.b.seal_block(body);
+        self.b.seal_block(exit);
+        self.b.switch_to_block(exit);
+    }
+}

@@ -1,0 +1,629 @@
+//! The compiled engine: a game's optimised propositional network turned into
+//! native code by the JIT's circuit compiler, over a bit-set state.
+//!
+//! A state is a bit set over the game's fluents (every fluent `init`, `true`
+//! or `next` can name, sorted as the prover sorts them, so converting a bit
+//! set to the prover's [`State`] needs no sort). The network's gates are cut
+//! into three routines by what they serve and what they read:
+//! - `STATE`: legal, terminal, and every gate `next` needs that does not read
+//!   a move, run once when a state is loaded;
+//! - `NEXT`: the gates that read moves, and the next state as bits;
+//! - `GOALS`: the gates only goals need, run when goals are asked for.
+//!
+//! Full recomputation of those routines was chosen over forward propagation
+//! of changes: its code is straight-line (no data-dependent branches), and
+//! the routine split already skips what a step does not need (measured in
+//! docs/PERFORMANCE.md).
+
+use std::time::{Duration, Instant};
+
+use rustc_hash::FxHashMap;
+
+use super::description::Description;
+use super::ground::ground;
+use super::machine::State;
+use super::propnet::{Gate, GateId, Propnet, Size, goal_value};
+use super::term::{Symbols, Term};
+use crate::eval::jit::circuit::{Assign, Block, Circuit, CompiledCircuit, Op, Routine, Wire};
+
+/// The routines: what holds in a state, goals, the next state's bits from
+/// gate values, then one per input.
+const STATE: usize = 0;
+const GOALS: usize = 1;
+const EMIT: usize = 2;
+const FIRST_INPUT: usize = 3;
+
+/// Edges of the optimised network above which the game is not compiled
+/// (code generation would take longer than the budget of a few seconds).
+pub const MAX_EDGES: usize = 3_000_000;
+
+/// A legal move of a role: the move, the gate saying whether it is legal,
+/// and the input its `does` sets (none when no rule reads it).
+#[derive(Clone, Debug)]
+pub struct LegalMove {
+    pub mv: Term,
+    wire: Wire,
+    input: Option<u32>,
+}
+
+/// How long each phase of compilation took, and the sizes.
+#[derive(Clone, Debug)]
+pub struct CompileReport {
+    pub grounding: Duration,
+    pub optimisation: Duration,
+    pub compilation: Duration,
+    pub raw: Size,
+    pub optimised: Size,
+    pub fluents: usize,
+    pub functions: usize,
+}
+
+impl CompileReport {
+    pub fn total(&self) -> Duration {
+        self.grounding + self.optimisation + self.compilation
+    }
+
+    /// One line for users: what the engine is made of and what it cost.
+    pub fn summary(&self) -> String {
+        format!(
+            "compiled engine: {} gates, {} edges ({} before optimisation), {} fluents; grounding {:.2} s, optimisation {:.2} s, compilation {:.2} s",
+            self.optimised.gates,
+            self.optimised.edges,
+            self.raw.edges,
+            self.fluents,
+            self.grounding.as_secs_f64(),
+            self.optimisation.as_secs_f64(),
+            self.compilation.as_secs_f64()
+        )
+    }
+}
+
+/// A game compiled to native code. Immutable; every thread reasons through
+/// its own [`NetReasoner`].
+#[derive(Debug)]
+pub struct CompiledGame {
+    circuit: CompiledCircuit,
+    /// The state's bits: fluent `i` is bit `i`, sorted.
+    fluents: Vec<Term>,
+    bit_of: FxHashMap<Term, u32>,
+    /// Per role, in the order of the game's roles.
+    legal: Vec<Vec<LegalMove>>,
+    /// Per role, the input of each move a rule reads.
+    input_of: Vec<FxHashMap<Term, u32>>,
+    /// Per role, the goal values with the gate of each.
+    goals: Vec<Vec<(Option<u32>, Wire)>>,
+    terminal: Wire,
+    initial: Vec<u64>,
+    /// Gate values before any state is loaded: the constant baselines.
+    initial_values: Vec<u8>,
+    /// The routine of each input, if a gate reads it, and the gate values
+    /// it changes.
+    input_routine: Vec<Option<usize>>,
+    cone_slots: Vec<Vec<u32>>,
+    pub report: CompileReport,
+}
+
+impl CompiledGame {
+    /// Grounds, optimises and compiles `desc`, whose roles and initial
+    /// state are `roles` and `initial` (the prover's); or says why not.
+    pub fn new(desc: &Description, roles: &[Term], initial: &State) -> Result<CompiledGame, String> {
+        let started = Instant::now();
+        let grounding = ground(desc).map_err(|diags| {
+            diags.first().map_or_else(|| "the game cannot be grounded".to_owned(), |d| d.message.clone())
+        })?;
+        let grounded = started.elapsed();
+        let started = Instant::now();
+        let raw = Propnet::new(&grounding);
+        drop(grounding);
+        let net = raw.optimised();
+        let optimisation = started.elapsed();
+        let size = net.size();
+        if size.edges > MAX_EDGES {
+            return Err(format!(
+                "its propositional network has {} edges, more than the {MAX_EDGES} the compiler takes",
+                size.edges
+            ));
+        }
+        let started = Instant::now();
+        let mut game = assemble(&net, roles, initial, &desc.symbols)?;
+        game.report = CompileReport {
+            grounding: grounded,
+            optimisation,
+            compilation: started.elapsed(),
+            raw: raw.size(),
+            optimised: size,
+            fluents: game.fluents.len(),
+            functions: game.circuit.n_functions,
+        };
+        Ok(game)
+    }
+
+    pub fn reasoner(&self) -> NetReasoner<'_> {
+        let words = self.circuit.state_words();
+        NetReasoner {
+            game: self,
+            values: self.initial_values.clone(),
+            inputs: vec![0; self.circuit.n_inputs()],
+            state: vec![0; words],
+            next: vec![0; words],
+            played: Vec::new(),
+            saved: Vec::new(),
+            goals_current: false,
+        }
+    }
+
+    /// The initial state's bits.
+    pub fn initial_bits(&self) -> &[u64] {
+        &self.initial
+    }
+
+    pub fn legal_moves_of(&self, role: usize) -> &[LegalMove] {
+        &self.legal[role]
+    }
+
+    pub fn n_roles(&self) -> usize {
+        self.legal.len()
+    }
+
+    /// The bits of a state given as fluents; `None` if one of them is no
+    /// fluent of the game (no rule can produce or read it).
+    pub fn bits_of(&self, state: &State) -> Option<Vec<u64>> {
+        let mut bits = vec![0u64; self.circuit.state_words()];
+        for f in state.fluents() {
+            let b = *self.bit_of.get(f)?;
+            bits[(b / 64) as usize] |= 1 << (b % 64);
+        }
+        Some(bits)
+    }
+
+    /// The state of a bit set, as the prover would give it.
+    pub fn state_of(&self, bits: &[u64]) -> State {
+        let mut fluents = Vec::new();
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let b = w * 64 + word.trailing_zeros() as usize;
+                if let Some(f) = self.fluents.get(b) {
+                    fluents.push(f.clone());
+                }
+                word &= word - 1;
+            }
+        }
+        State(fluents.into())
+    }
+
+    /// The input of role `role` playing `mv`, if a rule reads it.
+    pub fn input_of(&self, role: usize, mv: &Term) -> Option<u32> {
+        self.input_of.get(role)?.get(mv).copied()
+    }
+}
+
+/// The routines, fluents, legal moves, goals and terminal of `net`.
+fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -> Result<CompiledGame, String> {
+    let mut fluents: Vec<Term> = net.base.iter().chain(net.next.iter().map(|(f, _)| f)).cloned().collect();
+    fluents.extend(initial.fluents().iter().cloned());
+    fluents.sort_unstable();
+    fluents.dedup();
+    let bit_of: FxHashMap<Term, u32> = fluents.iter().enumerate().map(|(i, f)| (f.clone(), i as u32)).collect();
+    let base_bits: Vec<u32> = net.base.iter().map(|f| bit_of[f]).collect();
+
+    // Gate values: only AND, OR and NOT gates have one.
+    let mut slot = vec![u32::MAX; net.gates.len()];
+    let mut n_values = 0u32;
+    for (g, gate) in net.gates.iter().enumerate() {
+        if matches!(gate, Gate::And(_) | Gate::Or(_) | Gate::Not(_)) {
+            slot[g] = n_values;
+            n_values += 1;
+        }
+    }
+    let wire = |g: GateId| match &net.gates[g] {
+        Gate::Const(v) => Wire::Const(*v),
+        Gate::Base(b) => Wire::StateBit(base_bits[*b]),
+        Gate::Input(x) => Wire::Input(*x as u32),
+        _ => Wire::Value(slot[g]),
+    };
+
+    // What each gate reads, whether it depends on a move, and which routine
+    // computes it.
+    let inputs_of = |g: GateId| -> Vec<GateId> {
+        match &net.gates[g] {
+            Gate::And(ins) | Gate::Or(ins) => ins.clone(),
+            Gate::Not(x) => vec![*x],
+            _ => Vec::new(),
+        }
+    };
+    let mut reads_move = vec![false; net.gates.len()];
+    for (members, _) in net.components() {
+        let any = members
+            .iter()
+            .any(|&g| matches!(net.gates[g], Gate::Input(_)) || inputs_of(g).iter().any(|&x| reads_move[x]));
+        for &g in members {
+            reads_move[g] = any;
+        }
+    }
+    let cone = |roots: &mut dyn Iterator<Item = GateId>| {
+        let mut seen = vec![false; net.gates.len()];
+        let mut stack: Vec<GateId> = roots.collect();
+        while let Some(g) = stack.pop() {
+            if !std::mem::replace(&mut seen[g], true) {
+                stack.extend(inputs_of(g));
+            }
+        }
+        seen
+    };
+    let for_state = cone(&mut net.legal.iter().map(|l| l.2).chain(net.terminal));
+    if let Some(g) = (0..net.gates.len()).find(|&g| for_state[g] && reads_move[g]) {
+        return Err(format!("legal or terminal depends on a move (gate {g}); the compiler refuses such a network"));
+    }
+    let for_goals = cone(&mut net.goals.iter().map(|g| g.2));
+    if (0..net.gates.len()).any(|g| for_goals[g] && reads_move[g]) {
+        return Err("a goal depends on a move; the compiler refuses such a network".to_owned());
+    }
+    let for_next = cone(&mut net.next.iter().map(|n| n.1));
+    let moved = |g: GateId| for_next[g] && reads_move[g];
+
+    // The gates that read moves are split in two. Their baseline, their
+    // values when no move is played, is mostly constant (an AND with a
+    // `does` is false): the rest is a function of the state, computed with
+    // it. A played move changes only the gates downstream of its input:
+    // each input gets a routine that recomputes its cone, run with the
+    // moves set (giving the next state) and again with them cleared
+    // (restoring the baseline).
+    let mut baseline: Vec<Option<bool>> = vec![None; net.gates.len()];
+    let folded_wire = |g: GateId, baseline: &[Option<bool>]| match (&net.gates[g], baseline[g]) {
+        (Gate::Input(_), _) => Wire::Const(false),
+        (_, Some(c)) if moved(g) => Wire::Const(c),
+        _ => wire(g),
+    };
+    let mut routines = vec![Routine::default(); FIRST_INPUT];
+    let mut position = vec![usize::MAX; net.gates.len()];
+    let mut cyclic_of = vec![false; net.gates.len()];
+    for (k, (members, cyclic)) in net.components().iter().enumerate() {
+        let mut state_assigns = Vec::new();
+        let mut goal_assigns = Vec::new();
+        for &g in members {
+            position[g] = k;
+            cyclic_of[g] = *cyclic;
+            let Some(op) = op_of(&net.gates[g], |x| wire(x)) else { continue };
+            if *cyclic && matches!(op, Op::Not(_)) {
+                return Err("negation inside a cycle of the network (not stratified)".to_owned());
+            }
+            if moved(g) {
+                let folded = op_of(&net.gates[g], |x| folded_wire(x, &baseline)).map(fold);
+                match folded {
+                    Some(Err(c)) if !*cyclic => {
+                        baseline[g] = Some(c);
+                        continue;
+                    }
+                    Some(Err(c)) => state_assigns.push(Assign { target: slot[g], op: constant(c) }),
+                    Some(Ok(op)) => state_assigns.push(Assign { target: slot[g], op }),
+                    None => {}
+                }
+            } else if for_state[g] || for_next[g] {
+                state_assigns.push(Assign { target: slot[g], op });
+            } else if for_goals[g] {
+                goal_assigns.push(Assign { target: slot[g], op });
+            }
+        }
+        push_block(&mut routines[STATE], state_assigns, *cyclic);
+        push_block(&mut routines[GOALS], goal_assigns, *cyclic);
+    }
+    routines[EMIT].outputs = net.next.iter().map(|(f, g)| (bit_of[f], wire(*g))).collect();
+
+    // Each input's cone, in evaluation order. Playing a move raises its
+    // input from 0 to 1 in a state whose values are all correct, so a gate
+    // that every path from the input reaches without negation (`UP`) can
+    // only rise: an OR whose inputs in the cone all rise is updated from
+    // those alone, which keeps wide ORs (GDL's frame axioms) cheap. An AND
+    // whose inputs in the cone all fall (`DOWN`) likewise.
+    const UP: u8 = 1;
+    const DOWN: u8 = 2;
+    const MIXED: u8 = 3;
+    let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
+    for g in 0..net.gates.len() {
+        for x in inputs_of(g) {
+            fanout[x].push(g);
+        }
+    }
+    let mut input_routine = vec![None; net.inputs.len()];
+    let mut cone_slots = vec![Vec::new(); net.inputs.len()];
+    let mut polarity = vec![0u8; net.gates.len()];
+    for (g, gate) in net.gates.iter().enumerate() {
+        let Gate::Input(x) = gate else { continue };
+        let mut cone = Vec::new();
+        let mut stack = vec![g];
+        polarity[g] = UP;
+        while let Some(y) = stack.pop() {
+            for &z in &fanout[y] {
+                if moved(z) && polarity[z] == 0 {
+                    polarity[z] = MIXED;
+                    cone.push(z);
+                    stack.push(z);
+                }
+            }
+        }
+        cone.sort_unstable_by_key(|&z| (position[z], z));
+        let mut routine = Routine::default();
+        for same in cone.chunk_by(|a, b| position[*a] == position[*b]) {
+            let cyclic = cyclic_of[same[0]];
+            let mut assigns = Vec::new();
+            for &z in same {
+                let ins = inputs_of(z);
+                let in_cone: Vec<GateId> = ins.iter().copied().filter(|&i| polarity[i] != 0).collect();
+                let mut p = 0;
+                for &i in &in_cone {
+                    let q = match (&net.gates[z], polarity[i]) {
+                        (Gate::Not(_), UP) => DOWN,
+                        (Gate::Not(_), DOWN) => UP,
+                        (_, q) => q,
+                    };
+                    p = if p == 0 || p == q { q } else { MIXED };
+                }
+                polarity[z] = if cyclic { MIXED } else { p };
+                let target = slot[z];
+                let all = |want: u8| in_cone.iter().all(|&i| polarity[i] == want);
+                let op = match &net.gates[z] {
+                    Gate::Or(_) if !cyclic && all(UP) => {
+                        Op::Or(std::iter::once(Wire::Value(target)).chain(in_cone.iter().map(|&i| wire(i))).collect())
+                    }
+                    Gate::And(_) if !cyclic && all(DOWN) => {
+                        Op::And(std::iter::once(Wire::Value(target)).chain(in_cone.iter().map(|&i| wire(i))).collect())
+                    }
+                    other => match op_of(other, |y| wire(y)) {
+                        Some(op) => op,
+                        None => continue,
+                    },
+                };
+                assigns.push(Assign { target, op });
+            }
+            push_block(&mut routine, assigns, cyclic);
+        }
+        polarity[g] = 0;
+        for &z in &cone {
+            polarity[z] = 0;
+        }
+        if cone.is_empty() {
+            continue;
+        }
+        cone_slots[*x] = cone.iter().map(|&z| slot[z]).collect();
+        input_routine[*x] = Some(routines.len());
+        routines.push(routine);
+    }
+    let mut initial_values = vec![0u8; n_values as usize];
+    for (g, c) in baseline.iter().enumerate() {
+        if let (Some(c), true) = (c, slot[g] != u32::MAX) {
+            initial_values[slot[g] as usize] = u8::from(*c);
+        }
+    }
+
+    let circuit = Circuit {
+        n_values: n_values as usize,
+        n_state_bits: fluents.len().max(1),
+        n_inputs: net.inputs.len(),
+        routines,
+    };
+    let compiled = CompiledCircuit::new(&circuit).map_err(|e| e.to_string())?;
+
+    let role_index = |r: &Term| roles.iter().position(|x| x == r);
+    let mut input_of = vec![FxHashMap::default(); roles.len()];
+    for (x, (r, m)) in net.inputs.iter().enumerate() {
+        if let Some(r) = role_index(r) {
+            input_of[r].insert(m.clone(), x as u32);
+        }
+    }
+    let mut legal: Vec<Vec<LegalMove>> = vec![Vec::new(); roles.len()];
+    for (r, m, g) in &net.legal {
+        let w = wire(*g);
+        if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
+            legal[ri].push(LegalMove { mv: m.clone(), wire: w, input: input_of[ri].get(m).copied() });
+        }
+    }
+    let mut goals: Vec<Vec<(Option<u32>, Wire)>> = vec![Vec::new(); roles.len()];
+    for (r, v, g) in &net.goals {
+        let w = wire(*g);
+        if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
+            goals[ri].push((goal_value(symbols, v), w));
+        }
+    }
+    let terminal = net.terminal.map_or(Wire::Const(false), wire);
+    let mut game = CompiledGame {
+        initial: Vec::new(),
+        initial_values,
+        input_routine,
+        cone_slots,
+        circuit: compiled,
+        fluents,
+        bit_of,
+        legal,
+        input_of,
+        goals,
+        terminal,
+        report: CompileReport {
+            grounding: Duration::ZERO,
+            optimisation: Duration::ZERO,
+            compilation: Duration::ZERO,
+            raw: Size::default(),
+            optimised: Size::default(),
+            fluents: 0,
+            functions: 0,
+        },
+    };
+    game.initial = game.bits_of(initial).ok_or("the initial state has a fluent outside the network")?;
+    Ok(game)
+}
+
+/// One thread's view of a compiled game: one state at a time, with the
+/// gate values of that state.
+pub struct NetReasoner<'g> {
+    game: &'g CompiledGame,
+    values: Vec<u8>,
+    inputs: Vec<u8>,
+    state: Vec<u64>,
+    next: Vec<u64>,
+    /// The inputs of the joint move being played.
+    played: Vec<u32>,
+    /// Gate values to restore after a joint move.
+    saved: Vec<(u32, u8)>,
+    goals_current: bool,
+}
+
+impl NetReasoner<'_> {
+    /// Makes `bits` the current state.
+    pub fn load(&mut self, bits: &[u64]) {
+        let n = self.state.len();
+        self.state.copy_from_slice(&bits[..n]);
+        self.game.circuit.run(STATE, &mut self.values, &self.state, &self.inputs, &mut self.next);
+        self.goals_current = false;
+    }
+
+    pub fn state(&self) -> &[u64] {
+        &self.state
+    }
+
+    fn read(&self, wire: Wire) -> bool {
+        match wire {
+            Wire::Value(i) => self.values[i as usize] != 0,
+            Wire::StateBit(b) => self.state[(b / 64) as usize] >> (b % 64) & 1 != 0,
+            Wire::Input(i) => self.inputs[i as usize] != 0,
+            Wire::Const(c) => c,
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.read(self.game.terminal)
+    }
+
+    /// Whether move `i` of role `role`'s list ([`CompiledGame::legal_moves_of`]) is legal.
+    pub fn is_legal(&self, role: usize, i: usize) -> bool {
+        self.read(self.game.legal[role][i].wire)
+    }
+
+    /// Indices of role `role`'s legal moves, into `out`.
+    pub fn legal_indices(&self, role: usize, out: &mut Vec<u32>) {
+        out.clear();
+        for (i, m) in self.game.legal[role].iter().enumerate() {
+            if self.read(m.wire) {
+                out.push(i as u32);
+            }
+        }
+    }
+
+    /// The next state when each role plays the move at its index in
+    /// `choices` (into its list of moves).
+    pub fn next_by_index(&mut self, choices: &[u32]) -> &[u64] {
+        let game = self.game;
+        self.played.clear();
+        self.played.extend(choices.iter().enumerate().filter_map(|(r, &i)| game.legal[r][i as usize].input));
+        self.next_of_played()
+    }
+
+    /// The next state when the inputs `inputs` (one per role, or none) are set.
+    pub fn next_by_inputs(&mut self, inputs: &[Option<u32>]) -> &[u64] {
+        self.played.clear();
+        self.played.extend(inputs.iter().flatten());
+        self.next_of_played()
+    }
+
+    /// Plays `choices` (as [`NetReasoner::next_by_index`]) and makes the
+    /// next state the current one: a playout's step.
+    pub fn play(&mut self, choices: &[u32]) {
+        self.next_by_index(choices);
+        std::mem::swap(&mut self.state, &mut self.next);
+        self.game.circuit.run(STATE, &mut self.values, &self.state, &self.inputs, &mut self.next);
+        self.goals_current = false;
+    }
+
+    /// Raises the inputs in `played` one at a time, each followed by its
+    /// cone's routine (so each routine starts from correct values), takes
+    /// the next state's bits, then restores the values the routines changed
+    /// and clears the inputs.
+    fn next_of_played(&mut self) -> &[u64] {
+        let game = self.game;
+        self.played.sort_unstable();
+        self.played.dedup();
+        self.saved.clear();
+        for &x in &self.played {
+            self.inputs[x as usize] = 1;
+            if let Some(routine) = game.input_routine[x as usize] {
+                self.saved.extend(game.cone_slots[x as usize].iter().map(|&v| (v, self.values[v as usize])));
+                game.circuit.run(routine, &mut self.values, &self.state, &self.inputs, &mut self.next);
+            }
+        }
+        game.circuit.run(EMIT, &mut self.values, &self.state, &self.inputs, &mut self.next);
+        for &(v, old) in self.saved.iter().rev() {
+            self.values[v as usize] = old;
+        }
+        for &x in &self.played {
+            self.inputs[x as usize] = 0;
+        }
+        &self.next
+    }
+
+    /// Each role's goal value: `None` unless exactly one goal value, an
+    /// integer, holds (GGP-Base's rule, as the prover's).
+    pub fn goals(&mut self) -> Vec<Option<u32>> {
+        if !self.goals_current {
+            self.game.circuit.run(GOALS, &mut self.values, &self.state, &self.inputs, &mut self.next);
+            self.goals_current = true;
+        }
+        self.game
+            .goals
+            .iter()
+            .map(|values| {
+                let mut holding = values.iter().filter(|(_, w)| self.read(*w));
+                match (holding.next(), holding.next()) {
+                    (Some((v, _)), None) => *v,
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The operation of an AND, OR or NOT gate, with wires from `wire`.
+fn op_of(gate: &Gate, wire: impl Fn(GateId) -> Wire) -> Option<Op> {
+    match gate {
+        Gate::And(ins) => Some(Op::And(ins.iter().map(|&x| wire(x)).collect())),
+        Gate::Or(ins) => Some(Op::Or(ins.iter().map(|&x| wire(x)).collect())),
+        Gate::Not(x) => Some(Op::Not(wire(*x))),
+        _ => None,
+    }
+}
+
+/// An operation with its constant wires folded: the simpler operation, or
+/// the constant it always gives.
+fn fold(op: Op) -> Result<Op, bool> {
+    let (ws, and) = match op {
+        Op::Not(Wire::Const(c)) => return Err(!c),
+        Op::Not(w) => return Ok(Op::Not(w)),
+        Op::And(ws) => (ws, true),
+        Op::Or(ws) => (ws, false),
+    };
+    // An AND is decided by a false input, an OR by a true one.
+    if ws.contains(&Wire::Const(!and)) {
+        return Err(!and);
+    }
+    let kept: Vec<Wire> = ws.into_iter().filter(|w| !matches!(w, Wire::Const(_))).collect();
+    match (kept.is_empty(), and) {
+        (true, _) => Err(and),
+        (false, true) => Ok(Op::And(kept)),
+        (false, false) => Ok(Op::Or(kept)),
+    }
+}
+
+fn constant(c: bool) -> Op {
+    if c { Op::And(Vec::new()) } else { Op::Or(Vec::new()) }
+}
+
+/// Appends assignments to a routine: a cyclic component is a block of its
+/// own, straight ones join the block before.
+fn push_block(routine: &mut Routine, assigns: Vec<Assign>, cyclic: bool) {
+    if assigns.is_empty() {
+        return;
+    }
+    match (routine.blocks.last_mut(), cyclic) {
+        (_, true) => routine.blocks.push(Block::Fixpoint(assigns)),
+        (Some(Block::Straight(run)), false) => run.extend(assigns),
+        (_, false) => routine.blocks.push(Block::Straight(assigns)),
+    }
+}
