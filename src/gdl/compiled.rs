@@ -37,6 +37,15 @@ const FIRST_INPUT: usize = 3;
 /// (code generation would take longer than the budget of a few seconds).
 pub const MAX_EDGES: usize = 3_000_000;
 
+/// Wires of the compiled code, at most.
+pub const MAX_WIRES: usize = 2_000_000;
+
+/// Gates of one cyclic component, at most: the compiled code evaluates a
+/// cycle by repeating it until nothing changes, which is slow for a large
+/// recursion (hex's connectivity); the prover's semi-naive evaluation is
+/// better there.
+pub const MAX_CYCLE: usize = 2_000;
+
 /// A legal move of a role: the move, the gate saying whether it is legal,
 /// and the input its `does` sets (none when no rule reads it).
 #[derive(Clone, Debug)]
@@ -402,6 +411,20 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         n_inputs: net.inputs.len(),
         routines,
     };
+    let (_, wires, largest_cycle) = circuit.size();
+    if std::env::var_os("STRATAGEM_CIRCUIT_SIZES").is_some() {
+        eprintln!("circuit: {:?}", circuit.size());
+    }
+    if wires > MAX_WIRES {
+        return Err(format!(
+            "its compiled code would read {wires} wires, more than the {MAX_WIRES} the compiler takes"
+        ));
+    }
+    if largest_cycle > MAX_CYCLE {
+        return Err(format!(
+            "its rules recurse through {largest_cycle} ground rules at once, more than the {MAX_CYCLE} the compiled engine evaluates by rounds"
+        ));
+    }
     let compiled = CompiledCircuit::new(&circuit).map_err(|e| e.to_string())?;
 
     let role_index = |r: &Term| roles.iter().position(|x| x == r);

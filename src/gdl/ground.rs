@@ -23,6 +23,9 @@ use crate::diagnostic::Diagnostic;
 /// Facts the relaxed game may derive before grounding gives up.
 pub const GROUND_BUDGET: usize = 2_000_000;
 
+/// Time the relaxed game may take before grounding gives up.
+pub const GROUND_SECONDS: u64 = 4;
+
 /// A ground atom: a relation name and ground arguments.
 pub type Atom = (Sym, Vec<Term>);
 
@@ -164,21 +167,24 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             instances.push((i, alternative, name, here));
         }
     }
-    let fail = |_: ProverError| {
-        vec![Diagnostic::error(
-            "stratagem::gdl::ground",
-            format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game"),
-        )]
+    let fail = |e: ProverError| {
+        let why = if e.0.contains("time limit") {
+            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
+        } else {
+            format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game")
+        };
+        vec![Diagnostic::error("stratagem::gdl::ground", why)]
     };
+    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(GROUND_SECONDS));
     // Literal orders from the initial state's facts, when it can be evaluated.
-    let stats = super::machine::initial_statistics(desc);
+    let stats = super::machine::initial_statistics(desc, deadline);
     let (plan, _) = Plan::new(&relaxed, stats.as_ref(), Demand::Off)?;
-    let mut ws = Workspace::with_budget(&plan, GROUND_BUDGET).map_err(fail)?;
+    let mut ws = Workspace::with_limits(&plan, GROUND_BUDGET, deadline).map_err(fail)?;
     ws.evaluate_all(&plan).map_err(fail)?;
 
     // Which relations are static in the real game, and their facts.
     let (real, _) = Plan::new(desc, None, Demand::Off)?;
-    let base = Workspace::with_budget(&real, GROUND_BUDGET).map_err(fail)?;
+    let base = Workspace::with_limits(&real, GROUND_BUDGET, deadline).map_err(fail)?;
     let mut static_relation: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
     for (i, r) in real.relations.iter().enumerate() {
         if r.dep == Dep::Static {

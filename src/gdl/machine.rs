@@ -369,9 +369,9 @@ fn sample_initial_state(plan: &Plan, ws: &mut Workspace) -> bool {
 
 /// Sample facts of the rules as written, from the initial state (the literal
 /// orders of grounding's relaxed game come from them).
-pub(super) fn initial_statistics(desc: &Description) -> Option<Stats> {
+pub(super) fn initial_statistics(desc: &Description, deadline: Option<std::time::Instant>) -> Option<Stats> {
     let (plan, _) = Plan::new(desc, None, Demand::Off).ok()?;
-    let mut ws = Workspace::with_budget(&plan, FACT_BUDGET / 10).ok()?;
+    let mut ws = Workspace::with_limits(&plan, FACT_BUDGET / 10, deadline).ok()?;
     sample_initial_state(&plan, &mut ws);
     Some(statistics(&plan, &ws))
 }

@@ -12,6 +12,8 @@
 //! the strata a query needs are evaluated.
 
 use hashbrown::HashTable;
+use std::time::Instant;
+
 use rustc_hash::FxHashMap;
 
 use super::description::Pattern;
@@ -222,6 +224,8 @@ pub struct Workspace {
     pub total_facts: usize,
     /// The most facts one state may derive.
     pub budget: usize,
+    /// When evaluation gives up, if it has a time limit (grounding has).
+    deadline: Option<Instant>,
 }
 
 impl Workspace {
@@ -232,8 +236,14 @@ impl Workspace {
 
     /// Like [`Workspace::new`], with at most `budget` facts per evaluation.
     pub fn with_budget(plan: &Plan, budget: usize) -> Result<Workspace, ProverError> {
+        Workspace::with_limits(plan, budget, None)
+    }
+
+    /// Like [`Workspace::with_budget`], giving up at `deadline` too.
+    pub fn with_limits(plan: &Plan, budget: usize, deadline: Option<Instant>) -> Result<Workspace, ProverError> {
         let tables = plan.relations.iter().map(|r| Table::new(r.arity, r.specs.clone())).collect();
-        let mut ws = Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0, total_facts: 0, budget };
+        let mut ws =
+            Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0, total_facts: 0, budget, deadline };
         for s in 0..plan.strata.len() {
             if plan.strata[s].dep == Dep::Static {
                 ws.evaluate(plan, s)?;
@@ -303,12 +313,13 @@ impl Workspace {
     fn evaluate(&mut self, plan: &Plan, s: usize) -> Result<(), ProverError> {
         let stratum = &plan.strata[s];
         let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
-        let mut joiner = Joiner::new(&self.tables, self.budget, &mut out);
+        let mut joiner = Joiner::new(&self.tables, self.budget, self.deadline, &mut out);
         for &r in &stratum.rules {
             joiner.run(&plan.rules[r], None);
         }
         let exhausted = joiner.allowance == 0;
-        self.check_allowance(exhausted)?;
+        let late = joiner.late;
+        self.check_allowance(exhausted, late)?;
         let mut added = self.insert_all(&mut out)?;
         if stratum.recursive {
             // Rounds: join each in-stratum literal against the last round's facts.
@@ -323,7 +334,7 @@ impl Workspace {
                 for &(rel, _, end) in &ranges {
                     previous.insert(rel, end);
                 }
-                let mut joiner = Joiner::new(&self.tables, self.budget, &mut out);
+                let mut joiner = Joiner::new(&self.tables, self.budget, self.deadline, &mut out);
                 for &r in &stratum.rules {
                     let rule = &plan.rules[r];
                     for (pos, step) in rule.body.iter().enumerate() {
@@ -337,7 +348,8 @@ impl Workspace {
                     }
                 }
                 let exhausted = joiner.allowance == 0;
-                self.check_allowance(exhausted)?;
+                let late = joiner.late;
+                self.check_allowance(exhausted, late)?;
                 added = self.insert_all(&mut out)?;
             }
         }
@@ -352,7 +364,10 @@ impl Workspace {
         ))
     }
 
-    fn check_allowance(&self, exhausted: bool) -> Result<(), ProverError> {
+    fn check_allowance(&self, exhausted: bool, late: bool) -> Result<(), ProverError> {
+        if late {
+            return Err(ProverError("the evaluation ran past its time limit".to_owned()));
+        }
         if exhausted {
             return Err(self.over_budget());
         }
@@ -381,14 +396,24 @@ struct Joiner<'a> {
     /// Derivations (repeats included) this joiner may still make; at 0 it
     /// stops, and the evaluation fails with the fact budget's message.
     allowance: usize,
+    deadline: Option<Instant>,
+    /// Joins tried since the clock was last read.
+    ticks: u32,
+    /// Whether the deadline passed (the allowance is then 0).
+    late: bool,
     binds: Vec<Option<Term>>,
     trail: Vec<u32>,
     out: &'a mut Vec<(usize, Vec<Term>)>,
 }
 
 impl<'a> Joiner<'a> {
-    fn new(tables: &'a [Table], allowance: usize, out: &'a mut Vec<(usize, Vec<Term>)>) -> Joiner<'a> {
-        Joiner { tables, allowance, binds: Vec::new(), trail: Vec::new(), out }
+    fn new(
+        tables: &'a [Table],
+        allowance: usize,
+        deadline: Option<Instant>,
+        out: &'a mut Vec<(usize, Vec<Term>)>,
+    ) -> Joiner<'a> {
+        Joiner { tables, allowance, deadline, ticks: 0, late: false, binds: Vec::new(), trail: Vec::new(), out }
     }
 
     /// Derives the rule's head for every way the body holds; with `delta`
@@ -403,6 +428,17 @@ impl<'a> Joiner<'a> {
     fn join(&mut self, rule: &PlannedRule, pos: usize, delta: Option<(usize, usize, usize)>) {
         if self.allowance == 0 {
             return;
+        }
+        if let Some(deadline) = self.deadline {
+            self.ticks += 1;
+            if self.ticks >= 1 << 16 {
+                self.ticks = 0;
+                if Instant::now() > deadline {
+                    self.late = true;
+                    self.allowance = 0;
+                    return;
+                }
+            }
         }
         let Some(step) = rule.body.get(pos) else {
             if let Some(args) = rule.head_args.iter().map(|a| build(a, &self.binds)).collect::<Option<Vec<_>>>() {

@@ -89,6 +89,31 @@ impl Circuit {
         self.n_state_bits.div_ceil(64)
     }
 
+    /// Assignments and wires over all routines, and the assignments of the
+    /// largest fixpoint block: what code generation and a fixpoint's rounds
+    /// cost.
+    pub fn size(&self) -> (usize, usize, usize) {
+        let (mut assigns, mut wires, mut largest) = (0, 0, 0);
+        for routine in &self.routines {
+            wires += routine.outputs.len();
+            for block in &routine.blocks {
+                let (Block::Straight(list) | Block::Fixpoint(list)) = block;
+                assigns += list.len();
+                wires += list
+                    .iter()
+                    .map(|a| match &a.op {
+                        Op::And(ws) | Op::Or(ws) => ws.len(),
+                        Op::Not(_) => 1,
+                    })
+                    .sum::<usize>();
+                if let Block::Fixpoint(list) = block {
+                    largest = largest.max(list.len());
+                }
+            }
+        }
+        (assigns, wires, largest)
+    }
+
     /// Checks every index against the circuit's sizes.
     fn check(&self) -> Result<(), JitError> {
         let wire_ok = |w: &Wire| match *w {
