@@ -11,7 +11,7 @@ use stratagem::gdl::ground::{GroundEvaluator, ground};
 use stratagem::gdl::propnet::{Propnet, goal_value};
 use stratagem::gdl::term::Term;
 use stratagem::gdl::trace::choice;
-use stratagem::gdl::{Description, Validation};
+use stratagem::gdl::{Description, EngineChoice, Validation};
 
 const GDL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gdl");
 
@@ -150,4 +150,103 @@ fn ground_programs_answer_as_the_prover_does() {
             net.size().gates
         );
     }
+}
+
+/// Every game of ../shared/gdl/games when `STRATAGEM_GDL_DIFFERENTIAL=full`
+/// (best in a release build), else [`GAMES`].
+fn differential_games() -> Vec<String> {
+    if std::env::var("STRATAGEM_GDL_DIFFERENTIAL").is_ok_and(|v| v == "full") {
+        let mut all: Vec<String> = std::fs::read_dir(Path::new(GDL).join("games"))
+            .expect("../shared/gdl/games")
+            .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(|s| format!("games/{s}")))
+            .collect();
+        all.sort();
+        all
+    } else {
+        GAMES.iter().map(|g| (*g).to_owned()).chain(["games/breakthrough".to_owned()]).collect()
+    }
+}
+
+/// The compiled engine against the prover, state by state, along random
+/// playouts: terminal, goals, legal moves (as sets), next states; once
+/// through the prover's interface (states as fluents) and once through the
+/// compiled game's own (states as bits, as playouts run).
+#[test]
+fn compiled_engine_answers_as_the_prover_does() {
+    let (mut compared, mut not_compiled) = (Vec::new(), Vec::new());
+    for game in differential_games() {
+        let path = Path::new(GDL).join(format!("{game}.kif"));
+        let mut sources = Sources::new();
+        let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text = sources.get(file).text.clone();
+        let Ok((prover, _)) =
+            stratagem::gdl::compile(file, &text, Validation::Lenient, stratagem::gdl::EngineChoice::Prover)
+        else {
+            continue; // games the prover rejects are not compared
+        };
+        let compiled = match stratagem::gdl::compile(file, &text, Validation::Lenient, EngineChoice::Compiled) {
+            Ok((machine, _)) => machine,
+            Err(d) => {
+                not_compiled.push(format!("{game}: {}", d.first().map_or("", |d| d.message.as_str())));
+                continue;
+            }
+        };
+        let game_code = compiled.compiled().expect("a compiled machine has a compiled game");
+        let roles = prover.roles().to_vec();
+        let mut by_prover = prover.reasoner();
+        let mut by_engine = compiled.reasoner();
+        let mut net = game_code.reasoner();
+        for seed in 1..=SEEDS {
+            let mut state = prover.initial_state().clone();
+            net.load(game_code.initial_bits());
+            for step in 0..MAX_STEPS {
+                let at = format!("{game} seed {seed} step {step}");
+                assert_eq!(game_code.state_of(net.state()), state, "{at}: state as bits");
+                by_prover.load(&state);
+                by_engine.load(&state);
+                let terminal = by_prover.is_terminal().expect("prover");
+                assert_eq!(by_engine.is_terminal().expect("compiled"), terminal, "{at}: terminal");
+                assert_eq!(net.is_terminal(), terminal, "{at}: terminal on bits");
+                let goals = by_prover.goals().expect("prover");
+                assert_eq!(by_engine.goals().expect("compiled"), goals, "{at}: goals");
+                assert_eq!(net.goals(), goals, "{at}: goals on bits");
+                if terminal {
+                    break;
+                }
+                let legal = by_prover.legal_moves().expect("prover");
+                let engine_legal = by_engine.legal_moves().expect("compiled");
+                let mut joint = Vec::new();
+                let mut choices = Vec::new();
+                let mut indices = Vec::new();
+                for r in 0..roles.len() {
+                    let moves = sorted(legal[r].clone());
+                    assert_eq!(sorted(engine_legal[r].clone()), moves, "{at}: legal moves of role {r}");
+                    net.legal_indices(r, &mut indices);
+                    let on_bits: Vec<Term> =
+                        indices.iter().map(|&i| game_code.legal_moves_of(r)[i as usize].mv.clone()).collect();
+                    assert_eq!(sorted(on_bits), moves, "{at}: legal moves of role {r} on bits");
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let mv = moves[choice(seed, step as u64, r as u64, moves.len())].clone();
+                    let index = indices
+                        .iter()
+                        .find(|&&i| game_code.legal_moves_of(r)[i as usize].mv == mv)
+                        .expect("the move is legal on bits");
+                    choices.push(*index);
+                    joint.push(mv);
+                }
+                if joint.len() < roles.len() {
+                    break;
+                }
+                let next = by_prover.next_state(&joint).expect("prover");
+                assert_eq!(by_engine.next_state(&joint).expect("compiled"), next, "{at}: next state");
+                net.play(&choices);
+                state = next;
+            }
+        }
+        compared.push(game);
+    }
+    println!("compared {} games; not compiled: {not_compiled:#?}", compared.len());
+    assert!(compared.len() >= GAMES.len().min(10), "too few games compiled: {not_compiled:?}");
 }
