@@ -294,6 +294,9 @@ pub(crate) fn game_entry(text: &str) -> Result<&'static crate::games::registry::
             if let Some((sources, warnings)) = entry.warnings() {
                 print_warnings(sources, warnings);
             }
+            if let Some(note) = entry.engine_note() {
+                eprintln!("{text}: engine: {note}");
+            }
             Ok(entry)
         }
         Err(e) => {

@@ -276,6 +276,15 @@ impl Entry {
         }
     }
 
+    /// For a GDL game, which engine reasons over it (compiled or the
+    /// prover) and why; `None` for built-in games.
+    pub fn engine_note(&self) -> Option<&'static str> {
+        match self.engine {
+            Engine::Gdl(rules) => Some(rules.engine_note()),
+            _ => None,
+        }
+    }
+
     /// Runs `task` on this game's engine if it is a two-player game;
     /// otherwise says that `request` needs one.
     pub fn run_two_player<T: TwoPlayerTask>(&self, request: &str, task: T) -> Result<T::Output, Unsupported> {

@@ -74,6 +74,11 @@ pub struct GdlRules {
 }
 
 impl GdlRules {
+    /// Which engine reasons over the game, and why (the machine's note).
+    pub fn engine_note(&self) -> &str {
+        &self.machine.engine_note
+    }
+
     /// Compiles file `file` of `sources` as the game named `name` (the path
     /// as the user wrote it). Errors come with the sources they point into.
     pub fn compile(name: &str, sources: Sources, file: FileId) -> Result<GdlRules, (Sources, Vec<Diagnostic>)> {
@@ -163,7 +168,14 @@ impl Slot {
             let (turn, legal) = if terminal {
                 (Turn::Over, Vec::new())
             } else {
-                let legal = self.reasoner.legal_moves().map_err(|e| e.0)?;
+                // Moves in canonical text order whichever engine answers
+                // (each derives them in its own), so a seed plays the same
+                // game on both, and users see them sorted.
+                let mut legal = self.reasoner.legal_moves().map_err(|e| e.0)?;
+                let symbols = &rules.machine.symbols;
+                for moves in &mut legal {
+                    crate::gdl::term::sort_canonically(moves, symbols);
+                }
                 if let Some(r) = legal.iter().position(Vec::is_empty) {
                     return Err(format!(
                         "role {} has no legal move in a state that is not terminal: {}",
