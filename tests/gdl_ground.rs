@@ -158,7 +158,9 @@ fn differential_games() -> Vec<String> {
     if std::env::var("STRATAGEM_GDL_DIFFERENTIAL").is_ok_and(|v| v == "full") {
         let mut all: Vec<String> = std::fs::read_dir(Path::new(GDL).join("games"))
             .expect("../shared/gdl/games")
-            .filter_map(|e| e.ok()?.path().file_stem()?.to_str().map(|s| format!("games/{s}")))
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "kif"))
+            .filter_map(|p| p.file_stem()?.to_str().map(|s| format!("games/{s}")))
             .collect();
         all.sort();
         all
@@ -245,6 +247,7 @@ fn compiled_engine_answers_as_the_prover_does() {
                 state = next;
             }
         }
+        eprintln!("{game}: same answers");
         compared.push(game);
     }
     println!("compared {} games; not compiled: {not_compiled:#?}", compared.len());
