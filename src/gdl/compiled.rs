@@ -293,7 +293,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         for &g in members {
             position[g] = k;
             cyclic_of[g] = *cyclic;
-            let Some(op) = op_of(&net.gates[g], |x| wire(x)) else { continue };
+            let Some(op) = op_of(&net.gates[g], wire) else { continue };
             if *cyclic && matches!(op, Op::Not(_)) {
                 return Err("negation inside a cycle of the network (not stratified)".to_owned());
             }
@@ -378,7 +378,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
                     Gate::And(_) if !cyclic && all(DOWN) => {
                         Op::And(std::iter::once(Wire::Value(target)).chain(in_cone.iter().map(|&i| wire(i))).collect())
                     }
-                    other => match op_of(other, |y| wire(y)) {
+                    other => match op_of(other, wire) {
                         Some(op) => op,
                         None => continue,
                     },
