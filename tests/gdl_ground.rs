@@ -189,7 +189,8 @@ fn compiled_engine_answers_as_the_prover_does() {
         let compiled = match stratagem::gdl::compile(file, &text, Validation::Lenient, EngineChoice::Compiled) {
             Ok((machine, _)) => machine,
             Err(d) => {
-                not_compiled.push(format!("{game}: {}", d.first().map_or("", |d| d.message.as_str())));
+                let error = d.iter().find(|d| d.is_error()).map_or("", |d| d.message.as_str());
+                not_compiled.push(format!("{game}: {error}"));
                 continue;
             }
         };
