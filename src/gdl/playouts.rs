@@ -61,18 +61,23 @@ pub fn playouts(machine: &Machine, seconds: f64, seed: u64) -> Result<Speed, Pro
             expansions += 1;
         }
         reasoner.load(&state);
-        for (sum, g) in goal_sums.iter_mut().zip(reasoner.goals()?) {
-            if let Some(v) = g {
-                sum.0 += f64::from(v);
-                sum.1 += 1;
-            }
-        }
+        add_goals(&mut goal_sums, reasoner.goals()?);
         playouts += 1;
         if started.elapsed() >= budget {
             break;
         }
     }
     Ok(speed("prover", started, playouts, expansions, &goal_sums))
+}
+
+/// Adds a finished playout's goal values to each role's (sum, count).
+fn add_goals(sums: &mut [(f64, u64)], goals: Vec<Option<u32>>) {
+    for (sum, g) in sums.iter_mut().zip(goals) {
+        if let Some(v) = g {
+            sum.0 += f64::from(v);
+            sum.1 += 1;
+        }
+    }
 }
 
 fn speed(engine: &'static str, started: Instant, playouts: u64, expansions: u64, goal_sums: &[(f64, u64)]) -> Speed {
@@ -117,12 +122,7 @@ fn compiled_playouts(machine: &Machine, game: &CompiledGame, seconds: f64, seed:
             net.play(&choices);
             expansions += 1;
         }
-        for (sum, g) in goal_sums.iter_mut().zip(net.goals()) {
-            if let Some(v) = g {
-                sum.0 += f64::from(v);
-                sum.1 += 1;
-            }
-        }
+        add_goals(&mut goal_sums, net.goals());
         playouts += 1;
         if started.elapsed() >= budget {
             break;
