@@ -1,15 +1,22 @@
 //! The propositional network of a ground program: one gate per ground atom
-//! (an OR of its rules) and per rule (an AND of its literals, negative ones
-//! through NOT), with `true` atoms as base inputs and `does` atoms as move
-//! inputs. Optimised by constant propagation (static facts, and what follows
-//! from them), removal of gates no output reads (legal, goal, terminal,
-//! next), and merging of identical gates.
+//! (an OR of its rules), per rule (an AND of its literals) and per atom read
+//! negatively (a NOT), with `true` atoms as base inputs and `does` atoms as
+//! move inputs; static atoms are constants and the rules they decide are
+//! left out. Optimised in one pass over the gates in dependency order:
+//! constants propagate, single-input gates and double negations become their
+//! input, and each gate is made once (identical gates merge); gates no
+//! output (legal, goal, terminal, next) reads are dropped.
 //!
 //! Ground recursion makes cycles; gates are evaluated in strongly connected
 //! components, in dependency order, a cyclic component until nothing
 //! changes (GDL's least fixpoint, since its negations are stratified).
 
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+use std::sync::OnceLock;
+
+use hashbrown::HashTable;
+use hashbrown::hash_table::Entry;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::description as d;
 use super::ground::Grounding;
@@ -48,14 +55,16 @@ pub struct Propnet {
     pub goals: Vec<(Term, Term, GateId)>,
     pub terminal: Option<GateId>,
     pub next: Vec<(Term, GateId)>,
-    /// Gates in components, dependency order, with whether each is cyclic.
-    order: Vec<(Vec<GateId>, bool)>,
+    /// Gates in components, dependency order, with whether each is cyclic;
+    /// found on first use (a network as grounded is usually only optimised).
+    order: OnceLock<Vec<(Vec<GateId>, bool)>>,
 }
 
 impl Propnet {
-    /// The network of `g`, as grounded (no optimisation).
+    /// The network of `g`, as grounded (static atoms are constants, and the
+    /// rules they falsify are left out).
     pub fn new(g: &Grounding) -> Propnet {
-        let mut gates: Vec<Gate> = Vec::with_capacity(g.atoms.len() * 2);
+        let mut gates: Vec<Gate> = Vec::with_capacity(g.atoms.len() + g.rules.len());
         let mut base = Vec::new();
         let mut inputs = Vec::new();
         // Atom gates first (ids = atom ids), filled in below.
@@ -74,14 +83,24 @@ impl Propnet {
             };
             gates.push(gate);
         }
+        // One NOT per atom read negatively, shared by its readers.
+        let mut negation: Vec<Option<GateId>> = vec![None; g.atoms.len()];
         for rule in &g.rules {
-            if !matches!(gates[rule.head], Gate::Or(_)) {
+            let decided = |a: &usize, holds: bool| g.static_value[*a] == Some(!holds);
+            if !matches!(gates[rule.head], Gate::Or(_))
+                || rule.positive.iter().any(|a| decided(a, true))
+                || rule.negative.iter().any(|a| decided(a, false))
+            {
                 continue;
             }
-            let mut ins: Vec<GateId> = rule.positive.clone();
-            for &n in &rule.negative {
-                gates.push(Gate::Not(n));
-                ins.push(gates.len() - 1);
+            let open = |a: &&usize| g.static_value[**a].is_none();
+            let mut ins: Vec<GateId> = rule.positive.iter().filter(open).copied().collect();
+            for &n in rule.negative.iter().filter(open) {
+                let not = *negation[n].get_or_insert_with(|| {
+                    gates.push(Gate::Not(n));
+                    gates.len() - 1
+                });
+                ins.push(not);
             }
             gates.push(Gate::And(ins));
             let and = gates.len() - 1;
@@ -97,7 +116,7 @@ impl Propnet {
             goals: Vec::new(),
             terminal: None,
             next: Vec::new(),
-            order: Vec::new(),
+            order: OnceLock::new(),
         };
         for (a, atom) in g.atoms.iter().enumerate() {
             match (atom.0, atom.1.as_slice()) {
@@ -108,33 +127,24 @@ impl Propnet {
                 _ => {}
             }
         }
-        net.order = components(&net.gates);
         net
     }
 
     /// Gates in strongly connected components of the gate graph, in
     /// dependency order, with whether each component is cyclic.
     pub fn components(&self) -> &[(Vec<GateId>, bool)] {
-        &self.order
+        self.order.get_or_init(|| components(&self.gates))
     }
 
     pub fn size(&self) -> Size {
         let mut s = Size::default();
         for gate in &self.gates {
             s.gates += 1;
+            s.edges += inputs(gate).len();
             match gate {
-                Gate::And(ins) => {
-                    s.and += 1;
-                    s.edges += ins.len();
-                }
-                Gate::Or(ins) => {
-                    s.or += 1;
-                    s.edges += ins.len();
-                }
-                Gate::Not(_) => {
-                    s.not += 1;
-                    s.edges += 1;
-                }
+                Gate::And(_) => s.and += 1,
+                Gate::Or(_) => s.or += 1,
+                Gate::Not(_) => s.not += 1,
                 _ => {}
             }
         }
@@ -142,127 +152,38 @@ impl Propnet {
     }
 
     /// Constant propagation, merging of identical gates and removal of gates
-    /// no output reads; returns the optimised network.
+    /// no output reads; returns the optimised network, its gates numbered in
+    /// dependency order.
     pub fn optimised(&self) -> Propnet {
-        // Constant propagation to a fixpoint (cyclic gates stay as they are
-        // unless a constant decides them).
-        let mut gates = self.gates.clone();
-        loop {
-            let mut changed = false;
-            for i in 0..gates.len() {
-                let simpler = match &gates[i] {
-                    Gate::And(ins) => fold(&gates, ins, false, Gate::And),
-                    Gate::Or(ins) => fold(&gates, ins, true, Gate::Or),
-                    Gate::Not(x) => match gates[*x] {
-                        Gate::Const(v) => Some(Gate::Const(!v)),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                if let Some(g) = simpler {
-                    gates[i] = g;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
+        let mut s = Simplifier::new(self.gates.len());
+        for (members, cyclic) in self.components() {
+            if *cyclic {
+                s.cyclic(&self.gates, members);
+            } else {
+                let id = s.acyclic(&self.gates[members[0]]);
+                s.rep[members[0]] = id;
             }
         }
-        // Merge identical gates (same kind, same inputs) until none are left.
-        let mut alias: Vec<GateId> = (0..gates.len()).collect();
-        loop {
-            let mut seen: FxHashMap<Gate, GateId> = FxHashMap::default();
-            let mut merged = false;
-            for i in 0..gates.len() {
-                let root = |mut x: GateId| {
-                    while alias[x] != x {
-                        x = alias[x];
-                    }
-                    x
-                };
-                let canonical = match &gates[i] {
-                    Gate::And(ins) => Gate::And(sorted_unique(ins.iter().map(|&x| root(x)))),
-                    Gate::Or(ins) => Gate::Or(sorted_unique(ins.iter().map(|&x| root(x)))),
-                    Gate::Not(x) => Gate::Not(root(*x)),
-                    other => other.clone(),
-                };
-                gates[i] = canonical.clone();
-                match seen.get(&canonical) {
-                    Some(&j) if alias[i] == i && j != i && !matches!(canonical, Gate::Base(_) | Gate::Input(_)) => {
-                        alias[i] = j;
-                        merged = true;
-                    }
-                    Some(_) => {}
-                    None => {
-                        seen.insert(canonical, i);
-                    }
-                }
-            }
-            if !merged {
-                break;
-            }
-        }
-        let resolve = |x: GateId| {
-            let mut x = x;
-            while alias[x] != x {
-                x = alias[x];
-            }
-            x
-        };
-        // Keep what the outputs read.
-        let outputs: Vec<GateId> = self
+        let outputs = self
             .legal
             .iter()
             .map(|l| l.2)
             .chain(self.goals.iter().map(|g| g.2))
             .chain(self.terminal)
             .chain(self.next.iter().map(|n| n.1))
-            .map(resolve)
-            .collect();
-        let mut keep = vec![false; gates.len()];
-        let mut stack = outputs.clone();
-        while let Some(x) = stack.pop() {
-            if keep[x] {
-                continue;
-            }
-            keep[x] = true;
-            match &gates[x] {
-                Gate::And(ins) | Gate::Or(ins) => stack.extend(ins.iter().map(|&y| resolve(y))),
-                Gate::Not(y) => stack.push(resolve(*y)),
-                _ => {}
-            }
-        }
-        // Renumber.
-        let mut new_id = vec![usize::MAX; gates.len()];
-        let mut kept = Vec::new();
-        for i in 0..gates.len() {
-            if keep[i] {
-                new_id[i] = kept.len();
-                kept.push(i);
-            }
-        }
-        let map = |x: GateId| new_id[resolve(x)];
-        let new_gates: Vec<Gate> = kept
-            .iter()
-            .map(|&i| match &gates[i] {
-                Gate::And(ins) => Gate::And(sorted_unique(ins.iter().map(|&x| map(x)))),
-                Gate::Or(ins) => Gate::Or(sorted_unique(ins.iter().map(|&x| map(x)))),
-                Gate::Not(x) => Gate::Not(map(*x)),
-                other => other.clone(),
-            })
-            .collect();
-        let mut net = Propnet {
-            gates: new_gates,
+            .map(|x| s.rep[x]);
+        let (gates, new_id) = live(&s.gates, outputs);
+        let map = |x: GateId| new_id[s.rep[x]];
+        Propnet {
             base: self.base.clone(),
             inputs: self.inputs.clone(),
             legal: self.legal.iter().map(|(r, m, g)| (r.clone(), m.clone(), map(*g))).collect(),
             goals: self.goals.iter().map(|(r, v, g)| (r.clone(), v.clone(), map(*g))).collect(),
             terminal: self.terminal.map(map),
             next: self.next.iter().map(|(f, g)| (f.clone(), map(*g))).collect(),
-            order: Vec::new(),
-        };
-        net.order = components(&net.gates);
-        net
+            order: OnceLock::from(components(&gates)),
+            gates,
+        }
     }
 
     /// Evaluates every gate for a state (which base fluents hold) and the
@@ -270,7 +191,7 @@ impl Propnet {
     pub fn evaluate(&self, base: &[bool], inputs: &[bool], values: &mut Vec<bool>) {
         values.clear();
         values.resize(self.gates.len(), false);
-        for (members, cyclic) in &self.order {
+        for (members, cyclic) in self.components() {
             loop {
                 let mut changed = false;
                 for &i in members {
@@ -313,49 +234,420 @@ impl Propnet {
     }
 }
 
-/// Constant propagation through an AND (`absorbing` false) or an OR
-/// (`absorbing` true): an absorbing input decides the gate, identity inputs
-/// are dropped; `None` when nothing changes.
-fn fold(gates: &[Gate], ins: &[GateId], absorbing: bool, make: fn(Vec<GateId>) -> Gate) -> Option<Gate> {
-    if ins.iter().any(|&x| gates[x] == Gate::Const(absorbing)) {
-        return Some(Gate::Const(absorbing));
-    }
-    let kept: Vec<GateId> = ins.iter().copied().filter(|&x| gates[x] != Gate::Const(!absorbing)).collect();
-    match kept.len() {
-        0 => Some(Gate::Const(!absorbing)),
-        n if n < ins.len() => Some(make(kept)),
-        _ => None,
+/// The gates a gate reads.
+fn inputs(gate: &Gate) -> &[GateId] {
+    match gate {
+        Gate::And(ins) | Gate::Or(ins) => ins,
+        Gate::Not(x) => std::slice::from_ref(x),
+        _ => &[],
     }
 }
 
-fn sorted_unique(ids: impl Iterator<Item = GateId>) -> Vec<GateId> {
-    let mut v: Vec<GateId> = ids.collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+/// The gate with its inputs renamed by `f`.
+fn renamed(gate: &Gate, f: impl Fn(GateId) -> GateId) -> Gate {
+    match gate {
+        Gate::And(ins) => Gate::And(ins.iter().map(|&x| f(x)).collect()),
+        Gate::Or(ins) => Gate::Or(ins.iter().map(|&x| f(x)).collect()),
+        Gate::Not(x) => Gate::Not(f(*x)),
+        other => other.clone(),
+    }
 }
 
-/// Gates in strongly connected components, dependency order.
+/// The gates `outputs` read, directly or not, renumbered in their order;
+/// and the new number of each old gate (`usize::MAX` for dropped ones).
+fn live(gates: &[Gate], outputs: impl Iterator<Item = GateId>) -> (Vec<Gate>, Vec<GateId>) {
+    let mut keep = vec![false; gates.len()];
+    let mut stack: Vec<GateId> = outputs.collect();
+    while let Some(x) = stack.pop() {
+        if !keep[x] {
+            keep[x] = true;
+            stack.extend(inputs(&gates[x]).iter().filter(|&&y| !keep[y]));
+        }
+    }
+    let mut new_id = vec![usize::MAX; gates.len()];
+    let mut kept = Vec::new();
+    for (i, gate) in gates.iter().enumerate() {
+        if keep[i] {
+            new_id[i] = kept.len();
+            kept.push(gate);
+        }
+    }
+    // Renaming keeps inputs sorted: new numbers follow the old order.
+    let gates = kept.into_iter().map(|g| renamed(g, |x| new_id[x])).collect();
+    (gates, new_id)
+}
+
+/// A gate's input while its cyclic component is simplified: a gate already
+/// made, or a member of the component (by its place in it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Ref {
+    Made(GateId),
+    Member(usize),
+}
+
+/// A member of a cyclic component: an AND or OR (`or`) of its inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Junction {
+    or: bool,
+    ins: Vec<Ref>,
+}
+
+/// The optimised network as it is made: new gates in dependency order, each
+/// made once, so a gate identical to one made before is that gate.
+struct Simplifier {
+    gates: Vec<Gate>,
+    /// The new gates, by content.
+    table: HashTable<GateId>,
+    /// The new gate computing each old gate's value.
+    rep: Vec<GateId>,
+}
+
+impl Simplifier {
+    fn new(old: usize) -> Simplifier {
+        Simplifier { gates: Vec::new(), table: HashTable::new(), rep: vec![usize::MAX; old] }
+    }
+
+    /// The new gate `gate`, made unless one like it was.
+    fn make(&mut self, gate: Gate) -> GateId {
+        let hash = FxBuildHasher.hash_one(&gate);
+        let gates = &mut self.gates;
+        match self.table.entry(hash, |&i| gates[i] == gate, |&i| FxBuildHasher.hash_one(&gates[i])) {
+            Entry::Occupied(e) => *e.get(),
+            Entry::Vacant(e) => {
+                gates.push(gate);
+                e.insert(gates.len() - 1);
+                gates.len() - 1
+            }
+        }
+    }
+
+    /// The new gate for `gate`, whose inputs all have theirs.
+    fn acyclic(&mut self, gate: &Gate) -> GateId {
+        match gate {
+            Gate::And(ins) => self.junction(ins.iter().map(|&x| self.rep[x]).collect(), false),
+            Gate::Or(ins) => self.junction(ins.iter().map(|&x| self.rep[x]).collect(), true),
+            Gate::Not(x) => match self.gates[self.rep[*x]] {
+                Gate::Const(v) => self.make(Gate::Const(!v)),
+                Gate::Not(y) => y,
+                _ => self.make(Gate::Not(self.rep[*x])),
+            },
+            other => self.make(other.clone()),
+        }
+    }
+
+    /// An AND (`absorbing` false) or OR (`absorbing` true) of new gates: an
+    /// absorbing constant, or an input and its negation, decide it; identity
+    /// constants and repeated inputs are dropped; no input is the identity,
+    /// one input the gate itself.
+    fn junction(&mut self, mut ins: Vec<GateId>, absorbing: bool) -> GateId {
+        let gates = &self.gates;
+        ins.retain(|&x| gates[x] != Gate::Const(!absorbing));
+        ins.sort_unstable();
+        ins.dedup();
+        let decided = ins.iter().any(|&x| match gates[x] {
+            Gate::Const(v) => v == absorbing,
+            Gate::Not(y) => ins.binary_search(&y).is_ok(),
+            _ => false,
+        });
+        match ins.len() {
+            _ if decided => self.make(Gate::Const(absorbing)),
+            0 => self.make(Gate::Const(!absorbing)),
+            1 => ins[0],
+            _ if absorbing => self.make(Gate::Or(ins)),
+            _ => self.make(Gate::And(ins)),
+        }
+    }
+
+    /// A cyclic component. When it is monotone (ANDs and ORs only, as with
+    /// stratified negation), its least fixpoint decides the members that are
+    /// constant, then single-input members become their input and identical
+    /// members merge until nothing changes, which keeps the least fixpoint;
+    /// what is left is made as it is, cycles and all.
+    fn cyclic(&mut self, old: &[Gate], members: &[GateId]) {
+        let local: FxHashMap<GateId, usize> = members.iter().enumerate().map(|(i, &m)| (m, i)).collect();
+        let refer = |x: &GateId| local.get(x).map_or(Ref::Made(self.rep[*x]), |&i| Ref::Member(i));
+        let eqs: Option<Vec<Junction>> = members
+            .iter()
+            .map(|&m| match &old[m] {
+                Gate::And(ins) => Some(Junction { or: false, ins: ins.iter().map(refer).collect() }),
+                Gate::Or(ins) => Some(Junction { or: true, ins: ins.iter().map(refer).collect() }),
+                _ => None,
+            })
+            .collect();
+        let Some(mut eqs) = eqs else {
+            // Not monotone: copied as it is.
+            let first = self.gates.len();
+            for (k, &m) in members.iter().enumerate() {
+                self.rep[m] = first + k;
+            }
+            for &m in members {
+                let gate = renamed(&old[m], |x| self.rep[x]);
+                self.gates.push(gate);
+            }
+            return;
+        };
+        let mut fate: Vec<Option<Ref>> = vec![None; members.len()];
+        let (lower, upper) = (self.least(&eqs, false), self.least(&eqs, true));
+        for i in 0..members.len() {
+            if lower[i] || !upper[i] {
+                fate[i] = Some(Ref::Made(self.make(Gate::Const(lower[i]))));
+            }
+        }
+        while self.settle(&mut eqs, &mut fate) {}
+        // Make the members left, cycles and all.
+        let first = self.gates.len();
+        let mut id = vec![usize::MAX; members.len()];
+        for (i, _) in fate.iter().enumerate().filter(|(_, f)| f.is_none()) {
+            id[i] = self.gates.len();
+            self.gates.push(Gate::Const(false));
+        }
+        let made = |r: Ref| match resolve(&fate, r) {
+            Ref::Made(x) => x,
+            Ref::Member(j) => id[j],
+        };
+        for (i, eq) in eqs.iter().enumerate().filter(|(i, _)| fate[*i].is_none()) {
+            let mut ins: Vec<GateId> = eq.ins.iter().map(|&r| made(r)).collect();
+            ins.sort_unstable();
+            self.gates[id[i]] = if eq.or { Gate::Or(ins) } else { Gate::And(ins) };
+        }
+        for (i, &m) in members.iter().enumerate() {
+            self.rep[m] = made(Ref::Member(i));
+        }
+        for x in first..self.gates.len() {
+            let gates = &self.gates;
+            self.table.insert_unique(FxBuildHasher.hash_one(&gates[x]), x, |&i| FxBuildHasher.hash_one(&gates[i]));
+        }
+    }
+
+    /// Which members of a monotone component hold in its least fixpoint when
+    /// the inputs that are not constants hold (`unknown` true) or not.
+    fn least(&self, eqs: &[Junction], unknown: bool) -> Vec<bool> {
+        let mut value = vec![false; eqs.len()];
+        loop {
+            let mut changed = false;
+            for (i, eq) in eqs.iter().enumerate() {
+                let holds = |r: &Ref| match *r {
+                    Ref::Member(j) => value[j],
+                    Ref::Made(x) => match self.gates[x] {
+                        Gate::Const(v) => v,
+                        _ => unknown,
+                    },
+                };
+                let v = if eq.or { eq.ins.iter().any(holds) } else { eq.ins.iter().all(holds) };
+                if v && !value[i] {
+                    value[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                return value;
+            }
+        }
+    }
+
+    /// One round of simplification of the open members (`fate` none) of a
+    /// cyclic component; whether any was decided or merged. A member that
+    /// reads itself through an OR drops that input (X = X or Y is Y in the
+    /// least fixpoint) and one that reads itself through an AND is false.
+    fn settle(&mut self, eqs: &mut [Junction], fate: &mut [Option<Ref>]) -> bool {
+        let mut changed = false;
+        for i in 0..eqs.len() {
+            if fate[i].is_some() {
+                continue;
+            }
+            let or = eqs[i].or;
+            let mut ins: Vec<Ref> = Vec::with_capacity(eqs[i].ins.len());
+            let mut decided = None;
+            for &r in &eqs[i].ins {
+                match resolve(fate, r) {
+                    Ref::Member(j) if j == i => {
+                        if !or {
+                            decided = Some(false);
+                        }
+                    }
+                    Ref::Made(x) if self.gates[x] == Gate::Const(or) => decided = Some(or),
+                    Ref::Made(x) if self.gates[x] == Gate::Const(!or) => {}
+                    r => ins.push(r),
+                }
+            }
+            ins.sort_unstable();
+            ins.dedup();
+            let result = match (decided, ins.as_slice()) {
+                (Some(v), _) => Some(Ref::Made(self.make(Gate::Const(v)))),
+                (None, []) => Some(Ref::Made(self.make(Gate::Const(!or)))),
+                (None, [one]) => Some(*one),
+                (None, _) if ins.iter().all(|r| matches!(r, Ref::Made(_))) => {
+                    let made = ins.iter().map(|r| if let Ref::Made(x) = r { *x } else { usize::MAX }).collect();
+                    Some(Ref::Made(self.junction(made, or)))
+                }
+                (None, _) => None,
+            };
+            eqs[i].ins = ins;
+            if result.is_some() {
+                fate[i] = result;
+                changed = true;
+            }
+        }
+        // Identical open members merge.
+        let mut seen: FxHashMap<&Junction, usize> = FxHashMap::default();
+        for (i, eq) in eqs.iter().enumerate() {
+            if fate[i].is_none() {
+                match seen.get(eq) {
+                    Some(&j) => {
+                        fate[i] = Some(Ref::Member(j));
+                        changed = true;
+                    }
+                    None => {
+                        seen.insert(eq, i);
+                    }
+                }
+            }
+        }
+        changed
+    }
+}
+
+/// Where a reference leads once decided members are followed.
+fn resolve(fate: &[Option<Ref>], mut r: Ref) -> Ref {
+    while let Ref::Member(j) = r
+        && let Some(next) = fate[j]
+    {
+        r = next;
+    }
+    r
+}
+
+/// Tarjan's strongly connected components of the gate graph, inputs first,
+/// each with whether it is cyclic. Iterative, so long chains of gates cannot
+/// overflow the stack; gates numbered in dependency order are each their
+/// own component, found without the search.
 fn components(gates: &[Gate]) -> Vec<(Vec<GateId>, bool)> {
-    let edges: Vec<Vec<(usize, bool)>> = gates
-        .iter()
-        .map(|g| match g {
-            Gate::And(ins) | Gate::Or(ins) => ins.iter().map(|&x| (x, true)).collect(),
-            Gate::Not(x) => vec![(*x, false)],
-            _ => Vec::new(),
-        })
-        .collect();
-    super::plan::strongly_connected(&edges)
-        .into_iter()
-        .map(|members| {
-            let cyclic = members.len() > 1 || edges[members[0]].iter().any(|&(x, _)| x == members[0]);
-            (members, cyclic)
-        })
-        .collect()
+    if gates.iter().enumerate().all(|(i, g)| inputs(g).iter().all(|&x| x < i)) {
+        return (0..gates.len()).map(|i| (vec![i], false)).collect();
+    }
+    const UNSEEN: usize = usize::MAX;
+    let n = gates.len();
+    let (mut index, mut low, mut on_stack) = (vec![UNSEEN; n], vec![0; n], vec![false; n]);
+    let (mut stack, mut work, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    let mut counter = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        work.push((root, 0));
+        while let Some(&mut (v, ref mut next)) = work.last_mut() {
+            if *next == 0 && index[v] == UNSEEN {
+                index[v] = counter;
+                low[v] = counter;
+                counter += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = inputs(&gates[v]).get(*next) {
+                *next += 1;
+                if index[w] == UNSEEN {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                members.sort_unstable();
+                let cyclic = members.len() > 1 || inputs(&gates[v]).contains(&v);
+                out.push((members, cyclic));
+            }
+        }
+    }
+    out
 }
 
 /// What `name` is as a symbol of the game (goal values are constants).
 pub fn goal_value(symbols: &super::term::Symbols, value: &Term) -> Option<u32> {
     let sym: Sym = value.head();
     matches!(value, Term::Const(_)).then(|| symbols.name(sym).parse::<u32>().ok()).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network over four base fluents (gates 0 to 3) whose every gate is
+    /// an output.
+    fn network(mut more: Vec<Gate>) -> Propnet {
+        let mut gates: Vec<Gate> = (0..4).map(Gate::Base).collect();
+        gates.append(&mut more);
+        Propnet {
+            base: (0..4).map(Term::Const).collect(),
+            inputs: Vec::new(),
+            legal: Vec::new(),
+            goals: Vec::new(),
+            terminal: None,
+            next: (0..gates.len()).map(|g| (Term::Const(g as Sym), g)).collect(),
+            gates,
+            order: OnceLock::new(),
+        }
+    }
+
+    /// The optimised network's outputs equal the network's in every state.
+    fn check(more: Vec<Gate>) -> Size {
+        let net = network(more);
+        let small = net.optimised();
+        let (mut raw, mut opt) = (Vec::new(), Vec::new());
+        for state in 0..16 {
+            let base: Vec<bool> = (0..4).map(|b| state >> b & 1 == 1).collect();
+            net.evaluate(&base, &[], &mut raw);
+            small.evaluate(&base, &[], &mut opt);
+            for ((_, g), (_, h)) in net.next.iter().zip(&small.next) {
+                assert_eq!(raw[*g], opt[*h], "state {state:04b}, gate {g}");
+            }
+        }
+        small.size()
+    }
+
+    #[test]
+    fn cycles_keep_their_least_fixpoint() {
+        use Gate::{And, Not, Or};
+        // X = b0 or Y, Y = X: both are b0 (no gate beside the four bases).
+        assert_eq!(check(vec![Or(vec![0, 5]), Or(vec![4])]).gates, 4);
+        // X = b0 and Y, Y = X or b1.
+        check(vec![And(vec![0, 5]), Or(vec![4, 1])]);
+        // Unsupported cycles are false.
+        assert_eq!(check(vec![Or(vec![5]), Or(vec![4])]).gates, 5);
+        check(vec![And(vec![5, 0]), Or(vec![4, 1])]);
+        // Identical members merge: X1 = X2 = b0 or Z, Z = X1 and X2 and b1.
+        check(vec![Or(vec![0, 6]), Or(vec![0, 6]), And(vec![4, 5, 1])]);
+        // Reachability: R1 = b0 or (b1 and R2), R2 = b2 or (b3 and R1), and
+        // a NOT above the cycle.
+        check(vec![Or(vec![0, 6]), Or(vec![2, 7]), And(vec![1, 5]), And(vec![3, 4]), Not(4), And(vec![8, 3])]);
+    }
+
+    #[test]
+    fn constants_aliases_and_merges() {
+        use Gate::{And, Const, Not, Or};
+        let size = check(vec![
+            Const(true),
+            And(vec![0, 4]),    // b0
+            Or(vec![1, 1]),     // b1
+            Not(0),             // not b0
+            Not(7),             // b0
+            And(vec![0, 7]),    // false
+            Or(vec![2, 3, 5]),  // b0 or b2 or b3
+            Or(vec![3, 8, 2]),  // the same
+            Or(vec![5, 6, 11]), // b0 or b1 or (b0 or b2 or b3)
+        ]);
+        assert_eq!(size.gates, 9, "{size:?}");
+    }
 }
