@@ -7,12 +7,14 @@
 //! the relaxed facts over-approximate every reachable state's. Each rule (one
 //! alternative of its `or`s) gets an instance relation whose facts are the
 //! assignments of its variables that satisfy its positive literals in the
-//! relaxed game; each assignment is a ground rule. Relations that do not
-//! depend on `true` or `does` are static: their ground facts are constants,
-//! and rules reading them are simplified away (`--propnet` reports the sizes
-//! before and after).
+//! relaxed game; each assignment is a ground rule, and the head's relaxed
+//! facts are the instances' projections (the body is joined once).
+//! Relations that do not depend on `true` or `does` are static: the relaxed
+//! game keeps their rules as written, so their facts are exact; their ground
+//! atoms are constants, their rules are not grounded, and literals on them
+//! are simplified away (`--propnet` reports the sizes before and after).
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::description::{self as d, Description, Literal, Pattern, Rule, Sentence};
 use super::plan::{Demand, Dep, Lit, Plan, dnf};
@@ -115,8 +117,108 @@ pub fn ground_file(path: &std::path::Path) -> Result<Grounding, Vec<Diagnostic>>
 
 /// Grounds `desc`, or says why it cannot within the budget.
 pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
-    let mut relaxed = desc.clone();
-    relaxed.rules = desc.rules.iter().filter_map(relax).collect();
+    let (real, _) = Plan::new(desc, None, Demand::Off)?;
+    let is_static: FxHashSet<(Sym, usize)> =
+        real.relations.iter().filter(|r| r.dep == Dep::Static).map(|r| (r.name, r.arity)).collect();
+    let (relaxed, instances) = relaxed_game(desc, &is_static);
+    let fail = |e: ProverError| {
+        let why = if e.0.contains("time limit") {
+            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
+        } else {
+            format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game")
+        };
+        vec![Diagnostic::error("stratagem::gdl::ground", why)]
+    };
+    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(GROUND_SECONDS));
+    // Literal orders from the initial state's facts, when it can be evaluated.
+    let stats = super::machine::initial_statistics(desc, deadline);
+    let (plan, _) = Plan::new(&relaxed, stats.as_ref(), Demand::Off)?;
+    let mut ws = Workspace::with_limits(&plan, GROUND_BUDGET, deadline).map_err(fail)?;
+    ws.evaluate_all(&plan).map_err(fail)?;
+    let relation_of: FxHashMap<(Sym, usize), usize> =
+        plan.relations.iter().enumerate().map(|(i, r)| ((r.name, r.arity), i)).collect();
+    let table = |relation: Sym, arity: usize| relation_of.get(&(relation, arity)).map(|&rel| ws.table(rel));
+
+    let mut g = Grounding::default();
+    let mut ids: FxHashMap<Atom, usize> = FxHashMap::default();
+    // Static relations are evaluated exactly: their atoms are constants.
+    let mut atom = |g: &mut Grounding, relation: Sym, args: Vec<Term>| -> usize {
+        let key = (relation, args);
+        if let Some(&id) = ids.get(&key) {
+            return id;
+        }
+        let id = g.atoms.len();
+        let value = is_static
+            .contains(&(key.0, key.1.len()))
+            .then(|| table(key.0, key.1.len()).is_some_and(|t| t.contains(&key.1)));
+        g.static_value.push(value);
+        g.atoms.push(key.clone());
+        ids.insert(key, id);
+        id
+    };
+    // Outputs that are static hold without a rule.
+    for (relation, arity) in [(d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0), (d::NEXT, 1)] {
+        if let Some(t) = table(relation, arity).filter(|_| is_static.contains(&(relation, arity))) {
+            for fact in t.facts() {
+                atom(&mut g, relation, fact.to_vec());
+            }
+        }
+    }
+    for instance in &instances {
+        let Some(t) = table(instance.name, instance.vars.len()) else { continue };
+        let original = &desc.rules[instance.rule];
+        for fact in t.facts() {
+            let mut binds: Vec<Option<Term>> = vec![None; original.vars.len()];
+            for (&v, t) in instance.vars.iter().zip(fact) {
+                binds[v as usize] = Some(t.clone());
+            }
+            let build = |p: &Pattern| build(p, &binds);
+            let Some(head_args) = original.head.args.iter().map(build).collect::<Option<Vec<_>>>() else { continue };
+            let mut positive = Vec::new();
+            let mut negative = Vec::new();
+            let mut holds = true;
+            for lit in &instance.alternative {
+                match lit {
+                    Lit::Pos(s) | Lit::Neg(s) => {
+                        let Some(args) = s.args.iter().map(build).collect::<Option<Vec<_>>>() else {
+                            holds = false;
+                            break;
+                        };
+                        let a = atom(&mut g, s.relation, args);
+                        if matches!(lit, Lit::Pos(_)) { positive.push(a) } else { negative.push(a) }
+                    }
+                    Lit::Distinct(x, y) => holds &= build(x) != build(y),
+                    Lit::Same(x, y) => holds &= build(x) == build(y),
+                }
+            }
+            if holds {
+                let head = atom(&mut g, original.head.relation, head_args);
+                g.rules.push(GroundRule { head, positive, negative });
+            }
+        }
+    }
+    Ok(g)
+}
+
+/// One alternative of a rule as a relation of the relaxed game: its facts
+/// are the values of `vars` (the variables its positive literals bind).
+struct Instance {
+    rule: usize,
+    alternative: Vec<Lit>,
+    name: Sym,
+    vars: Vec<u32>,
+}
+
+/// The relaxed game of `desc` and the instance relations of its rules whose
+/// heads are not static. Rules of static relations are kept as written, so
+/// the relaxed game has their exact facts (they are the same in every state).
+fn relaxed_game(desc: &Description, is_static: &FxHashSet<(Sym, usize)>) -> (Description, Vec<Instance>) {
+    let mut relaxed = Description {
+        file: desc.file,
+        symbols: desc.symbols.clone(),
+        rules: Vec::new(),
+        spellings: desc.spellings.clone(),
+    };
     let span = crate::syntax::Span::default();
     let var = |v: u32| Pattern::Var(v);
     let rule = |head: Sentence, body: Vec<Literal>, n: usize| Rule {
@@ -134,8 +236,13 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         2,
     ));
     // One instance relation per rule alternative, over all its variables.
-    let mut instances: Vec<(usize, Vec<Lit>, Sym, Vec<u32>)> = Vec::new();
+    let mut instances = Vec::new();
     for (i, original) in desc.rules.iter().enumerate() {
+        if is_static.contains(&(original.head.relation, original.head.args.len())) {
+            relaxed.rules.push(original.clone());
+            continue;
+        }
+        let mut projected = true;
         for (k, mut alternative) in dnf(&original.body).into_iter().enumerate() {
             // As the prover does: an unbound role of a legal or goal head
             // ranges over the roles.
@@ -160,88 +267,27 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
                     Lit::Neg(_) | Lit::Same(..) => {}
                 }
             }
-            let head = sentence(name, here.iter().map(|&v| var(v)).collect());
-            let mut r = rule(head, body, original.vars.len());
+            let instance = sentence(name, here.iter().map(|&v| var(v)).collect());
+            let mut r = rule(instance.clone(), body, original.vars.len());
             r.vars = original.vars.clone();
             relaxed.rules.push(r);
-            instances.push((i, alternative, name, here));
+            // The head's facts are projections of the instances, so the
+            // body is joined once.
+            let mut bound = true;
+            original.head.for_each_var(&mut |v| bound &= here.contains(&v));
+            if bound {
+                let mut r = rule(original.head.clone(), vec![Literal::Pos(instance)], original.vars.len());
+                r.vars = original.vars.clone();
+                relaxed.rules.push(r);
+            }
+            projected &= bound;
+            instances.push(Instance { rule: i, alternative, name, vars: here });
+        }
+        if !projected {
+            relaxed.rules.extend(relax(original));
         }
     }
-    let fail = |e: ProverError| {
-        let why = if e.0.contains("time limit") {
-            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
-        } else {
-            format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game")
-        };
-        vec![Diagnostic::error("stratagem::gdl::ground", why)]
-    };
-    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(GROUND_SECONDS));
-    // Literal orders from the initial state's facts, when it can be evaluated.
-    let stats = super::machine::initial_statistics(desc, deadline);
-    let (plan, _) = Plan::new(&relaxed, stats.as_ref(), Demand::Off)?;
-    let mut ws = Workspace::with_limits(&plan, GROUND_BUDGET, deadline).map_err(fail)?;
-    ws.evaluate_all(&plan).map_err(fail)?;
-
-    // Which relations are static in the real game, and their facts.
-    let (real, _) = Plan::new(desc, None, Demand::Off)?;
-    let base = Workspace::with_limits(&real, GROUND_BUDGET, deadline).map_err(fail)?;
-    let mut static_relation: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
-    for (i, r) in real.relations.iter().enumerate() {
-        if r.dep == Dep::Static {
-            static_relation.insert((r.name, r.arity), i);
-        }
-    }
-    let relation_of: FxHashMap<(Sym, usize), usize> =
-        plan.relations.iter().enumerate().map(|(i, r)| ((r.name, r.arity), i)).collect();
-
-    let mut g = Grounding::default();
-    let mut ids: FxHashMap<Atom, usize> = FxHashMap::default();
-    let mut atom = |g: &mut Grounding, relation: Sym, args: Vec<Term>| -> usize {
-        let key = (relation, args);
-        if let Some(&id) = ids.get(&key) {
-            return id;
-        }
-        let id = g.atoms.len();
-        let value = static_relation.get(&(key.0, key.1.len())).map(|&rel| base.table(rel).contains(&key.1));
-        g.static_value.push(value);
-        g.atoms.push(key.clone());
-        ids.insert(key, id);
-        id
-    };
-    for (i, alternative, name, here) in &instances {
-        let Some(&rel) = relation_of.get(&(*name, here.len())) else { continue };
-        let original = &desc.rules[*i];
-        for fact in ws.table(rel).facts() {
-            let mut binds: Vec<Option<Term>> = vec![None; original.vars.len()];
-            for (&v, t) in here.iter().zip(fact) {
-                binds[v as usize] = Some(t.clone());
-            }
-            let build = |p: &Pattern| build(p, &binds);
-            let Some(head_args) = original.head.args.iter().map(build).collect::<Option<Vec<_>>>() else { continue };
-            let mut positive = Vec::new();
-            let mut negative = Vec::new();
-            let mut holds = true;
-            for lit in alternative {
-                match lit {
-                    Lit::Pos(s) | Lit::Neg(s) => {
-                        let Some(args) = s.args.iter().map(build).collect::<Option<Vec<_>>>() else {
-                            holds = false;
-                            break;
-                        };
-                        let a = atom(&mut g, s.relation, args);
-                        if matches!(lit, Lit::Pos(_)) { positive.push(a) } else { negative.push(a) }
-                    }
-                    Lit::Distinct(x, y) => holds &= build(x) != build(y),
-                    Lit::Same(x, y) => holds &= build(x) == build(y),
-                }
-            }
-            if holds {
-                let head = atom(&mut g, original.head.relation, head_args);
-                g.rules.push(GroundRule { head, positive, negative });
-            }
-        }
-    }
-    Ok(g)
+    (relaxed, instances)
 }
 
 /// The rule with its negations dropped (an over-approximation), or `None`
