@@ -165,39 +165,124 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         }
     }
     for instance in &instances {
-        let Some(t) = table(instance.name, instance.vars.len()) else { continue };
-        let original = &desc.rules[instance.rule];
-        for fact in t.facts() {
-            let mut binds: Vec<Option<Term>> = vec![None; original.vars.len()];
-            for (&v, t) in instance.vars.iter().zip(fact) {
-                binds[v as usize] = Some(t.clone());
-            }
-            let build = |p: &Pattern| build(p, &binds);
-            let Some(head_args) = original.head.args.iter().map(build).collect::<Option<Vec<_>>>() else { continue };
-            let mut positive = Vec::new();
-            let mut negative = Vec::new();
-            let mut holds = true;
-            for lit in &instance.alternative {
-                match lit {
-                    Lit::Pos(s) | Lit::Neg(s) => {
-                        let Some(args) = s.args.iter().map(build).collect::<Option<Vec<_>>>() else {
-                            holds = false;
-                            break;
-                        };
-                        let a = atom(&mut g, s.relation, args);
-                        if matches!(lit, Lit::Pos(_)) { positive.push(a) } else { negative.push(a) }
-                    }
-                    Lit::Distinct(x, y) => holds &= build(x) != build(y),
-                    Lit::Same(x, y) => holds &= build(x) == build(y),
-                }
-            }
-            if holds {
-                let head = atom(&mut g, original.head.relation, head_args);
-                g.rules.push(GroundRule { head, positive, negative });
-            }
+        if let Some(t) = table(instance.name, instance.vars.len()) {
+            instantiate(&mut g, &desc.rules[instance.rule], instance, t.facts(), &mut atom);
         }
     }
     Ok(g)
+}
+
+/// The ground rules of an instance relation's facts.
+fn instantiate<'f>(
+    g: &mut Grounding,
+    rule: &Rule,
+    instance: &Instance,
+    facts: impl Iterator<Item = &'f [Term]>,
+    atom: &mut impl FnMut(&mut Grounding, Sym, Vec<Term>) -> usize,
+) {
+    let mut head = Slot::new(&rule.head);
+    let mut slots: Vec<Slot> = instance
+        .alternative
+        .iter()
+        .filter_map(|lit| match lit {
+            Lit::Pos(s) | Lit::Neg(s) => Some(Slot::new(s)),
+            Lit::Distinct(..) | Lit::Same(..) => None,
+        })
+        .collect();
+    let mut binds: Vec<Option<Term>> = vec![None; rule.vars.len()];
+    let mut key = Vec::new();
+    'facts: for fact in facts {
+        for (&v, t) in instance.vars.iter().zip(fact) {
+            binds[v as usize] = Some(t.clone());
+        }
+        if head.vars.iter().any(|&v| binds[v as usize].is_none()) {
+            continue;
+        }
+        let (mut positive, mut negative) = (Vec::new(), Vec::new());
+        let mut slot = slots.iter_mut();
+        for lit in &instance.alternative {
+            let holds = match lit {
+                Lit::Pos(_) | Lit::Neg(_) => {
+                    let Some(a) = slot.next().and_then(|s| s.atom(g, &binds, &mut key, atom)) else { continue 'facts };
+                    if matches!(lit, Lit::Pos(_)) {
+                        positive.push(a)
+                    } else {
+                        negative.push(a)
+                    }
+                    true
+                }
+                Lit::Distinct(x, y) => build(x, &binds) != build(y, &binds),
+                Lit::Same(x, y) => build(x, &binds) == build(y, &binds),
+            };
+            if !holds {
+                continue 'facts;
+            }
+        }
+        if let Some(head) = head.atom(g, &binds, &mut key, atom) {
+            g.rules.push(GroundRule { head, positive, negative });
+        }
+    }
+}
+
+/// A sentence of a rule, the variables it reads, and the atoms it has
+/// stood for by their values: an atom met again is found without building
+/// its terms. A slot whose values rarely repeat (its variables determine
+/// the rule's) stops remembering them, which would only cost.
+struct Slot<'r> {
+    sentence: &'r Sentence,
+    vars: Vec<u32>,
+    atoms: FxHashMap<Vec<Term>, usize>,
+    remember: bool,
+    lookups: usize,
+    hits: usize,
+}
+
+/// Lookups after which a slot that found fewer than a quarter of its atoms
+/// stops remembering.
+const TRIAL: usize = 1024;
+
+impl<'r> Slot<'r> {
+    fn new(sentence: &'r Sentence) -> Slot<'r> {
+        let mut vars = Vec::new();
+        sentence.for_each_var(&mut |v| {
+            if !vars.contains(&v) {
+                vars.push(v);
+            }
+        });
+        Slot { sentence, vars, atoms: FxHashMap::default(), remember: true, lookups: 0, hits: 0 }
+    }
+
+    /// The atom under `binds` (`None` if a variable is unbound); `key` is
+    /// scratch space.
+    fn atom(
+        &mut self,
+        g: &mut Grounding,
+        binds: &[Option<Term>],
+        key: &mut Vec<Term>,
+        atom: &mut impl FnMut(&mut Grounding, Sym, Vec<Term>) -> usize,
+    ) -> Option<usize> {
+        if self.remember {
+            key.clear();
+            for &v in &self.vars {
+                key.push(binds[v as usize].clone()?);
+            }
+            self.lookups += 1;
+            if let Some(&a) = self.atoms.get(key.as_slice()) {
+                self.hits += 1;
+                return Some(a);
+            }
+            if self.lookups == TRIAL && self.hits * 4 < TRIAL {
+                self.remember = false;
+                self.atoms = FxHashMap::default();
+            }
+        }
+        let args = self.sentence.args.iter().map(|p| build(p, binds)).collect::<Option<Vec<_>>>()?;
+        let a = atom(g, self.sentence.relation, args);
+        if self.remember {
+            self.atoms.insert(key.clone(), a);
+        }
+        Some(a)
+    }
 }
 
 /// One alternative of a rule as a relation of the relaxed game: its facts
