@@ -156,13 +156,17 @@ impl Propnet {
     /// dependency order.
     pub fn optimised(&self) -> Propnet {
         let mut s = Simplifier::new(self.gates.len());
-        for (members, cyclic) in self.components() {
-            if *cyclic {
+        let mut visit = |members: &[GateId], cyclic: bool| {
+            if cyclic {
                 s.cyclic(&self.gates, members);
             } else {
                 let id = s.acyclic(&self.gates[members[0]]);
                 s.rep[members[0]] = id;
             }
+        };
+        match self.order.get() {
+            Some(order) => order.iter().for_each(|(members, cyclic)| visit(members, *cyclic)),
+            None => each_component(&self.gates, visit),
         }
         let outputs = self
             .legal
@@ -172,7 +176,7 @@ impl Propnet {
             .chain(self.terminal)
             .chain(self.next.iter().map(|n| n.1))
             .map(|x| s.rep[x]);
-        let (gates, new_id) = live(&s.gates, outputs);
+        let (gates, new_id) = live(std::mem::take(&mut s.gates), outputs);
         let map = |x: GateId| new_id[s.rep[x]];
         Propnet {
             base: self.base.clone(),
@@ -255,7 +259,7 @@ fn renamed(gate: &Gate, f: impl Fn(GateId) -> GateId) -> Gate {
 
 /// The gates `outputs` read, directly or not, renumbered in their order;
 /// and the new number of each old gate (`usize::MAX` for dropped ones).
-fn live(gates: &[Gate], outputs: impl Iterator<Item = GateId>) -> (Vec<Gate>, Vec<GateId>) {
+fn live(gates: Vec<Gate>, outputs: impl Iterator<Item = GateId>) -> (Vec<Gate>, Vec<GateId>) {
     let mut keep = vec![false; gates.len()];
     let mut stack: Vec<GateId> = outputs.collect();
     while let Some(x) = stack.pop() {
@@ -265,16 +269,24 @@ fn live(gates: &[Gate], outputs: impl Iterator<Item = GateId>) -> (Vec<Gate>, Ve
         }
     }
     let mut new_id = vec![usize::MAX; gates.len()];
-    let mut kept = Vec::new();
-    for (i, gate) in gates.iter().enumerate() {
+    let mut count = 0;
+    for (i, _) in keep.iter().enumerate().filter(|(_, k)| **k) {
+        new_id[i] = count;
+        count += 1;
+    }
+    // Renaming keeps inputs sorted: new numbers follow the old order.
+    let mut kept = Vec::with_capacity(count);
+    for (i, mut gate) in gates.into_iter().enumerate() {
         if keep[i] {
-            new_id[i] = kept.len();
+            match &mut gate {
+                Gate::And(ins) | Gate::Or(ins) => ins.iter_mut().for_each(|x| *x = new_id[*x]),
+                Gate::Not(x) => *x = new_id[*x],
+                _ => {}
+            }
             kept.push(gate);
         }
     }
-    // Renaming keeps inputs sorted: new numbers follow the old order.
-    let gates = kept.into_iter().map(|g| renamed(g, |x| new_id[x])).collect();
-    (gates, new_id)
+    (kept, new_id)
 }
 
 /// A gate's input while its cyclic component is simplified: a gate already
@@ -296,42 +308,93 @@ struct Junction {
 /// made once, so a gate identical to one made before is that gate.
 struct Simplifier {
     gates: Vec<Gate>,
-    /// The new gates, by content.
-    table: HashTable<GateId>,
+    /// The new gates by content, with their hashes (kept, so that growing
+    /// the table does not hash every gate again).
+    table: HashTable<(u64, GateId)>,
     /// The new gate computing each old gate's value.
     rep: Vec<GateId>,
+    /// Scratch space for a gate's inputs.
+    ins: Vec<GateId>,
+}
+
+/// What a gate is, apart from its inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Const(bool),
+    Base(usize),
+    Input(usize),
+    And,
+    Or,
+    Not,
+}
+
+fn kind(gate: &Gate) -> Kind {
+    match gate {
+        Gate::Const(v) => Kind::Const(*v),
+        Gate::Base(b) => Kind::Base(*b),
+        Gate::Input(x) => Kind::Input(*x),
+        Gate::And(_) => Kind::And,
+        Gate::Or(_) => Kind::Or,
+        Gate::Not(_) => Kind::Not,
+    }
 }
 
 impl Simplifier {
     fn new(old: usize) -> Simplifier {
-        Simplifier { gates: Vec::new(), table: HashTable::new(), rep: vec![usize::MAX; old] }
+        Simplifier {
+            gates: Vec::with_capacity(old),
+            table: HashTable::with_capacity(old),
+            rep: vec![usize::MAX; old],
+            ins: Vec::new(),
+        }
     }
 
-    /// The new gate `gate`, made unless one like it was.
-    fn make(&mut self, gate: Gate) -> GateId {
-        let hash = FxBuildHasher.hash_one(&gate);
+    /// The new gate of `kind` over `ins`, made unless one like it was.
+    fn make(&mut self, kind_: Kind, ins: &[GateId]) -> GateId {
+        let hash = FxBuildHasher.hash_one((kind_, ins));
         let gates = &mut self.gates;
-        match self.table.entry(hash, |&i| gates[i] == gate, |&i| FxBuildHasher.hash_one(&gates[i])) {
-            Entry::Occupied(e) => *e.get(),
+        let same = |&(h, i): &(u64, GateId)| h == hash && kind(&gates[i]) == kind_ && inputs(&gates[i]) == ins;
+        match self.table.entry(hash, same, |&(h, _)| h) {
+            Entry::Occupied(e) => e.get().1,
             Entry::Vacant(e) => {
-                gates.push(gate);
-                e.insert(gates.len() - 1);
+                gates.push(match kind_ {
+                    Kind::Const(v) => Gate::Const(v),
+                    Kind::Base(b) => Gate::Base(b),
+                    Kind::Input(x) => Gate::Input(x),
+                    Kind::And => Gate::And(ins.to_vec()),
+                    Kind::Or => Gate::Or(ins.to_vec()),
+                    Kind::Not => Gate::Not(ins[0]),
+                });
+                e.insert((hash, gates.len() - 1));
                 gates.len() - 1
             }
         }
     }
 
+    fn constant(&mut self, v: bool) -> GateId {
+        self.make(Kind::Const(v), &[])
+    }
+
     /// The new gate for `gate`, whose inputs all have theirs.
     fn acyclic(&mut self, gate: &Gate) -> GateId {
         match gate {
-            Gate::And(ins) => self.junction(ins.iter().map(|&x| self.rep[x]).collect(), false),
-            Gate::Or(ins) => self.junction(ins.iter().map(|&x| self.rep[x]).collect(), true),
-            Gate::Not(x) => match self.gates[self.rep[*x]] {
-                Gate::Const(v) => self.make(Gate::Const(!v)),
-                Gate::Not(y) => y,
-                _ => self.make(Gate::Not(self.rep[*x])),
-            },
-            other => self.make(other.clone()),
+            Gate::And(old) | Gate::Or(old) => {
+                let mut ins = std::mem::take(&mut self.ins);
+                ins.clear();
+                ins.extend(old.iter().map(|&x| self.rep[x]));
+                let id = self.junction(&mut ins, matches!(gate, Gate::Or(_)));
+                self.ins = ins;
+                id
+            }
+            Gate::Not(x) => {
+                let x = self.rep[*x];
+                match self.gates[x] {
+                    Gate::Const(v) => self.constant(!v),
+                    Gate::Not(y) => y,
+                    _ => self.make(Kind::Not, &[x]),
+                }
+            }
+            other => self.make(kind(other), &[]),
         }
     }
 
@@ -339,7 +402,7 @@ impl Simplifier {
     /// absorbing constant, or an input and its negation, decide it; identity
     /// constants and repeated inputs are dropped; no input is the identity,
     /// one input the gate itself.
-    fn junction(&mut self, mut ins: Vec<GateId>, absorbing: bool) -> GateId {
+    fn junction(&mut self, ins: &mut Vec<GateId>, absorbing: bool) -> GateId {
         let gates = &self.gates;
         ins.retain(|&x| gates[x] != Gate::Const(!absorbing));
         ins.sort_unstable();
@@ -350,11 +413,10 @@ impl Simplifier {
             _ => false,
         });
         match ins.len() {
-            _ if decided => self.make(Gate::Const(absorbing)),
-            0 => self.make(Gate::Const(!absorbing)),
+            _ if decided => self.constant(absorbing),
+            0 => self.constant(!absorbing),
             1 => ins[0],
-            _ if absorbing => self.make(Gate::Or(ins)),
-            _ => self.make(Gate::And(ins)),
+            _ => self.make(if absorbing { Kind::Or } else { Kind::And }, ins),
         }
     }
 
@@ -390,7 +452,7 @@ impl Simplifier {
         let (lower, upper) = (self.least(&eqs, false), self.least(&eqs, true));
         for i in 0..members.len() {
             if lower[i] || !upper[i] {
-                fate[i] = Some(Ref::Made(self.make(Gate::Const(lower[i]))));
+                fate[i] = Some(Ref::Made(self.constant(lower[i])));
             }
         }
         while self.settle(&mut eqs, &mut fate) {}
@@ -414,8 +476,8 @@ impl Simplifier {
             self.rep[m] = made(Ref::Member(i));
         }
         for x in first..self.gates.len() {
-            let gates = &self.gates;
-            self.table.insert_unique(FxBuildHasher.hash_one(&gates[x]), x, |&i| FxBuildHasher.hash_one(&gates[i]));
+            let hash = FxBuildHasher.hash_one((kind(&self.gates[x]), inputs(&self.gates[x])));
+            self.table.insert_unique(hash, (hash, x), |&(h, _)| h);
         }
     }
 
@@ -473,12 +535,12 @@ impl Simplifier {
             ins.sort_unstable();
             ins.dedup();
             let result = match (decided, ins.as_slice()) {
-                (Some(v), _) => Some(Ref::Made(self.make(Gate::Const(v)))),
-                (None, []) => Some(Ref::Made(self.make(Gate::Const(!or)))),
+                (Some(v), _) => Some(Ref::Made(self.constant(v))),
+                (None, []) => Some(Ref::Made(self.constant(!or))),
                 (None, [one]) => Some(*one),
                 (None, _) if ins.iter().all(|r| matches!(r, Ref::Made(_))) => {
-                    let made = ins.iter().map(|r| if let Ref::Made(x) = r { *x } else { usize::MAX }).collect();
-                    Some(Ref::Made(self.junction(made, or)))
+                    let mut made = ins.iter().map(|r| if let Ref::Made(x) = r { *x } else { usize::MAX }).collect();
+                    Some(Ref::Made(self.junction(&mut made, or)))
                 }
                 (None, _) => None,
             };
@@ -517,18 +579,27 @@ fn resolve(fate: &[Option<Ref>], mut r: Ref) -> Ref {
     r
 }
 
-/// Tarjan's strongly connected components of the gate graph, inputs first,
-/// each with whether it is cyclic. Iterative, so long chains of gates cannot
-/// overflow the stack; gates numbered in dependency order are each their
-/// own component, found without the search.
+/// Gates in strongly connected components, dependency order, with whether
+/// each is cyclic.
 fn components(gates: &[Gate]) -> Vec<(Vec<GateId>, bool)> {
+    let mut out = Vec::new();
+    each_component(gates, |members, cyclic| out.push((members.to_vec(), cyclic)));
+    out
+}
+
+/// Tarjan's strongly connected components of the gate graph, inputs first,
+/// each (members sorted) with whether it is cyclic. Iterative, so long
+/// chains of gates cannot overflow the stack; gates numbered in dependency
+/// order are each their own component, found without the search.
+fn each_component(gates: &[Gate], mut f: impl FnMut(&[GateId], bool)) {
     if gates.iter().enumerate().all(|(i, g)| inputs(g).iter().all(|&x| x < i)) {
-        return (0..gates.len()).map(|i| (vec![i], false)).collect();
+        (0..gates.len()).for_each(|i| f(&[i], false));
+        return;
     }
     const UNSEEN: usize = usize::MAX;
     let n = gates.len();
     let (mut index, mut low, mut on_stack) = (vec![UNSEEN; n], vec![0; n], vec![false; n]);
-    let (mut stack, mut work, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut stack, mut work, mut members) = (Vec::new(), Vec::new(), Vec::new());
     let mut counter = 0;
     for root in 0..n {
         if index[root] != UNSEEN {
@@ -557,7 +628,7 @@ fn components(gates: &[Gate]) -> Vec<(Vec<GateId>, bool)> {
                 low[parent] = low[parent].min(low[v]);
             }
             if low[v] == index[v] {
-                let mut members = Vec::new();
+                members.clear();
                 while let Some(w) = stack.pop() {
                     on_stack[w] = false;
                     members.push(w);
@@ -567,11 +638,10 @@ fn components(gates: &[Gate]) -> Vec<(Vec<GateId>, bool)> {
                 }
                 members.sort_unstable();
                 let cyclic = members.len() > 1 || inputs(&gates[v]).contains(&v);
-                out.push((members, cyclic));
+                f(&members, cyclic);
             }
         }
     }
-    out
 }
 
 /// What `name` is as a symbol of the game (goal values are constants).
