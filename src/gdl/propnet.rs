@@ -4,13 +4,15 @@
 //! move inputs; static atoms are constants and the rules they decide are
 //! left out. Optimised in one pass over the gates in dependency order:
 //! constants propagate, single-input gates and double negations become their
-//! input, and each gate is made once (identical gates merge); gates no
-//! output (legal, goal, terminal, next) reads are dropped.
+//! input, ANDs under an OR that share inputs are factored, and each gate is
+//! made once (identical gates merge); gates no output (legal, goal,
+//! terminal, next) reads are dropped.
 //!
 //! Ground recursion makes cycles; gates are evaluated in strongly connected
 //! components, in dependency order, a cyclic component until nothing
 //! changes (GDL's least fixpoint, since its negations are stratified).
 
+use std::cmp::Reverse;
 use std::hash::BuildHasher;
 use std::sync::OnceLock;
 
@@ -151,9 +153,9 @@ impl Propnet {
         s
     }
 
-    /// Constant propagation, merging of identical gates and removal of gates
-    /// no output reads; returns the optimised network, its gates numbered in
-    /// dependency order.
+    /// Constant propagation, factoring of shared inputs, merging of
+    /// identical gates and removal of gates no output reads; returns the
+    /// optimised network, its gates numbered in dependency order.
     pub fn optimised(&self) -> Propnet {
         let mut s = Simplifier::new(self.gates.len());
         let mut visit = |members: &[GateId], cyclic: bool| {
@@ -289,6 +291,22 @@ fn live(gates: Vec<Gate>, outputs: impl Iterator<Item = GateId>) -> (Vec<Gate>, 
     (kept, new_id)
 }
 
+/// How many levels of ORs factoring reaches into, one inside another (it
+/// recurses: a bound keeps the stack small).
+const FACTOR_DEPTH: usize = 8;
+
+/// How many times its own conjuncts factoring one OR may count (it counts
+/// them anew for each group it makes).
+const FACTOR_WORK: usize = 64;
+
+/// The inputs of an AND, or the gate itself.
+fn conjuncts<'a>(gates: &'a [Gate], x: &'a GateId) -> &'a [GateId] {
+    match &gates[*x] {
+        Gate::And(a) => a,
+        _ => std::slice::from_ref(x),
+    }
+}
+
 /// A gate's input while its cyclic component is simplified: a gate already
 /// made, or a member of the component (by its place in it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -401,8 +419,13 @@ impl Simplifier {
     /// An AND (`absorbing` false) or OR (`absorbing` true) of new gates: an
     /// absorbing constant, or an input and its negation, decide it; identity
     /// constants and repeated inputs are dropped; no input is the identity,
-    /// one input the gate itself.
+    /// one input the gate itself; an OR's shared inputs are factored out.
     fn junction(&mut self, ins: &mut Vec<GateId>, absorbing: bool) -> GateId {
+        self.combine(ins, absorbing, FACTOR_DEPTH)
+    }
+
+    /// [`Simplifier::junction`], factoring ORs at most `depth` levels deep.
+    fn combine(&mut self, ins: &mut Vec<GateId>, absorbing: bool, depth: usize) -> GateId {
         let gates = &self.gates;
         ins.retain(|&x| gates[x] != Gate::Const(!absorbing));
         ins.sort_unstable();
@@ -416,8 +439,67 @@ impl Simplifier {
             _ if decided => self.constant(absorbing),
             0 => self.constant(!absorbing),
             1 => ins[0],
-            _ => self.make(if absorbing { Kind::Or } else { Kind::And }, ins),
+            _ if absorbing && depth > 0 => match self.factored(ins, depth) {
+                Some(id) => id,
+                None => self.make(Kind::Or, ins),
+            },
+            _ if absorbing => self.make(Kind::Or, ins),
+            _ => self.make(Kind::And, ins),
         }
+    }
+
+    /// An OR of ANDs that share inputs, the ANDs that share the most shared
+    /// input grouped into an AND of what they share and the OR of the rest
+    /// ((s and x) or (s and y) is s and (x or y)), again and again on what
+    /// is left: rules with a common literal (often the step counter) leave
+    /// ORs of the rest that are identical for each of its values, and merge.
+    /// `None` if no input is shared. An input that is no AND counts as an AND
+    /// of itself. Each round counts the conjuncts anew; the rounds stop when
+    /// they have counted [`FACTOR_WORK`] times as many as the OR has.
+    fn factored(&mut self, ins: &[GateId], depth: usize) -> Option<GateId> {
+        let mut ins = ins.to_vec();
+        let budget = FACTOR_WORK * ins.iter().map(|x| conjuncts(&self.gates, x).len()).sum::<usize>();
+        let (mut all, mut work, mut grouped) = (Vec::new(), 0, false);
+        while work < budget {
+            all.clear();
+            all.extend(ins.iter().flat_map(|x| conjuncts(&self.gates, x)));
+            work += all.len();
+            all.sort_unstable();
+            let Some(shared) = all
+                .chunk_by(|a, b| a == b)
+                .filter(|run| run.len() > 1)
+                .max_by_key(|run| (run.len(), Reverse(run[0])))
+                .map(|run| run[0])
+            else {
+                break;
+            };
+            let (group, mut rest): (Vec<GateId>, Vec<GateId>) =
+                ins.iter().partition(|x| conjuncts(&self.gates, x).binary_search(&shared).is_ok());
+            rest.push(self.shared(&group, depth));
+            rest.sort_unstable();
+            rest.dedup();
+            ins = rest;
+            grouped = true;
+        }
+        grouped.then(|| self.combine(&mut ins, true, 0))
+    }
+
+    /// The OR of `group`, ANDs that share inputs: an AND of what they share
+    /// and the OR of the rest.
+    fn shared(&mut self, group: &[GateId], depth: usize) -> GateId {
+        let gates = &self.gates;
+        let mut common: Vec<GateId> = conjuncts(gates, &group[0]).to_vec();
+        for x in &group[1..] {
+            let c = conjuncts(gates, x);
+            common.retain(|y| c.binary_search(y).is_ok());
+        }
+        let rest: Vec<Vec<GateId>> = group
+            .iter()
+            .map(|x| conjuncts(gates, x).iter().filter(|y| common.binary_search(y).is_err()).copied().collect())
+            .collect();
+        let mut rest: Vec<GateId> = rest.into_iter().map(|mut r| self.junction(&mut r, false)).collect();
+        common.push(self.combine(&mut rest, true, depth - 1));
+        self.junction(&mut common, false)
     }
 
     /// A cyclic component. When it is monotone (ANDs and ORs only, as with
@@ -702,6 +784,25 @@ mod tests {
         // Reachability: R1 = b0 or (b1 and R2), R2 = b2 or (b3 and R1), and
         // a NOT above the cycle.
         check(vec![Or(vec![0, 6]), Or(vec![2, 7]), And(vec![1, 5]), And(vec![3, 4]), Not(4), And(vec![8, 3])]);
+    }
+
+    #[test]
+    fn shared_inputs_are_factored() {
+        use Gate::{And, Not, Or};
+        // (b0 and b1) or (b0 and b2) or b3.
+        check(vec![And(vec![0, 1]), And(vec![0, 2]), Or(vec![4, 5, 3])]);
+        // Groups within groups, an input that is the shared one itself, and
+        // a negation that meets its input once factored:
+        // (b0 b1 b2) or (b0 b1 b3) or (b0 not-b1) or b0 or (b2 b3).
+        check(vec![
+            And(vec![0, 1, 2]),
+            And(vec![0, 1, 3]),
+            Not(1),
+            And(vec![0, 6]),
+            And(vec![2, 3]),
+            Or(vec![4, 5, 7, 0, 8]),
+            Or(vec![4, 5, 7, 8]),
+        ]);
     }
 
     #[test]
