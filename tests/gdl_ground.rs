@@ -308,3 +308,83 @@ fn sorted_args(mut args: Vec<Vec<Term>>) -> Vec<Vec<Term>> {
     args.dedup();
     args
 }
+
+/// The sliced circuit (64 states at once, as batches of playouts use it)
+/// answers as the packed one, lane by lane: terminal, legal moves, goals
+/// and the next state of a random joint move, on states of random playouts
+/// of every differential game.
+#[test]
+fn sliced_lanes_answer_as_the_packed_engine_does() {
+    use stratagem::gdl::batch::{Batch, LaneAnswer};
+    let mut compared = 0;
+    for game in differential_games() {
+        let path = Path::new(GDL).join(format!("{game}.kif"));
+        let mut sources = Sources::new();
+        let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text = sources.get(file).text.clone();
+        let Ok((machine, _)) = stratagem::gdl::compile(file, &text, Validation::Lenient, EngineChoice::Compiled) else {
+            continue;
+        };
+        let code = machine.compiled().expect("a compiled machine has a compiled game");
+        let mut batch = Batch::new(code).unwrap_or_else(|e| panic!("{game}: sliced circuit: {e}"));
+        let mut net = code.reasoner();
+        // (state, joint move, what the packed engine answers)
+        let mut cases: Vec<(Vec<u64>, Option<Vec<u32>>, LaneAnswer)> = Vec::new();
+        for seed in 1..=SEEDS * 8 {
+            net.load(code.initial_bits());
+            for step in 0..MAX_STEPS {
+                let state = net.state().to_vec();
+                let terminal = net.is_terminal();
+                let mut legal = Vec::new();
+                let mut joint = Vec::new();
+                for r in 0..code.n_roles() {
+                    let mut indices = Vec::new();
+                    net.legal_indices(r, &mut indices);
+                    if !indices.is_empty() {
+                        joint.push(indices[choice(seed, step as u64, r as u64, indices.len())]);
+                    }
+                    legal.push(indices);
+                }
+                let goals = net.goals();
+                let playable = !terminal && joint.len() == code.n_roles();
+                let next = playable.then(|| net.next_by_index(&joint).to_vec());
+                let answer = LaneAnswer { terminal, legal, goals, next };
+                cases.push((state, playable.then(|| joint.clone()), answer));
+                if !playable {
+                    break;
+                }
+                net.play(&joint);
+            }
+        }
+        for (k, chunk) in cases.chunks(64).enumerate() {
+            let states: Vec<&[u64]> = chunk.iter().map(|c| c.0.as_slice()).collect();
+            let joints: Vec<Option<&[u32]>> = chunk.iter().map(|c| c.1.as_deref()).collect();
+            let answers = batch.expand(&states, &joints);
+            for (l, (case, answer)) in chunk.iter().zip(&answers).enumerate() {
+                assert_eq!(answer, &case.2, "{game}: batch {k} lane {l}");
+            }
+        }
+        // Playouts through the batch end with goals each game can have.
+        let mut played = 0;
+        let mut wanted = 100;
+        let mut rng = stratagem::rng::stream(7, &[1]);
+        batch
+            .playouts(
+                code.initial_bits(),
+                &mut rng,
+                || {
+                    wanted -= 1;
+                    wanted >= 0
+                },
+                |goals, length| {
+                    assert_eq!(goals.len(), code.n_roles(), "{game}");
+                    assert!(length as usize <= stratagem::gdl::playouts::MAX_PLAYOUT_STEPS, "{game}");
+                    played += 1;
+                },
+            )
+            .unwrap_or_else(|e| panic!("{game}: {e:?}"));
+        assert_eq!(played, 100, "{game}: every playout started is finished");
+        compared += 1;
+    }
+    assert!(compared >= GAMES.len().min(10), "too few games compared: {compared}");
+}

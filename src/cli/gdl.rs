@@ -60,6 +60,10 @@ pub enum GdlCommand {
         format: Format,
         #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
+        /// On the compiled engine, play one game at a time rather than 64 at once
+        /// (bit-sliced): the speed of single-state reasoning, as search uses it.
+        #[arg(long)]
+        one_at_a_time: bool,
     },
 }
 
@@ -194,7 +198,7 @@ pub fn run(command: GdlCommand) -> Outcome {
             }
             Ok(())
         }
-        GdlCommand::Playouts { game, seconds, seed, format, engine } => {
+        GdlCommand::Playouts { game, seconds, seed, format, engine, one_at_a_time } => {
             if !(seconds.is_finite() && seconds >= 0.0) {
                 return Err(Failure::message(
                     "stratagem::gdl::seconds",
@@ -202,13 +206,18 @@ pub fn run(command: GdlCommand) -> Outcome {
                 ));
             }
             let machine = load(&game, Validation::Lenient, engine)?;
-            let speed = gdl::playouts::playouts(&machine, seconds, seed).map_err(|e| prover_failure(&game, e))?;
+            let speed = gdl::playouts::playouts(&machine, seconds, seed, !one_at_a_time)
+                .map_err(|e| prover_failure(&game, e))?;
+            if let Some(note) = &speed.note {
+                eprintln!("{}: {note}", game.display());
+            }
             match format {
                 Format::Json => out(&format!("{}\n", serde_json::to_string(&speed).unwrap_or_default())),
                 Format::Text => out(&format!(
-                    "{}: {} playouts in {seconds} s: {:.1} playouts/s, {:.0} expansions/s, mean length {:.1}, mean goals {}\n",
+                    "{}: {} playouts in {seconds} s ({} at a time): {:.1} playouts/s, {:.0} expansions/s, mean length {:.1}, mean goals {}\n",
                     game.display(),
                     speed.playouts,
+                    speed.lanes,
                     speed.playouts_per_s,
                     speed.expansions_per_s,
                     speed.mean_length,

@@ -24,7 +24,7 @@ use super::ground::ground;
 use super::machine::State;
 use super::propnet::{Gate, GateId, Propnet, Size, goal_value};
 use super::term::{Symbols, Term};
-use crate::eval::jit::circuit::{Assign, Block, Circuit, CompiledCircuit, Op, Routine, Wire};
+use crate::eval::jit::circuit::{Assign, Block, Circuit, CompiledCircuit, Layout, Op, Routine, Wire};
 
 /// The routines: what holds in a state, goals, the next state's bits from
 /// gate values, then one per input.
@@ -32,6 +32,12 @@ const STATE: usize = 0;
 const GOALS: usize = 1;
 const EMIT: usize = 2;
 const FIRST_INPUT: usize = 3;
+
+/// The routines of the sliced circuit (64 states at once): what holds in
+/// the states, goals, and the next states of the moves set as inputs.
+pub(super) const SLICED_STATE: usize = 0;
+pub(super) const SLICED_GOALS: usize = 1;
+pub(super) const SLICED_NEXT: usize = 2;
 
 /// Edges of the optimised network above which the game is not compiled
 /// (code generation would take longer than the budget of a few seconds).
@@ -51,8 +57,8 @@ pub const MAX_CYCLE: usize = 2_000;
 #[derive(Clone, Debug)]
 pub struct LegalMove {
     pub mv: Term,
-    wire: Wire,
-    input: Option<u32>,
+    pub(super) wire: Wire,
+    pub(super) input: Option<u32>,
 }
 
 /// How long each phase of compilation took, and the sizes.
@@ -109,6 +115,10 @@ pub struct CompiledGame {
     /// it changes.
     input_routine: Vec<Option<usize>>,
     cone_slots: Vec<Vec<u32>>,
+    /// The sliced circuit, compiled on first use (only batches of playouts
+    /// need it, and it costs as much compilation again).
+    sliced_circuit: Circuit,
+    sliced: std::sync::OnceLock<Result<CompiledCircuit, String>>,
     pub report: CompileReport,
 }
 
@@ -201,6 +211,28 @@ impl CompiledGame {
         State(fluents.into())
     }
 
+    /// The sliced circuit, compiled the first time it is asked for.
+    pub(super) fn sliced_circuit(&self) -> Result<&CompiledCircuit, String> {
+        self.sliced
+            .get_or_init(|| CompiledCircuit::new(&self.sliced_circuit, Layout::Sliced).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    pub(super) fn terminal_wire(&self) -> Wire {
+        self.terminal
+    }
+
+    /// Per role, the goal values with the gate of each.
+    pub(super) fn goal_wires(&self) -> &[Vec<(Option<u32>, Wire)>] {
+        &self.goals
+    }
+
+    /// Fluents of the game: the bits of a state.
+    pub fn n_fluents(&self) -> usize {
+        self.fluents.len()
+    }
+
     /// The input of role `role` playing `mv`, if a rule reads it.
     pub fn input_of(&self, role: usize, mv: &Term) -> Option<u32> {
         self.input_of.get(role)?.get(mv).copied()
@@ -285,11 +317,14 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         _ => wire(g),
     };
     let mut routines = vec![Routine::default(); FIRST_INPUT];
+    let mut sliced_routines = vec![Routine::default(); 3];
     let mut position = vec![usize::MAX; net.gates.len()];
     let mut cyclic_of = vec![false; net.gates.len()];
     for (k, (members, cyclic)) in net.components().iter().enumerate() {
         let mut state_assigns = Vec::new();
         let mut goal_assigns = Vec::new();
+        let mut sliced_state_assigns = Vec::new();
+        let mut next_assigns = Vec::new();
         for &g in members {
             position[g] = k;
             cyclic_of[g] = *cyclic;
@@ -298,6 +333,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
                 return Err("negation inside a cycle of the network (not stratified)".to_owned());
             }
             if moved(g) {
+                next_assigns.push(Assign { target: slot[g], op: op.clone() });
                 let folded = op_of(&net.gates[g], |x| folded_wire(x, &baseline)).map(fold);
                 match folded {
                     Some(Err(c)) if !*cyclic => {
@@ -309,15 +345,20 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
                     None => {}
                 }
             } else if for_state[g] || for_next[g] {
+                sliced_state_assigns.push(Assign { target: slot[g], op: op.clone() });
                 state_assigns.push(Assign { target: slot[g], op });
             } else if for_goals[g] {
                 goal_assigns.push(Assign { target: slot[g], op });
             }
         }
         push_block(&mut routines[STATE], state_assigns, *cyclic);
+        push_block(&mut sliced_routines[SLICED_GOALS], goal_assigns.clone(), *cyclic);
         push_block(&mut routines[GOALS], goal_assigns, *cyclic);
+        push_block(&mut sliced_routines[SLICED_STATE], sliced_state_assigns, *cyclic);
+        push_block(&mut sliced_routines[SLICED_NEXT], next_assigns, *cyclic);
     }
     routines[EMIT].outputs = net.next.iter().map(|(f, g)| (bit_of[f], wire(*g))).collect();
+    sliced_routines[SLICED_NEXT].outputs = routines[EMIT].outputs.clone();
 
     // Each input's cone, in evaluation order. Playing a move raises its
     // input from 0 to 1 in a state whose values are all correct, so a gate
@@ -425,7 +466,11 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
             "its rules recurse through {largest_cycle} ground rules at once, more than the {MAX_CYCLE} the compiled engine evaluates by rounds"
         ));
     }
-    let compiled = CompiledCircuit::new(&circuit).map_err(|e| e.to_string())?;
+    let compiled = CompiledCircuit::new(&circuit, Layout::Packed).map_err(|e| e.to_string())?;
+    let sliced_circuit = Circuit { routines: sliced_routines, ..circuit };
+    if std::env::var_os("STRATAGEM_CIRCUIT_SIZES").is_some() {
+        eprintln!("sliced circuit: {:?}", sliced_circuit.size());
+    }
 
     let role_index = |r: &Term| roles.iter().position(|x| x == r);
     let mut input_of = vec![FxHashMap::default(); roles.len()];
@@ -454,6 +499,8 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         initial_values,
         input_routine,
         cone_slots,
+        sliced_circuit,
+        sliced: std::sync::OnceLock::new(),
         circuit: compiled,
         fluents,
         bit_of,

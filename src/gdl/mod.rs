@@ -6,6 +6,7 @@
 //! ──[`machine`]──▶ the state machine (roles, initial state, legal moves,
 //! next state, terminal, goals).
 
+pub mod batch;
 pub mod compiled;
 pub mod description;
 pub mod ground;

@@ -6,9 +6,15 @@
 //! circuits from propositional networks (`gdl::compiled`).
 //!
 //! Every routine becomes one or more functions `fn(values, state, inputs,
-//! out)` over caller-owned buffers: gate values as bytes (0 or 1), the state
-//! as a bit set of 64-bit words, inputs as bytes, and the bits a routine
-//! writes (the next state) as words. A long routine is cut into functions of
+//! out)` over caller-owned buffers, in one of two layouts ([`Layout`]):
+//! - packed, for one state: gate values as bytes (0 or 1), the state as a
+//!   bit set of 64-bit words, inputs as bytes, and the bits a routine writes
+//!   (the next state) as words;
+//! - sliced, for 64 states at once: every gate value, state bit, input and
+//!   output is a 64-bit word whose bit `l` belongs to state `l`, so one
+//!   AND/OR/NOT instruction evaluates a gate in 64 independent games.
+//!
+//! A long routine is cut into functions of
 //! at most [`CHUNK`] assignments, because Cranelift's time grows faster than
 //! linearly with a function's size. Every index is checked when the circuit
 //! is compiled and every buffer's length when it is run, so running a
@@ -144,6 +150,16 @@ impl Circuit {
     }
 }
 
+/// How a compiled circuit's buffers hold values (see the module's comment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Packed,
+    Sliced,
+}
+
+/// States a sliced circuit evaluates at once: the bits of a word.
+pub const LANES: usize = 64;
+
 /// `fn(values, state, inputs, out)`.
 type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64);
 
@@ -153,7 +169,9 @@ type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64)
 #[derive(Clone)]
 pub struct CompiledCircuit {
     routines: Arc<[Vec<CircuitSig>]>,
+    layout: Layout,
     n_values: usize,
+    n_state_bits: usize,
     n_inputs: usize,
     state_words: usize,
     /// Time spent generating and finalising code.
@@ -167,6 +185,7 @@ impl std::fmt::Debug for CompiledCircuit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CompiledCircuit")
             .field("routines", &self.routines.len())
+            .field("layout", &self.layout)
             .field("n_values", &self.n_values)
             .field("n_functions", &self.n_functions)
             .finish()
@@ -174,8 +193,8 @@ impl std::fmt::Debug for CompiledCircuit {
 }
 
 impl CompiledCircuit {
-    /// Compiles every routine of `circuit`.
-    pub fn new(circuit: &Circuit) -> Result<CompiledCircuit, JitError> {
+    /// Compiles every routine of `circuit`, its buffers in `layout`.
+    pub fn new(circuit: &Circuit, layout: Layout) -> Result<CompiledCircuit, JitError> {
         circuit.check()?;
         let started = Instant::now();
         let config = JitConfig { optimize: false, fast_regalloc: true, ..JitConfig::default() };
@@ -193,7 +212,8 @@ impl CompiledCircuit {
                 let outputs: &[(u32, Wire)] = if k + 1 == chunks.len() { &routine.outputs } else { &[] };
                 module.clear_context(&mut ctx);
                 ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
-                build(&mut ctx.func, &mut fctx, blocks, outputs, circuit.state_words(), module.target_config());
+                let target = Target { layout, state_bits: circuit.n_state_bits, frontend: module.target_config() };
+                build(&mut ctx.func, &mut fctx, blocks, outputs, target);
                 let sig = ctx.func.signature.clone();
                 let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
                 let defined = module.define_function(id, &mut ctx);
@@ -221,7 +241,9 @@ impl CompiledCircuit {
         let n_functions = routines.iter().map(Vec::len).sum();
         Ok(CompiledCircuit {
             routines: routines.into(),
+            layout,
             n_values: circuit.n_values,
+            n_state_bits: circuit.n_state_bits,
             n_inputs: circuit.n_inputs,
             state_words: circuit.state_words(),
             compile_time: started.elapsed(),
@@ -230,12 +252,13 @@ impl CompiledCircuit {
         })
     }
 
-    /// Runs routine `routine` over the buffers.
+    /// Runs routine `routine` of a packed circuit over the buffers.
     ///
     /// # Panics
-    /// If a buffer is shorter than the circuit's sizes or `routine` is out of
-    /// range (bugs of the caller).
+    /// If the circuit is sliced, a buffer is shorter than the circuit's sizes
+    /// or `routine` is out of range (bugs of the caller).
     pub fn run(&self, routine: usize, values: &mut [u8], state: &[u64], inputs: &[u8], out: &mut [u64]) {
+        assert_eq!(self.layout, Layout::Packed, "a sliced circuit run as a packed one");
         assert!(values.len() >= self.n_values, "values: {} of {} bytes", values.len(), self.n_values);
         assert!(state.len() >= self.state_words, "state: {} of {} words", state.len(), self.state_words);
         assert!(inputs.len() >= self.n_inputs, "inputs: {} of {} bytes", inputs.len(), self.n_inputs);
@@ -250,8 +273,38 @@ impl CompiledCircuit {
         }
     }
 
+    /// Runs routine `routine` of a sliced circuit: one word per gate value,
+    /// state bit, input and output bit.
+    ///
+    /// # Panics
+    /// If the circuit is packed, a buffer is shorter than the circuit's sizes
+    /// or `routine` is out of range (bugs of the caller).
+    pub fn run_sliced(&self, routine: usize, values: &mut [u64], state: &[u64], inputs: &[u64], out: &mut [u64]) {
+        assert_eq!(self.layout, Layout::Sliced, "a packed circuit run as a sliced one");
+        assert!(values.len() >= self.n_values, "values: {} of {} words", values.len(), self.n_values);
+        assert!(state.len() >= self.n_state_bits, "state: {} of {} words", state.len(), self.n_state_bits);
+        assert!(inputs.len() >= self.n_inputs, "inputs: {} of {} words", inputs.len(), self.n_inputs);
+        assert!(out.len() >= self.n_state_bits, "out: {} of {} words", out.len(), self.n_state_bits);
+        for f in &self.routines[routine] {
+            // SAFETY: as in `run`, with every buffer a slice of words indexed
+            // by value, state bit, input and output bit, each checked by
+            // `Circuit::check` and the lengths above.
+            unsafe {
+                f(values.as_mut_ptr().cast(), state.as_ptr(), inputs.as_ptr().cast(), out.as_mut_ptr());
+            }
+        }
+    }
+
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
     pub fn n_values(&self) -> usize {
         self.n_values
+    }
+
+    pub fn n_state_bits(&self) -> usize {
+        self.n_state_bits
     }
 
     pub fn n_inputs(&self) -> usize {
@@ -291,14 +344,21 @@ fn chunks(routine: &Routine) -> Vec<Vec<Block>> {
     pieces
 }
 
+/// What code is generated for: the buffers' layout, the state's size and
+/// the host.
+struct Target {
+    layout: Layout,
+    state_bits: usize,
+    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+}
+
 /// Emits one function: the blocks, then the outputs.
 fn build(
     func: &mut ir::Function,
     fctx: &mut FunctionBuilderContext,
     blocks: &[Block],
     outputs: &[(u32, Wire)],
-    state_words: usize,
-    frontend: cranelift_codegen::isa::TargetFrontendConfig,
+    target: Target,
 ) {
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
@@ -307,6 +367,7 @@ fn build(
     b.seal_block(entry);
     let params = b.block_params(entry).to_vec();
     let mut e = Emitter {
+        sliced: target.layout == Layout::Sliced,
         values: params[0],
         state: params[1],
         inputs: params[2],
@@ -327,32 +388,26 @@ fn build(
         }
     }
     let out = params[3];
-    let mut by_word: Vec<Vec<(u32, Wire)>> = vec![Vec::new(); state_words];
-    for &(bit, wire) in outputs {
-        by_word[(bit / 64) as usize].push((bit % 64, wire));
-    }
     if !outputs.is_empty() {
-        for (w, bits) in by_word.iter().enumerate() {
-            let mut acc = e.b.ins().iconst(types::I64, 0);
-            for &(shift, wire) in bits {
-                let v = e.wire(wire);
-                let wide = e.b.ins().uextend(types::I64, v);
-                let bit = if shift == 0 { wide } else { e.b.ins().ishl_imm_u(wide, i64::from(shift)) };
-                acc = e.b.ins().bor(acc, bit);
-            }
-            e.b.ins().store(MemFlagsData::trusted(), acc, out, (w * 8) as i32);
+        if e.sliced {
+            e.sliced_outputs(outputs, out, target.state_bits);
+        } else {
+            e.packed_outputs(outputs, out, target.state_bits.div_ceil(64));
         }
     }
     e.b.ins().return_(&[]);
-    e.b.finalize(frontend);
+    e.b.finalize(target.frontend);
 }
 
 struct Emitter<'f> {
     b: FunctionBuilder<'f>,
+    /// Words of 64 lanes rather than bytes and bits.
+    sliced: bool,
     values: ir::Value,
     state: ir::Value,
     inputs: ir::Value,
-    /// State words loaded so far (the state does not change during a call).
+    /// State words loaded so far (the state does not change during a call;
+    /// packed: by word index, sliced: by bit).
     words: HashMap<u32, ir::Value>,
     /// Gate values computed in straight code of this function, reused
     /// instead of reloaded.
@@ -360,15 +415,46 @@ struct Emitter<'f> {
 }
 
 impl Emitter<'_> {
+    /// The type of a gate value: a byte, or a word of lanes.
+    fn ty(&self) -> ir::Type {
+        if self.sliced { types::I64 } else { types::I8 }
+    }
+
+    /// Byte offset of element `i` of a buffer of gate values or inputs.
+    fn offset(&self, i: u32) -> i32 {
+        if self.sliced { (i * 8) as i32 } else { i as i32 }
+    }
+
+    fn constant(&mut self, c: bool) -> ir::Value {
+        let all = if self.sliced { -1 } else { 1 };
+        let ty = self.ty();
+        self.b.ins().iconst(ty, if c { all } else { 0 })
+    }
+
     fn wire(&mut self, wire: Wire) -> ir::Value {
         let flags = MemFlagsData::trusted();
+        let ty = self.ty();
         match wire {
             Wire::Value(i) => match self.known.get(&i) {
                 Some(&v) => v,
-                None => self.b.ins().load(types::I8, flags, self.values, i as i32),
+                None => {
+                    let at = self.offset(i);
+                    self.b.ins().load(ty, flags, self.values, at)
+                }
             },
-            Wire::Input(i) => self.b.ins().load(types::I8, flags, self.inputs, i as i32),
-            Wire::Const(c) => self.b.ins().iconst(types::I8, i64::from(c)),
+            Wire::Input(i) => {
+                let at = self.offset(i);
+                self.b.ins().load(ty, flags, self.inputs, at)
+            }
+            Wire::Const(c) => self.constant(c),
+            Wire::StateBit(i) if self.sliced => match self.words.get(&i) {
+                Some(&w) => w,
+                None => {
+                    let w = self.b.ins().load(types::I64, flags, self.state, (i * 8) as i32);
+                    self.words.insert(i, w);
+                    w
+                }
+            },
             Wire::StateBit(i) => {
                 let word = match self.words.get(&(i / 64)) {
                     Some(&w) => w,
@@ -391,7 +477,7 @@ impl Emitter<'_> {
             Op::And(ws) | Op::Or(ws) => {
                 let and = matches!(op, Op::And(_));
                 let Some((&first, rest)) = ws.split_first() else {
-                    return self.b.ins().iconst(types::I8, i64::from(and));
+                    return self.constant(and);
                 };
                 let mut acc = self.wire(first);
                 for &w in rest {
@@ -402,20 +488,25 @@ impl Emitter<'_> {
             }
             Op::Not(w) => {
                 let v = self.wire(*w);
-                let one = self.b.ins().iconst(types::I8, 1);
-                self.b.ins().bxor(v, one)
+                if self.sliced {
+                    self.b.ins().bnot(v)
+                } else {
+                    let one = self.b.ins().iconst(types::I8, 1);
+                    self.b.ins().bxor(v, one)
+                }
             }
         }
     }
 
     fn store(&mut self, target: u32, v: ir::Value) {
-        self.b.ins().store(MemFlagsData::trusted(), v, self.values, target as i32);
+        let at = self.offset(target);
+        self.b.ins().store(MemFlagsData::trusted(), v, self.values, at);
     }
 
     /// Zeroes the targets, then repeats the assignments until none changes.
     /// Values are reloaded inside the loop (they change each round).
     fn fixpoint(&mut self, assigns: &[Assign]) {
-        let zero = self.b.ins().iconst(types::I8, 0);
+        let zero = self.constant(false);
         for a in assigns {
             self.store(a.target, zero);
             self.known.remove(&a.target);
@@ -426,10 +517,12 @@ impl Emitter<'_> {
         self.b.switch_to_block(body);
         // Values known before the loop are defined in a block that
         // dominates it; targets of the loop are not in `known`.
-        let mut changed = self.b.ins().iconst(types::I8, 0);
+        let mut changed = self.constant(false);
+        let ty = self.ty();
         for a in assigns {
             let v = self.op(&a.op);
-            let old = self.b.ins().load(types::I8, MemFlagsData::trusted(), self.values, a.target as i32);
+            let at = self.offset(a.target);
+            let old = self.b.ins().load(ty, MemFlagsData::trusted(), self.values, at);
             let diff = self.b.ins().bxor(v, old);
             changed = self.b.ins().bor(changed, diff);
             self.store(a.target, v);
@@ -438,5 +531,39 @@ impl Emitter<'_> {
         self.b.seal_block(body);
         self.b.seal_block(exit);
         self.b.switch_to_block(exit);
+    }
+
+    /// `out` as a bit set: each word ORs its bits' wires, shifted in place.
+    fn packed_outputs(&mut self, outputs: &[(u32, Wire)], out: ir::Value, state_words: usize) {
+        let mut by_word: Vec<Vec<(u32, Wire)>> = vec![Vec::new(); state_words];
+        for &(bit, wire) in outputs {
+            by_word[(bit / 64) as usize].push((bit % 64, wire));
+        }
+        for (w, bits) in by_word.iter().enumerate() {
+            let mut acc = self.b.ins().iconst(types::I64, 0);
+            for &(shift, wire) in bits {
+                let v = self.wire(wire);
+                let wide = self.b.ins().uextend(types::I64, v);
+                let bit = if shift == 0 { wide } else { self.b.ins().ishl_imm_u(wide, i64::from(shift)) };
+                acc = self.b.ins().bor(acc, bit);
+            }
+            self.b.ins().store(MemFlagsData::trusted(), acc, out, (w * 8) as i32);
+        }
+    }
+
+    /// `out` as one word per bit: the wire's lanes, or 0 for a bit no output
+    /// names.
+    fn sliced_outputs(&mut self, outputs: &[(u32, Wire)], out: ir::Value, state_bits: usize) {
+        let mut wire_of: Vec<Option<Wire>> = vec![None; state_bits];
+        for &(bit, wire) in outputs {
+            wire_of[bit as usize] = Some(wire);
+        }
+        for (bit, wire) in wire_of.into_iter().enumerate() {
+            let v = match wire {
+                Some(w) => self.wire(w),
+                None => self.constant(false),
+            };
+            self.b.ins().store(MemFlagsData::trusted(), v, out, (bit * 8) as i32);
+        }
     }
 }
