@@ -39,6 +39,10 @@ pub(super) const SLICED_STATE: usize = 0;
 pub(super) const SLICED_GOALS: usize = 1;
 pub(super) const SLICED_NEXT: usize = 2;
 
+/// Assignments of all the inputs' cones together, at most: compilation
+/// time grows with them (see `assemble`).
+const CONE_ASSIGNMENTS: usize = 200_000;
+
 /// Edges of the optimised network above which the game is not compiled
 /// (code generation would take longer than the budget of a few seconds).
 pub const MAX_EDGES: usize = 3_000_000;
@@ -302,6 +306,52 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     }
     let for_next = cone(&mut net.next.iter().map(|n| n.1));
     let moved = |g: GateId| for_next[g] && reads_move[g];
+    let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
+    for g in 0..net.gates.len() {
+        for x in inputs_of(g) {
+            fanout[x].push(g);
+        }
+    }
+    // How many inputs' cones each gate is in. A gate downstream of many
+    // moves (checkers' "a piece was captured") is copied into every one of
+    // their routines, and everything below it. When the copies would exceed
+    // `CONE_ASSIGNMENTS`, the gates in the most cones are `shared` instead:
+    // recomputed once per joint move after the cones (slower per move than
+    // a cone's update, but compiled once). Being in more cones passes down
+    // to a gate's readers, so no gate of a cone reads a shared one.
+    let mut in_cones = vec![0u32; net.gates.len()];
+    {
+        let mut seen = vec![usize::MAX; net.gates.len()];
+        for (g, gate) in net.gates.iter().enumerate() {
+            let Gate::Input(_) = gate else { continue };
+            let mut stack = vec![g];
+            while let Some(y) = stack.pop() {
+                for &z in &fanout[y] {
+                    if moved(z) && seen[z] != g {
+                        seen[z] = g;
+                        in_cones[z] += 1;
+                        stack.push(z);
+                    }
+                }
+            }
+        }
+    }
+    let limit = {
+        let mut counts: Vec<u32> = (0..net.gates.len()).filter(|&g| moved(g)).map(|g| in_cones[g]).collect();
+        counts.sort_unstable();
+        let mut total = 0usize;
+        let mut limit = u32::MAX;
+        for &c in &counts {
+            total += c as usize;
+            if total > CONE_ASSIGNMENTS {
+                // Every gate in `c` or more cones is shared.
+                limit = c.saturating_sub(1);
+                break;
+            }
+        }
+        limit
+    };
+    let shared = |g: GateId| moved(g) && in_cones[g] > limit;
 
     // The gates that read moves are split in two. Their baseline, their
     // values when no move is played, is mostly constant (an AND with a
@@ -325,6 +375,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         let mut goal_assigns = Vec::new();
         let mut sliced_state_assigns = Vec::new();
         let mut next_assigns = Vec::new();
+        let mut shared_assigns = Vec::new();
         for &g in members {
             position[g] = k;
             cyclic_of[g] = *cyclic;
@@ -332,7 +383,10 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
             if *cyclic && matches!(op, Op::Not(_)) {
                 return Err("negation inside a cycle of the network (not stratified)".to_owned());
             }
-            if moved(g) {
+            if shared(g) {
+                next_assigns.push(Assign { target: slot[g], op: op.clone() });
+                shared_assigns.push(Assign { target: slot[g], op });
+            } else if moved(g) {
                 next_assigns.push(Assign { target: slot[g], op: op.clone() });
                 let folded = op_of(&net.gates[g], |x| folded_wire(x, &baseline)).map(fold);
                 match folded {
@@ -356,6 +410,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         push_block(&mut routines[GOALS], goal_assigns, *cyclic);
         push_block(&mut sliced_routines[SLICED_STATE], sliced_state_assigns, *cyclic);
         push_block(&mut sliced_routines[SLICED_NEXT], next_assigns, *cyclic);
+        push_block(&mut routines[EMIT], shared_assigns, *cyclic);
     }
     routines[EMIT].outputs = net.next.iter().map(|(f, g)| (bit_of[f], wire(*g))).collect();
     sliced_routines[SLICED_NEXT].outputs = routines[EMIT].outputs.clone();
@@ -369,12 +424,6 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     const UP: u8 = 1;
     const DOWN: u8 = 2;
     const MIXED: u8 = 3;
-    let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
-    for g in 0..net.gates.len() {
-        for x in inputs_of(g) {
-            fanout[x].push(g);
-        }
-    }
     let mut input_routine = vec![None; net.inputs.len()];
     let mut cone_slots = vec![Vec::new(); net.inputs.len()];
     let mut polarity = vec![0u8; net.gates.len()];
@@ -385,7 +434,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         polarity[g] = UP;
         while let Some(y) = stack.pop() {
             for &z in &fanout[y] {
-                if moved(z) && polarity[z] == 0 {
+                if moved(z) && !shared(z) && polarity[z] == 0 {
                     polarity[z] = MIXED;
                     cone.push(z);
                     stack.push(z);
