@@ -4,16 +4,19 @@
 //! A state is a bit set over the game's fluents (every fluent `init`, `true`
 //! or `next` can name, sorted as the prover sorts them, so converting a bit
 //! set to the prover's [`State`] needs no sort). The network's gates are cut
-//! into three routines by what they serve and what they read:
+//! into routines by what they serve and what they read:
 //! - `STATE`: legal, terminal, and every gate `next` needs that does not read
-//!   a move, run once when a state is loaded;
-//! - `NEXT`: the gates that read moves, and the next state as bits;
-//! - `GOALS`: the gates only goals need, run when goals are asked for.
+//!   a move (or whose value with no move played is not constant), run once
+//!   when a state is loaded;
+//! - `GOALS`: the gates only goals need, run when goals are asked for;
+//! - one routine per move input: its cone, the gates a played move changes;
+//! - `EMIT`: gates shared by too many cones, then the next state as bits.
 //!
-//! Full recomputation of those routines was chosen over forward propagation
-//! of changes: its code is straight-line (no data-dependent branches), and
-//! the routine split already skips what a step does not need (measured in
-//! docs/PERFORMANCE.md).
+//! That is the *packed* circuit, for one state at a time. The *sliced*
+//! circuit evaluates 64 states at once (state, goals, and a `next` routine
+//! recomputing every gate that reads a move, since the 64 lanes play
+//! different moves); `super::batch` runs playouts on it. Both were measured
+//! against full recomputation one state at a time (docs/PERFORMANCE.md).
 
 use std::time::{Duration, Instant};
 
