@@ -17,6 +17,7 @@ pub mod plan;
 pub mod playouts;
 pub mod propnet;
 pub mod prover;
+mod scc;
 mod stats;
 pub mod term;
 pub mod trace;

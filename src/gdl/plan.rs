@@ -683,61 +683,11 @@ fn index_spec(args: &[Pattern], bound: &FxHashSet<Var>) -> IndexSpec {
     spec
 }
 
-/// Tarjan's strongly connected components, dependencies first: the edges go
-/// from a relation to those it reads, so a component comes after every
-/// component it reads. Iterative, so deep dependency chains cannot overflow
-/// the stack.
+/// Strongly connected components, dependencies first: the edges go from a
+/// relation to those it reads, so a component comes after every component
+/// it reads.
 pub(super) fn strongly_connected(edges: &[Vec<(RelId, bool)>]) -> Vec<Vec<RelId>> {
-    let n = edges.len();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
     let mut components = Vec::new();
-    let mut counter = 0;
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut work: Vec<(RelId, usize)> = vec![(root, 0)];
-        index[root] = counter;
-        low[root] = counter;
-        counter += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut next)) = work.last_mut() {
-            if *next < edges[v].len() {
-                let w = edges[v][*next].0;
-                *next += 1;
-                if index[w] == usize::MAX {
-                    index[w] = counter;
-                    low[w] = counter;
-                    counter += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut component = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                component.sort_unstable();
-                components.push(component);
-            }
-        }
-    }
+    super::scc::each_component(edges.len(), |v, k| edges[v].get(k).map(|e| e.0), |c| components.push(c.to_vec()));
     components
 }

@@ -307,52 +307,11 @@ fn each_component(gates: &[Gate], mut f: impl FnMut(&[GateId], bool)) {
         (0..gates.len()).for_each(|i| f(&[i], false));
         return;
     }
-    const UNSEEN: usize = usize::MAX;
-    let n = gates.len();
-    let (mut index, mut low, mut on_stack) = (vec![UNSEEN; n], vec![0; n], vec![false; n]);
-    let (mut stack, mut work, mut members) = (Vec::new(), Vec::new(), Vec::new());
-    let mut counter = 0;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        work.push((root, 0));
-        while let Some(&mut (v, ref mut next)) = work.last_mut() {
-            if *next == 0 && index[v] == UNSEEN {
-                index[v] = counter;
-                low[v] = counter;
-                counter += 1;
-                stack.push(v);
-                on_stack[v] = true;
-            }
-            if let Some(&w) = inputs(&gates[v]).get(*next) {
-                *next += 1;
-                if index[w] == UNSEEN {
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                members.clear();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    members.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                members.sort_unstable();
-                let cyclic = members.len() > 1 || inputs(&gates[v]).contains(&v);
-                f(&members, cyclic);
-            }
-        }
-    }
+    super::scc::each_component(
+        gates.len(),
+        |v, k| inputs(&gates[v]).get(k).copied(),
+        |members| f(members, members.len() > 1 || inputs(&gates[members[0]]).contains(&members[0])),
+    );
 }
 
 /// What `name` is as a symbol of the game (goal values are constants).
