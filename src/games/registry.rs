@@ -6,7 +6,8 @@
 //! a task needs is part of its type: a [`TwoPlayerTask`] (play, evolution by
 //! games) runs only on two-player games, and [`Entry::two_player`] refuses
 //! any other game with a diagnostic naming the game and what it lacks; a
-//! [`GameTask`] (perft, the REPL) runs on every game. No command matches on
+//! [`GameTask`] (perft, the REPL) runs on every game, a [`PuzzleTask`]
+//! (`solve`) on puzzles. No command matches on
 //! game names itself, so a new game is one [`Entry`] and one arm of
 //! [`Entry::run`] and [`Entry::run_two_player`].
 //!
