@@ -12,6 +12,7 @@ mod gdl;
 mod perft;
 mod play;
 mod play_roles;
+mod solve;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -169,6 +170,30 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
     },
+    /// Solve every puzzle of a file with BFS, iterative deepening or IDA*:
+    /// length, moves, nodes expanded and time per puzzle.
+    Solve {
+        /// The puzzle (`stratagem games` lists them): rush-hour.
+        game: String,
+        /// One puzzle a line, in the game's format (Rush Hour: the cards'
+        /// `<card> <board> <length>`, Fogleman's `<length> <board> <cluster>`,
+        /// or a board alone).
+        #[arg(long, value_name = "FILE")]
+        puzzles: PathBuf,
+        #[arg(long, value_enum, default_value_t = solve::SearchKind::Bfs)]
+        search: solve::SearchKind,
+        /// IDA*'s heuristic (Rush Hour: blockers, goal-distance, hybrid; default: the first).
+        #[arg(long, value_name = "NAME")]
+        heuristic: Option<String>,
+        /// Nodes each search may expand before it gives up on a puzzle.
+        #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+        max_nodes: u64,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Replay every solution and fail on an illegal one.
+        #[arg(long)]
+        check: bool,
+    },
 }
 
 /// Which evaluation engine to use.
@@ -273,6 +298,9 @@ fn run() -> ExitCode {
                 crate::search::programs::ProgramEngine::Jit
             };
             play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
+        }
+        Command::Solve { game, puzzles, search, heuristic, max_nodes, format, check } => {
+            solve::run(&solve::SolveArgs { game, puzzles, search, heuristic, max_nodes, format, check })
         }
     };
     match outcome {

@@ -1,6 +1,6 @@
 //! Games: the game model ([`model`]) that searches, players and the CLI are
 //! generic over, the registry that turns a game's name into its engine
-//! ([`registry`]), and the native engines (lose checkers, Nine Men's Morris).
+//! ([`registry`]), and the native engines (lose checkers, Nine Men's Morris, Rush Hour).
 //!
 //! A new game implements [`Game`] and the views it supports ([`TwoPlayer`],
 //! [`Puzzle`], [`Observe`]); its files go in `src/games/<game>/`, with its GP
@@ -14,9 +14,10 @@ pub mod model;
 pub mod morris;
 pub mod playout;
 pub mod registry;
+pub mod rushhour;
 
 pub use model::{
-    DRAW, Game, GameResult, LOSS, Observe, Outcome, ParseError, Player, Puzzle, Role, Turn, TwoPlayer, WIN,
+    DRAW, Game, GameResult, Instance, LOSS, Observe, Outcome, ParseError, Player, Puzzle, Role, Turn, TwoPlayer, WIN,
     alternating_turn, zero_sum_score,
 };
 

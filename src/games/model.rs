@@ -363,6 +363,54 @@ pub trait Puzzle: Game {
         let _ = (state, mv);
         1
     }
+
+    /// The names of the heuristics the puzzle computes (estimates of the
+    /// cost from a state to the goal), as `--heuristic` takes them.
+    fn heuristic_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Heuristic `index` of [`Puzzle::heuristic_names`] on `state`.
+    fn heuristic(&self, index: usize, state: &Self::State) -> u32 {
+        let _ = (index, state);
+        0
+    }
+
+    /// Puts the moves most likely to lead to the goal first (depth-first
+    /// searches try them first); a stable reordering, the same every time.
+    fn order_moves(&self, state: &Self::State, moves: &mut [Self::Move]) {
+        let _ = (state, moves);
+    }
+
+    /// Whether `mv` right after `previous` can never be part of a shortest
+    /// solution, so searches may skip it (Rush Hour: the same vehicle again,
+    /// since two slides of one vehicle are one slide or none).
+    fn is_redundant_after(&self, previous: &Self::Move, mv: &Self::Move) -> bool {
+        let _ = (previous, mv);
+        false
+    }
+
+    /// Reads one line of a file of puzzles: `None` for a blank line or a
+    /// `#` comment, else the instance and the cost of its optimal solution
+    /// when the line gives it. By default a line is a state.
+    fn parse_instance(&self, line: &str) -> Result<Option<Instance<Self::State>>, ParseError> {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return Ok(None);
+        }
+        let offset = line.len() - line.trim_start().len();
+        self.parse_state(trimmed)
+            .map(|state| Some(Instance { state, optimal_cost: None }))
+            .map_err(|e| ParseError { span: e.span.start + offset..e.span.end + offset, ..e })
+    }
+}
+
+/// One puzzle of a file of puzzles.
+#[derive(Clone, Debug)]
+pub struct Instance<S> {
+    pub state: S,
+    /// The published cost of an optimal solution, when the file gives it.
+    pub optimal_cost: Option<u32>,
 }
 
 /// What a role sees of a state, for games of imperfect information (an ant

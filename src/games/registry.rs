@@ -6,7 +6,8 @@
 //! a task needs is part of its type: a [`TwoPlayerTask`] (play, evolution by
 //! games) runs only on two-player games, and [`Entry::two_player`] refuses
 //! any other game with a diagnostic naming the game and what it lacks; a
-//! [`GameTask`] (perft, the REPL) runs on every game. No command matches on
+//! [`GameTask`] (perft, the REPL) runs on every game, a [`PuzzleTask`]
+//! (`solve`) on puzzles. No command matches on
 //! game names itself, so a new game is one [`Entry`] and one arm of
 //! [`Entry::run`] and [`Entry::run_two_player`].
 //!
@@ -19,13 +20,16 @@
 //! that changed is compiled again, and the old entry stays behind (a few
 //! kilobytes of rules per reload).
 
+use std::hash::Hash;
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
+use super::Puzzle;
 use super::checkers::Checkers;
 use super::domain::{Binding, GpDomain, GpGame};
 use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
+use super::rushhour::RushHour;
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::lang::library;
 use crate::limits::Limit;
@@ -68,6 +72,7 @@ enum Engine {
     LoseCheckers,
     Morris,
     MorrisNoFlying,
+    RushHour,
     /// A GDL game loaded from a file.
     Gdl(&'static GdlRules),
 }
@@ -89,7 +94,7 @@ pub struct Entry {
 }
 
 /// Every game, in the order `stratagem games` lists them.
-pub static GAMES: [Entry; 3] = [
+pub static GAMES: [Entry; 4] = [
     Entry {
         name: "lose-checkers",
         summary: "lose (giveaway) checkers: American checkers moves, the side without a move wins (seeds/001)",
@@ -113,6 +118,14 @@ pub static GAMES: [Entry; 3] = [
         roles: &["white", "black"],
         domain: "morris",
         engine: Engine::MorrisNoFlying,
+    },
+    Entry {
+        name: "rush-hour",
+        summary: "Rush Hour on 6×6 and 8×8 boards, slide metric: free the red car (seeds/000 section 4)",
+        kind: Kind::Puzzle,
+        roles: &["solver"],
+        domain: "rush-hour",
+        engine: Engine::RushHour,
     },
 ];
 
@@ -250,6 +263,17 @@ pub trait GameTask {
         G::Move: Send + Sync + 'static;
 }
 
+/// Work generic over puzzles (`solve`).
+pub trait PuzzleTask {
+    type Output;
+    fn run<
+        G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static,
+    >(
+        self,
+        game: G,
+    ) -> Self::Output;
+}
+
 /// Work generic over two-player games (play, evolution by games).
 pub trait TwoPlayerTask {
     type Output;
@@ -263,7 +287,18 @@ impl Entry {
             Engine::LoseCheckers => task.run(Checkers::lose()),
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
+            Engine::RushHour => task.run(RushHour),
             Engine::Gdl(rules) => task.run(GdlGame::new(rules)),
+        }
+    }
+
+    /// Runs `task` on this game's engine if it is a puzzle; otherwise says
+    /// that `request` needs one.
+    pub fn run_puzzle<T: PuzzleTask>(&self, request: &str, task: T) -> Result<T::Output, Unsupported> {
+        self.serves(Kind::Puzzle, request)?;
+        match self.engine {
+            Engine::RushHour => Ok(task.run(RushHour)),
+            _ => Err(self.unsupported(Kind::Puzzle, request)),
         }
     }
 
@@ -294,16 +329,17 @@ impl Entry {
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
             Engine::Gdl(rules) => task.run(GdlTwoPlayer::new(rules)),
+            Engine::RushHour => return Err(self.unsupported(Kind::TwoPlayer, request)),
         })
     }
 
     /// Whether this game is of `kind`, as `request` needs.
     pub fn serves(&self, kind: Kind, request: &str) -> Result<(), Unsupported> {
-        if self.kind == kind {
-            Ok(())
-        } else {
-            Err(Unsupported { game: self.name, kind: self.kind, request: request.to_owned(), needs: kind })
-        }
+        if self.kind == kind { Ok(()) } else { Err(self.unsupported(kind, request)) }
+    }
+
+    fn unsupported(&self, needs: Kind, request: &str) -> Unsupported {
+        Unsupported { game: self.name, kind: self.kind, request: request.to_owned(), needs }
     }
 
     /// The shipped primsets (`(import NAME)`) that bind to this game.
@@ -423,5 +459,6 @@ mod tests {
         assert_eq!(GAMES[0].primsets(), ["lose-checkers"]);
         assert_eq!(GAMES[1].primsets(), ["morris"]);
         assert_eq!(GAMES[2].primsets(), ["morris"]);
+        assert!(GAMES[3].primsets().is_empty());
     }
 }

@@ -1,7 +1,9 @@
 //! Game-tree search over any [`Game`](crate::games::Game): α-β (negamax) with
-//! the forward pruning of Benbassat and Sipper, and the players built on it.
+//! the forward pruning of Benbassat and Sipper, and the players built on it;
+//! searches for a puzzle's goal (BFS, iterative deepening, IDA*).
 
 pub mod alphabeta;
 pub mod evaluators;
 pub mod players;
 pub mod programs;
+pub mod puzzle;

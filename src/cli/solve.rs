@@ -1,0 +1,209 @@
+//! `stratagem solve GAME --puzzles FILE [--search bfs|id|ida] [--heuristic
+//! NAME] [--max-nodes N] [--format text|json] [--check]`: solves every
+//! puzzle of a file (one per line, in the game's puzzle-line format) and
+//! prints, per puzzle, whether it was solved, the solution's length and
+//! moves, the nodes expanded and the time; in text, a summary line with
+//! puzzles/s and nodes/s. `--check` replays every solution and fails on an
+//! illegal one.
+
+use std::hash::Hash;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::ValueEnum;
+
+use super::{Failure, Format, Outcome, game_entry, out, unsupported};
+use crate::diagnostic::{Diagnostic, Sources, suggest_or_list};
+use crate::games::domain::GpDomain;
+use crate::games::registry::PuzzleTask;
+use crate::games::{Instance, Puzzle};
+use crate::limits::Limit;
+use crate::search::puzzle::{Solution, bfs, ida_star, iterative_deepening, replay};
+
+/// Which search solves the puzzles.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchKind {
+    /// Breadth-first search (optimal).
+    Bfs,
+    /// Iterative deepening with a transposition table and move ordering (optimal).
+    Id,
+    /// IDA* guided by `--heuristic`.
+    Ida,
+}
+
+pub struct SolveArgs {
+    pub game: String,
+    pub puzzles: PathBuf,
+    pub search: SearchKind,
+    pub heuristic: Option<String>,
+    pub max_nodes: u64,
+    pub format: Format,
+    pub check: bool,
+}
+
+pub fn run(args: &SolveArgs) -> Outcome {
+    struct Solve<'a>(&'a SolveArgs);
+    impl PuzzleTask for Solve<'_> {
+        type Output = Outcome;
+        fn run<
+            G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static,
+        >(
+            self,
+            game: G,
+        ) -> Outcome {
+            solve(&game, self.0)
+        }
+    }
+    game_entry(&args.game)?.run_puzzle("`solve`", Solve(args)).map_err(unsupported)?
+}
+
+fn solve<G>(game: &G, args: &SolveArgs) -> Outcome
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+{
+    let heuristic = choose_heuristic(game, args)?;
+    let puzzles = read_puzzles(game, args)?;
+    let started = Instant::now();
+    let (mut n_solved, mut total_nodes) = (0, 0);
+    for (index, instance) in puzzles.iter().enumerate() {
+        let begun = Instant::now();
+        let start = &instance.state;
+        let Solution { moves, nodes } = match (args.search, heuristic) {
+            (SearchKind::Bfs, _) => bfs(game, start, args.max_nodes),
+            (SearchKind::Id, _) => iterative_deepening(game, start, args.max_nodes),
+            (SearchKind::Ida, h) => ida_star(game, start, |s: &G::State| game.heuristic(h, s), args.max_nodes),
+        };
+        let ms = begun.elapsed().as_secs_f64() * 1000.0;
+        total_nodes += nodes;
+        let texts = moves.as_ref().map(|moves| move_texts(game, start, moves));
+        if let (true, Some(moves)) = (args.check, &moves)
+            && let Err(at) = replay(game, start, moves)
+        {
+            return Err(Failure::message(
+                "stratagem::solve::check",
+                format!(
+                    "puzzle {}: the solution is not legal at move {} ({})",
+                    index + 1,
+                    at + 1,
+                    texts.as_ref().and_then(|t| t.get(at)).map_or("the goal is not reached", String::as_str)
+                ),
+            ));
+        }
+        n_solved += usize::from(moves.is_some());
+        let board = game.format_state(start);
+        let line = match args.format {
+            Format::Json => serde_json::json!({
+                "index": index + 1,
+                "board": board,
+                "solved": moves.is_some(),
+                "length": texts.as_ref().map(Vec::len),
+                "nodes": nodes,
+                "ms": (ms * 1000.0).round() / 1000.0,
+                "moves": texts.clone().unwrap_or_default(),
+            })
+            .to_string(),
+            Format::Text => {
+                let result = match (&texts, instance.optimal_cost) {
+                    (None, _) => "unsolved".to_owned(),
+                    (Some(t), Some(best)) if t.len() as u32 != best => {
+                        format!("length {} (published {best})", t.len())
+                    }
+                    (Some(t), _) => format!("length {}", t.len()),
+                };
+                let moves = texts.map(|t| t.join(" ")).unwrap_or_default();
+                format!("{:>5} {board} {result} nodes {nodes} {ms:.2} ms  {moves}", index + 1)
+            }
+        };
+        out(&format!("{line}\n"));
+    }
+    if args.format == Format::Text {
+        let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        out(&format!(
+            "solved {n_solved} of {} puzzles, {total_nodes} nodes in {seconds:.3} s: {:.1} puzzles/s, {:.0} nodes/s\n",
+            puzzles.len(),
+            puzzles.len() as f64 / seconds,
+            total_nodes as f64 / seconds,
+        ));
+    }
+    Ok(())
+}
+
+/// The heuristic `--heuristic` names (IDA* only; the puzzle's first by default).
+fn choose_heuristic<G: Puzzle>(game: &G, args: &SolveArgs) -> Result<usize, Failure> {
+    let names = game.heuristic_names();
+    match (&args.heuristic, args.search) {
+        (Some(_), SearchKind::Bfs | SearchKind::Id) => Err(Failure::message(
+            "stratagem::solve::heuristic",
+            "`--heuristic` guides IDA* only: add `--search ida`, or leave the heuristic out",
+        )),
+        (Some(name), SearchKind::Ida) => names.iter().position(|n| n == name).ok_or_else(|| {
+            Failure::new(
+                Sources::new(),
+                vec![
+                    Diagnostic::error(
+                        "stratagem::solve::heuristic",
+                        format!("{} has no heuristic `{name}`", game.name()),
+                    )
+                    .with_help(suggest_or_list(name, names.iter().copied(), "heuristics")),
+                ],
+            )
+        }),
+        (None, SearchKind::Ida) if names.is_empty() => Err(Failure::message(
+            "stratagem::solve::heuristic",
+            format!("{} offers no heuristic for IDA*", game.name()),
+        )),
+        (None, _) => Ok(0),
+    }
+}
+
+/// Every puzzle of `--puzzles`, or a diagnostic for each line that is not one.
+fn read_puzzles<G: Puzzle>(game: &G, args: &SolveArgs) -> Result<Vec<Instance<G::State>>, Failure> {
+    let mut sources = Sources::new();
+    let file = sources.load_within(&args.puzzles, Limit::InputSize).map_err(|e| {
+        Failure::message("stratagem::solve::file", format!("cannot read `{}`: {e}", args.puzzles.display()))
+    })?;
+    let text = sources.get(file).text.clone();
+    let mut puzzles = Vec::new();
+    let mut diags = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        match game.parse_instance(line.trim_end_matches(['\n', '\r'])) {
+            Ok(Some(instance)) => puzzles.push(instance),
+            Ok(None) => {}
+            Err(e) if diags.len() < 50 => {
+                let span = offset + e.span.start..offset + e.span.end;
+                let mut d = Diagnostic::error("stratagem::solve::puzzle", e.message).at(file, span.into(), "here");
+                if let Some(help) = e.help {
+                    d = d.with_help(help);
+                }
+                diags.push(d);
+            }
+            Err(_) => {}
+        }
+        offset += line.len();
+    }
+    if !diags.is_empty() {
+        return Err(Failure::new(sources, diags));
+    }
+    if puzzles.is_empty() {
+        return Err(Failure::message(
+            "stratagem::solve::file",
+            format!("`{}` holds no puzzle", args.puzzles.display()),
+        ));
+    }
+    Ok(puzzles)
+}
+
+/// The moves in the game's move text, each written in the state it is played in.
+fn move_texts<G: Puzzle>(game: &G, start: &G::State, moves: &[G::Move]) -> Vec<String> {
+    let mut state = start.clone();
+    moves
+        .iter()
+        .map(|mv| {
+            let text = game.format_move(&state, mv);
+            state = game.apply(&state, mv);
+            text
+        })
+        .collect()
+}

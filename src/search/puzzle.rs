@@ -1,0 +1,229 @@
+//! Searches for a puzzle's goal ([`Puzzle`]): breadth-first search,
+//! iterative deepening and IDA* with any heuristic. Each counts the nodes it
+//! expands (a node is expanded when its successors are generated) and stops,
+//! unsolved, when the next expansion would pass its node limit. Node counts
+//! depend only on the puzzle and the settings, never on timing: they are the
+//! yardstick the GP-Rush fitness compares heuristics by.
+//!
+//! - [`bfs`]: optimal for unit step costs. The goal is tested when a state
+//!   is generated; the start counts as one expansion unless it is the goal.
+//! - [`ida_star`]: depth-first searches under a growing bound on f = g + h.
+//!   Its enhancements, which [`iterative_deepening`] (IDA* with h = 0)
+//!   shares:
+//!   - a transposition table per iteration, the least g at which each
+//!     expanded state was met: a state met again no closer to the start is
+//!     not searched again (cleared between iterations, so counts are
+//!     deterministic);
+//!   - move ordering by [`Puzzle::order_moves`] (Rush Hour: the red car
+//!     towards the exit, then the vehicles in its path), which decides how
+//!     soon the last iteration meets the goal;
+//!   - pruning of moves that are never in a shortest solution after the
+//!     move before them ([`Puzzle::is_redundant_after`]; Rush Hour: the same
+//!     vehicle twice in a row);
+//!   - a node at g = bound is not expanded (every child would have f >
+//!     bound, since steps cost at least 1); the next bound is then at most
+//!     g + 1, so no bound is skipped.
+//!
+//!   With an admissible heuristic (and h = 0) the first solution is a
+//!   shortest one; an inadmissible heuristic (GoalDistance, Hybrid) may give
+//!   a longer one.
+
+use std::hash::Hash;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::games::Puzzle;
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution<M> {
+    /// The moves from the start to the goal; `None` when the node limit was
+    /// reached or the goal cannot be reached.
+    pub moves: Option<Vec<M>>,
+    /// Nodes expanded.
+    pub nodes: u64,
+}
+
+/// Breadth-first search from `start`, expanding at most `max_nodes` nodes.
+pub fn bfs<G>(game: &G, start: &G::State, max_nodes: u64) -> Solution<G::Move>
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+{
+    if game.is_goal(start) {
+        return Solution { moves: Some(Vec::new()), nodes: 0 };
+    }
+    // Every state met, in the order met: its parent's index and the move.
+    let mut met: Vec<(G::State, u32, Option<G::Move>)> = vec![(start.clone(), 0, None)];
+    let mut seen: FxHashSet<G::State> = FxHashSet::default();
+    seen.insert(start.clone());
+    let mut moves = Vec::new();
+    let mut nodes = 0;
+    let mut next = 0;
+    while next < met.len() {
+        if nodes >= max_nodes {
+            return Solution { moves: None, nodes };
+        }
+        nodes += 1;
+        let (state, last) = (met[next].0.clone(), met[next].2.clone());
+        game.legal_moves(&state, &mut moves);
+        for mv in &moves {
+            if last.as_ref().is_some_and(|l| game.is_redundant_after(l, mv)) {
+                continue;
+            }
+            let child = game.apply(&state, mv);
+            if seen.contains(&child) {
+                continue;
+            }
+            let goal = game.is_goal(&child);
+            seen.insert(child.clone());
+            met.push((child, next as u32, Some(mv.clone())));
+            if goal {
+                return Solution { moves: Some(path_to(&met, met.len() - 1)), nodes };
+            }
+        }
+        next += 1;
+    }
+    Solution { moves: None, nodes }
+}
+
+/// The moves that led to `met[index]`.
+fn path_to<S, M: Clone>(met: &[(S, u32, Option<M>)], mut index: usize) -> Vec<M> {
+    let mut moves = Vec::new();
+    while let Some(mv) = &met[index].2 {
+        moves.push(mv.clone());
+        index = met[index].1 as usize;
+    }
+    moves.reverse();
+    moves
+}
+
+/// Iterative deepening: [`ida_star`] with h = 0, so every bound is a depth.
+pub fn iterative_deepening<G>(game: &G, start: &G::State, max_nodes: u64) -> Solution<G::Move>
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+{
+    ida_star(game, start, |_: &G::State| 0, max_nodes)
+}
+
+/// IDA* guided by `h` (an estimate of the cost to the goal), expanding at
+/// most `max_nodes` nodes over all its iterations.
+pub fn ida_star<G, H>(game: &G, start: &G::State, h: H, max_nodes: u64) -> Solution<G::Move>
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+    H: Fn(&G::State) -> u32,
+{
+    let mut dfs = Dfs {
+        game,
+        h,
+        table: FxHashMap::default(),
+        path: Vec::new(),
+        spare: Vec::new(),
+        nodes: 0,
+        max_nodes,
+        bound: 0,
+    };
+    dfs.bound = (dfs.h)(start);
+    loop {
+        dfs.table.clear();
+        let mut next_bound = u32::MAX;
+        match dfs.visit(start, 0, None, &mut next_bound) {
+            Flow::Found => return Solution { moves: Some(dfs.path), nodes: dfs.nodes },
+            Flow::Limit => return Solution { moves: None, nodes: dfs.nodes },
+            Flow::Continue if next_bound == u32::MAX => return Solution { moves: None, nodes: dfs.nodes },
+            Flow::Continue => dfs.bound = next_bound,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Found,
+    Limit,
+}
+
+/// One IDA* iteration's depth-first search.
+struct Dfs<'g, G: Puzzle, H> {
+    game: &'g G,
+    h: H,
+    /// The least g at which each expanded state was met in this iteration.
+    table: FxHashMap<G::State, u32>,
+    /// The moves from the start to the state being visited.
+    path: Vec<G::Move>,
+    /// Move lists to reuse, one per level.
+    spare: Vec<Vec<G::Move>>,
+    nodes: u64,
+    max_nodes: u64,
+    bound: u32,
+}
+
+impl<G, H> Dfs<'_, G, H>
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+    H: Fn(&G::State) -> u32,
+{
+    fn visit(&mut self, state: &G::State, g: u32, last: Option<&G::Move>, next_bound: &mut u32) -> Flow {
+        if self.game.is_goal(state) {
+            return Flow::Found;
+        }
+        let f = g.saturating_add((self.h)(state));
+        if f > self.bound {
+            *next_bound = (*next_bound).min(f);
+            return Flow::Continue;
+        }
+        if g >= self.bound {
+            *next_bound = (*next_bound).min(g + 1);
+            return Flow::Continue;
+        }
+        match self.table.get_mut(state) {
+            Some(seen) if *seen <= g => return Flow::Continue,
+            Some(seen) => *seen = g,
+            None => {
+                self.table.insert(state.clone(), g);
+            }
+        }
+        if self.nodes >= self.max_nodes {
+            return Flow::Limit;
+        }
+        self.nodes += 1;
+        let mut moves = self.spare.pop().unwrap_or_default();
+        self.game.legal_moves(state, &mut moves);
+        self.game.order_moves(state, &mut moves);
+        let mut flow = Flow::Continue;
+        for mv in &moves {
+            if last.is_some_and(|l| self.game.is_redundant_after(l, mv)) {
+                continue;
+            }
+            let child = self.game.apply(state, mv);
+            let cost = self.game.step_cost(state, mv);
+            self.path.push(mv.clone());
+            flow = self.visit(&child, g + cost, Some(mv), next_bound);
+            if flow != Flow::Continue {
+                break;
+            }
+            self.path.pop();
+        }
+        self.spare.push(moves);
+        flow
+    }
+}
+
+/// Plays `moves` from `start`: `Ok` with the final state if each is legal
+/// where it is played and the last reaches the goal, else the index of the
+/// first illegal move (or `moves.len()` when the goal is not reached).
+pub fn replay<G: Puzzle>(game: &G, start: &G::State, moves: &[G::Move]) -> Result<G::State, usize> {
+    let mut state = start.clone();
+    let mut legal = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        game.legal_moves(&state, &mut legal);
+        if !legal.contains(mv) {
+            return Err(i);
+        }
+        state = game.apply(&state, mv);
+    }
+    if game.is_goal(&state) { Ok(state) } else { Err(moves.len()) }
+}

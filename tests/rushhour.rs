@@ -1,0 +1,140 @@
+//! Rush Hour against the published data (../shared/domains/rushhour): BFS
+//! lengths equal the published optimal lengths of the 40 cards and of every
+//! 20th puzzle of Fogleman's database; iterative deepening and IDA* with the
+//! admissible BlockersLowerBound find lengths as short; every solution
+//! replays; malformed files give diagnostics; `solve` as a user runs it.
+
+use std::process::Command;
+
+use stratagem::games::rushhour::RushHour;
+use stratagem::games::{Instance, Puzzle};
+use stratagem::search::puzzle::{bfs, ida_star, iterative_deepening, replay};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/domains/rushhour");
+
+fn instances(file: &str) -> Vec<Instance<<RushHour as stratagem::games::Game>::State>> {
+    let text = std::fs::read_to_string(format!("{DATA}/{file}")).expect("the Rush Hour data");
+    text.lines().filter_map(|l| RushHour.parse_instance(l).expect("a puzzle line")).collect()
+}
+
+#[test]
+fn bfs_finds_the_published_lengths_of_the_40_cards() {
+    let cards = instances("cards40.txt");
+    assert_eq!(cards.len(), 40);
+    for (i, card) in cards.iter().enumerate() {
+        let found = bfs(&RushHour, &card.state, 1_000_000);
+        let moves = found.moves.unwrap_or_else(|| panic!("card {} unsolved", i + 1));
+        assert_eq!(Some(moves.len() as u32), card.optimal_cost, "card {}", i + 1);
+        assert!(replay(&RushHour, &card.state, &moves).is_ok(), "card {}", i + 1);
+    }
+}
+
+#[test]
+fn bfs_finds_the_published_lengths_of_every_20th_database_puzzle() {
+    let puzzles = instances("rush_12k.txt");
+    assert_eq!(puzzles.len(), 12_046);
+    for (i, puzzle) in puzzles.iter().enumerate().step_by(20) {
+        let found = bfs(&RushHour, &puzzle.state, 1_000_000);
+        let moves = found.moves.unwrap_or_else(|| panic!("puzzle {} unsolved", i + 1));
+        assert_eq!(Some(moves.len() as u32), puzzle.optimal_cost, "puzzle {}", i + 1);
+    }
+}
+
+#[test]
+fn iterative_deepening_and_admissible_ida_star_are_optimal() {
+    let cards = instances("cards40.txt");
+    let blockers = |b: &_| RushHour.heuristic(0, b);
+    // The easier cards keep debug builds quick; `solve --search id` does all 40.
+    for (i, card) in cards.iter().enumerate().filter(|(_, c)| c.optimal_cost.is_some_and(|l| l <= 17)) {
+        let id = iterative_deepening(&RushHour, &card.state, 5_000_000);
+        let ida = ida_star(&RushHour, &card.state, blockers, 5_000_000);
+        for (name, found) in [("id", &id), ("ida", &ida)] {
+            let moves = found.moves.as_ref().unwrap_or_else(|| panic!("{name}: card {} unsolved", i + 1));
+            assert_eq!(Some(moves.len() as u32), card.optimal_cost, "{name}: card {}", i + 1);
+            assert!(replay(&RushHour, &card.state, moves).is_ok(), "{name}: card {}", i + 1);
+        }
+        assert_eq!(iterative_deepening(&RushHour, &card.state, 5_000_000), id, "node counts are stable");
+    }
+}
+
+#[test]
+fn searches_stop_at_their_node_limit() {
+    let card = &instances("cards40.txt")[39];
+    for found in [bfs(&RushHour, &card.state, 100), iterative_deepening(&RushHour, &card.state, 100)] {
+        assert_eq!((found.moves, found.nodes), (None, 100));
+    }
+}
+
+fn stratagem(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
+}
+
+#[test]
+fn solve_prints_one_json_object_per_puzzle() {
+    let cards = format!("{DATA}/cards40.txt");
+    let (code, stdout, stderr) = stratagem(&["solve", "rush-hour", "--puzzles", &cards, "--format", "json", "--check"]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(lines.len(), 40);
+    let first = &lines[0];
+    assert_eq!(first["index"], 1);
+    assert_eq!(first["board"], "AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR.");
+    assert_eq!((first["solved"].as_bool(), first["length"].as_u64()), (Some(true), Some(8)));
+    let moves = first["moves"].as_array().expect("moves");
+    assert_eq!(moves.len(), 8);
+    assert!(moves.last().and_then(|m| m.as_str()).is_some_and(|m| m.starts_with("X+")), "{moves:?}");
+    assert!(first["nodes"].as_u64().is_some_and(|n| n > 0) && first["ms"].is_number());
+    assert_eq!(lines[39]["length"], 51);
+
+    let (code, stdout, stderr) = stratagem(&[
+        "solve",
+        "rush-hour",
+        "--puzzles",
+        &cards,
+        "--search",
+        "ida",
+        "--heuristic",
+        "hybrid",
+        "--max-nodes",
+        "50",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("unsolved") && stdout.contains("puzzles/s"), "{stdout}");
+}
+
+#[test]
+fn solve_refuses_bad_files_and_arguments() {
+    let dir = std::env::temp_dir().join(format!("stratagem-rush-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "# two bad boards\n1 AA...OP..Q.OPXXQ.OP..Q..B...CCB.RRR 8\n02 ooBoooooBooooooooooooooooooooooooooo 14
+",
+    )
+    .expect("write");
+    let bad = bad.display().to_string();
+    let (code, _, stderr) = stratagem(&["solve", "rush-hour", "--puzzles", &bad]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("36 cells (6×6) or 64 (8×8), and this one has 35"), "{stderr}");
+    assert!(stderr.contains("no red car"), "{stderr}");
+    assert!(stderr.contains("bad.txt:2:3") && stderr.contains("bad.txt:3:4"), "{stderr}");
+    let cards = format!("{DATA}/cards40.txt");
+    for (args, message) in [
+        (vec!["--puzzles", "no/such/file.txt"], "cannot read"),
+        (vec!["--puzzles", &cards, "--heuristic", "blockers"], "guides IDA* only"),
+        (vec!["--puzzles", &cards, "--search", "ida", "--heuristic", "blocker"], "did you mean `blockers`"),
+    ] {
+        let args: Vec<&str> = ["solve", "rush-hour"].into_iter().chain(args).collect();
+        let (code, _, stderr) = stratagem(&args);
+        assert_eq!(code, 1, "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let (code, _, stderr) = stratagem(&["solve", "morris", "--puzzles", &cards]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("`solve` needs a one-player puzzle"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
