@@ -138,3 +138,33 @@ fn solve_refuses_bad_files_and_arguments() {
     assert!(stderr.contains("`solve` needs a one-player puzzle"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `rush-hour generate` writes boards `solve` reads back, each as long as
+/// it says and at least the length asked for, the same at any thread count.
+#[test]
+fn generated_boards_are_solved_in_the_length_they_state() {
+    let args = ["rush-hour", "generate", "--size", "6", "--count", "3", "--min-length", "12", "--seed", "5"];
+    let (code, one_thread, err) = stratagem(&[&args[..], &["--threads", "1"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (_, two_threads, _) = stratagem(&[&args[..], &["--threads", "2"]].concat());
+    assert_eq!(one_thread, two_threads, "the same boards at any thread count");
+    let dir = std::env::temp_dir().join(format!("stratagem-rh-generate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("boards.txt");
+    std::fs::write(&file, &one_thread).expect("write boards");
+    let (code, json, err) =
+        stratagem(&["solve", "rush-hour", "--puzzles", file.to_str().expect("utf-8"), "--format", "json", "--check"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> =
+        json.lines().map(|l| serde_json::from_str(l).expect("a JSON object per line")).collect();
+    assert_eq!(lines.len(), 3);
+    for (stated, solved) in one_thread.lines().zip(&lines) {
+        let length: u64 = stated.split_whitespace().next().and_then(|l| l.parse().ok()).expect("a length first");
+        assert!(length >= 12, "{stated}");
+        assert_eq!(solved["length"].as_u64(), Some(length), "{stated}");
+    }
+    let (code, _, err) = stratagem(&["rush-hour", "generate", "--size", "7"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("6×6 or 8×8"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -12,6 +12,7 @@ mod gdl;
 mod perft;
 mod play;
 mod play_roles;
+mod rush_hour;
 mod solve;
 
 use std::io::Write;
@@ -170,6 +171,9 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
     },
+    /// Rush Hour tools: `generate` hard boards.
+    #[command(subcommand, name = "rush-hour")]
+    RushHour(rush_hour::RushHourCommand),
     /// Solve every puzzle of a file with BFS, iterative deepening or IDA*:
     /// length, moves, nodes expanded and time per puzzle.
     Solve {
@@ -290,6 +294,7 @@ fn run() -> ExitCode {
         }
         Command::Games { format } => games::run(format),
         Command::Gdl(command) => gdl::run(command),
+        Command::RushHour(command) => rush_hour::run(command),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, players, engine, games, seed, position, format, record } => {
             let engine = if engine == Engine::Interp {

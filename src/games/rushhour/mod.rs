@@ -19,6 +19,7 @@
 
 pub mod board;
 mod domain;
+pub mod generate;
 pub mod heuristics;
 
 pub use board::{Board, Layout, format_board, parse_board};
@@ -44,9 +45,14 @@ pub struct Slide {
 /// car first), towards the lower coordinate then the higher, nearest first.
 pub fn slides(board: &Board, moves: &mut Vec<Slide>) {
     moves.clear();
-    if board.is_goal() {
-        return;
+    if !board.is_goal() {
+        every_slide(board, moves);
     }
+}
+
+/// Every slide of `board`, the solved ones included (a cluster of boards,
+/// all those slides connect, goes on past its goals), appended to `moves`.
+pub fn every_slide(board: &Board, moves: &mut Vec<Slide>) {
     let layout = board.layout();
     let occupied = board.occupied();
     let n = layout.size;
