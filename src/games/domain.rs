@@ -130,14 +130,6 @@ impl<S> Binding<S> {
         Binding::bind(ps, game.name(), game.domain(), game.features(), game.natives())
     }
 
-    /// Binds `ps` to `game`'s search nodes ([`GpDomain::node_features`]).
-    pub fn for_search<G, M>(game: &G, ps: &PrimSet) -> Result<Binding<SearchNode<G::State, M>>, Vec<Diagnostic>>
-    where
-        G: GpDomain<Move = M>,
-    {
-        Binding::bind(ps, game.name(), game.domain(), game.node_features(), Vec::new())
-    }
-
     fn bind(
         ps: &PrimSet,
         game: &str,
@@ -184,6 +176,13 @@ impl<S> Binding<S> {
             }
         }
         if diags.is_empty() { Ok(Binding { features, natives }) } else { Err(diags) }
+    }
+}
+
+impl<S, M> Binding<SearchNode<S, M>> {
+    /// Binds `ps` to `game`'s search nodes ([`GpDomain::node_features`]).
+    pub fn for_search<G: GpDomain<State = S, Move = M>>(game: &G, ps: &PrimSet) -> Result<Self, Vec<Diagnostic>> {
+        Binding::bind(ps, game.name(), game.domain(), game.node_features(), Vec::new())
     }
 }
 
