@@ -8,7 +8,7 @@ use std::process::Command;
 
 use stratagem::games::rushhour::RushHour;
 use stratagem::games::{Instance, Puzzle};
-use stratagem::search::puzzle::{bfs, ida_star, iterative_deepening, replay};
+use stratagem::search::puzzle::{NodeView, bfs, ida_star, iterative_deepening, replay};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/domains/rushhour");
 
@@ -43,7 +43,7 @@ fn bfs_finds_the_published_lengths_of_every_20th_database_puzzle() {
 #[test]
 fn iterative_deepening_and_admissible_ida_star_are_optimal() {
     let cards = instances("cards40.txt");
-    let blockers = |b: &_| RushHour.heuristic(0, b);
+    let blockers = |n: NodeView<'_, _, _>| RushHour.heuristic(0, n.state);
     // The easier cards keep debug builds quick; `solve --search id` does all 40.
     for (i, card) in cards.iter().enumerate().filter(|(_, c)| c.optimal_cost.is_some_and(|l| l <= 17)) {
         let id = iterative_deepening(&RushHour, &card.state, 5_000_000);

@@ -18,7 +18,7 @@ use crate::games::domain::GpDomain;
 use crate::games::registry::PuzzleTask;
 use crate::games::{Instance, Puzzle};
 use crate::limits::Limit;
-use crate::search::puzzle::{Solution, bfs, ida_star, iterative_deepening, replay};
+use crate::search::puzzle::{NodeView, Solution, bfs, ida_star, iterative_deepening, replay};
 
 /// Which search solves the puzzles.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,7 +72,7 @@ where
         let Solution { moves, nodes } = match (args.search, heuristic) {
             (SearchKind::Bfs, _) => bfs(game, start, args.max_nodes),
             (SearchKind::Id, _) => iterative_deepening(game, start, args.max_nodes),
-            (SearchKind::Ida, h) => ida_star(game, start, |s: &G::State| game.heuristic(h, s), args.max_nodes),
+            (SearchKind::Ida, h) => ida_star(game, start, |n: NodeView<'_, _, _>| game.heuristic(h, n.state), args.max_nodes),
         };
         let ms = begun.elapsed().as_secs_f64() * 1000.0;
         total_nodes += nodes;
