@@ -237,8 +237,10 @@ fn choose_guide<G: GpDomain + Puzzle>(game: &G, args: &SolveArgs) -> Result<Guid
                         "stratagem::solve::heuristic",
                         format!("{} has no heuristic `{name}`", game.name()),
                     )
-                    .with_help(suggest_or_list(name, names.iter().copied(), "heuristics"))
-                    .with_help("or give a program as FILE:NAME"),
+                    .with_help(format!(
+                        "{}; or a program, FILE:NAME",
+                        suggest_or_list(name, names.iter().copied(), "heuristics")
+                    )),
                 ],
             )
         }),
