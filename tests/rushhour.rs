@@ -8,7 +8,7 @@ use std::process::Command;
 
 use stratagem::games::rushhour::RushHour;
 use stratagem::games::{Instance, Puzzle};
-use stratagem::search::puzzle::{bfs, ida_star, iterative_deepening, replay};
+use stratagem::search::puzzle::{NodeView, bfs, ida_star, iterative_deepening, replay};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/domains/rushhour");
 
@@ -43,7 +43,7 @@ fn bfs_finds_the_published_lengths_of_every_20th_database_puzzle() {
 #[test]
 fn iterative_deepening_and_admissible_ida_star_are_optimal() {
     let cards = instances("cards40.txt");
-    let blockers = |b: &_| RushHour.heuristic(0, b);
+    let blockers = |n: NodeView<'_, _, _>| RushHour.heuristic(0, n.state);
     // The easier cards keep debug builds quick; `solve --search id` does all 40.
     for (i, card) in cards.iter().enumerate().filter(|(_, c)| c.optimal_cost.is_some_and(|l| l <= 17)) {
         let id = iterative_deepening(&RushHour, &card.state, 5_000_000);
@@ -167,4 +167,84 @@ fn generated_boards_are_solved_in_the_length_they_state() {
     assert_ne!(code, 0);
     assert!(err.contains("6×6 or 8×8"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example policy of programs/examples as IDA*'s heuristic.
+const POLICY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/rush-hour-policy.sg:rush-hour-example");
+
+/// JSON lines without their timings.
+fn without_ms(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).expect("JSON");
+            v.as_object_mut().expect("an object").remove("ms");
+            v
+        })
+        .collect()
+}
+
+#[test]
+fn a_hand_written_policy_solves_the_40_cards() {
+    let cards = format!("{DATA}/cards40.txt");
+    let args =
+        ["solve", "rush-hour", "--puzzles", &cards, "--search", "ida", "--heuristic", POLICY, "--format", "json"];
+    let (code, stdout, stderr) = stratagem(&[&args[..], &["--check", "--threads", "2"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let lines = without_ms(&stdout);
+    assert_eq!(lines.len(), 40);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["index"], i + 1, "in file order");
+        assert_eq!(line["solved"], true, "card {}", i + 1);
+    }
+}
+
+#[test]
+fn program_heuristics_give_the_same_results_on_any_thread_count_and_engine() {
+    // The first twelve cards, the quick ones.
+    let dir = std::env::temp_dir().join(format!("stratagem-rush-threads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let text = std::fs::read_to_string(format!("{DATA}/cards40.txt")).expect("cards");
+    let some = dir.join("cards12.txt");
+    std::fs::write(
+        &some,
+        text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')).take(12).collect::<Vec<_>>().join("\n"),
+    )
+    .expect("write");
+    let some = some.display().to_string();
+    let args = ["solve", "rush-hour", "--puzzles", &some, "--search", "ida", "--heuristic", POLICY, "--format", "json"];
+    let run = |extra: &[&str]| {
+        let (code, stdout, stderr) = stratagem(&[&args[..], extra].concat());
+        assert_eq!(code, 0, "{extra:?}: {stderr}");
+        without_ms(&stdout)
+    };
+    let one = run(&["--threads", "1"]);
+    assert_eq!(one.len(), 12);
+    assert_eq!(run(&["--threads", "2"]), one, "--threads 2");
+    assert_eq!(run(&["--threads", "1", "--engine", "interp"]), one, "the interpreter");
+    // A weight vector and a GP tree guide IDA* too.
+    let programs = dir.join("programs.sg");
+    std::fs::write(
+        &programs,
+        "(import rush-hour)
+         (weights w (primset rush-hour) (BlockersLowerBound 1.0) (GoalDistance 0.0) (Hybrid 0.25))
+         (individual t (primset rush-hour) (tree eval (+ BlockersLowerBound (* 0.2 GoalDistance))))",
+    )
+    .expect("write");
+    for name in ["w", "t"] {
+        let h = format!("{}:{name}", programs.display());
+        let args = ["solve", "rush-hour", "--puzzles", &some, "--search", "ida", "--heuristic", &h, "--format", "json"];
+        let (code, jit, stderr) = stratagem(&[&args[..], &["--threads", "2", "--check"]].concat());
+        assert_eq!(code, 0, "{name}: {stderr}");
+        let (_, interp, _) = stratagem(&[&args[..], &["--engine", "interp"]].concat());
+        assert_eq!(without_ms(&jit), without_ms(&interp), "{name}");
+        assert!(without_ms(&jit).iter().all(|l| l["solved"] == true), "{name}");
+    }
+    // A program that does not exist, or whose primset is not for the game.
+    let h = format!("{}:nothing", programs.display());
+    let (code, _, stderr) =
+        stratagem(&["solve", "rush-hour", "--puzzles", &some, "--search", "ida", "--heuristic", &h]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("defines no individual, policy or weights") && stderr.contains("`nothing`"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
 }

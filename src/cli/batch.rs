@@ -18,7 +18,7 @@ use crate::eval::run::auto_uses_jit;
 use crate::eval::table::{BoundRows, bind, read_csv};
 use crate::lang::check::{TreeEnv, check_tree};
 use crate::lang::program::MAX_DIAGNOSTICS_LOWERING;
-use crate::lang::{PrimSet, Tree, TypeId, Value};
+use crate::lang::{Part, PrimSet, Tree, TypeId, Value};
 use crate::syntax::{Sexp, Span, read};
 
 pub struct BatchArgs {
@@ -63,7 +63,7 @@ pub fn read_bench_trees(sources: &Sources, file: FileId, ps: &PrimSet) -> Result
             _ => lines.push((line, vec![item])),
         }
     }
-    let env = TreeEnv { ps, file, params: &[], any_literal: false };
+    let env = TreeEnv { ps, file, params: &[], any_literal: false, part: Some(Part::Value) };
     let mut trees = Vec::new();
     for (_, group) in &lines {
         if diags.len() >= MAX_DIAGNOSTICS_LOWERING {

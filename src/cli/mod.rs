@@ -186,9 +186,17 @@ pub enum Command {
         puzzles: PathBuf,
         #[arg(long, value_enum, default_value_t = solve::SearchKind::Bfs)]
         search: solve::SearchKind,
-        /// IDA*'s heuristic (Rush Hour: blockers, goal-distance, hybrid; default: the first).
-        #[arg(long, value_name = "NAME")]
+        /// IDA*'s heuristic (Rush Hour: blockers, goal-distance, hybrid; default:
+        /// the first), or FILE:NAME, a policy, individual or weight vector of a
+        /// .sg file over the game's primset (rush-hour).
+        #[arg(long, value_name = "NAME|FILE:NAME")]
         heuristic: Option<String>,
+        /// How a program heuristic is evaluated (the same values either way).
+        #[arg(long, value_enum, default_value_t = Engine::Jit)]
+        engine: Engine,
+        /// Puzzles solved at once (results are the same, in file order).
+        #[arg(long, value_name = "T", default_value_t = 1)]
+        threads: usize,
         /// Nodes each search may expand before it gives up on a puzzle.
         #[arg(long, value_name = "N", default_value_t = 10_000_000)]
         max_nodes: u64,
@@ -304,8 +312,23 @@ fn run() -> ExitCode {
             };
             play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }
-        Command::Solve { game, puzzles, search, heuristic, max_nodes, format, check } => {
-            solve::run(&solve::SolveArgs { game, puzzles, search, heuristic, max_nodes, format, check })
+        Command::Solve { game, puzzles, search, heuristic, engine, threads, max_nodes, format, check } => {
+            let engine = if engine == Engine::Interp {
+                crate::search::programs::ProgramEngine::Interp
+            } else {
+                crate::search::programs::ProgramEngine::Jit
+            };
+            solve::run(&solve::SolveArgs {
+                game,
+                puzzles,
+                search,
+                heuristic,
+                engine,
+                threads,
+                max_nodes,
+                format,
+                check,
+            })
         }
     };
     match outcome {

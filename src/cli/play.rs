@@ -21,7 +21,7 @@ use crate::games::domain::{Binding, GpGame};
 use crate::games::playout::random_playout;
 use crate::games::registry::{Kind, TwoPlayerTask};
 use crate::games::{GameResult, Player};
-use crate::lang::Loader;
+use crate::lang::{Loader, PrimSet, PrimSetId};
 use crate::limits::Limit;
 use crate::rng::stream;
 use crate::search::alphabeta::SearchParams;
@@ -105,6 +105,46 @@ pub fn load_programs<G: GpGame>(
     search: &SearchParams,
     engine: ProgramEngine,
 ) -> Result<GpPrograms<G::State>, Failure> {
+    let (loader, ps_id, programs) = read_programs(file, name, search.is_selective())?;
+    let m = &loader.module;
+    let ps = Arc::new(m.primset(ps_id).clone());
+    let binding = Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
+    let has_order = programs.len() == 2;
+    let mut programs: Vec<Arc<GpProgram<G::State>>> =
+        compile_programs(ps, binding, programs, engine, name).into_iter().map(Arc::new).collect();
+    let order = if has_order { programs.pop() } else { None };
+    let eval = programs.remove(0);
+    Ok(GpPrograms { eval, order })
+}
+
+/// Programs bound by `binding`, JIT-compiled (those the JIT cannot compile
+/// interpreted, with a note on stderr) or interpreted.
+pub(crate) fn compile_programs<S>(
+    ps: Arc<PrimSet>,
+    binding: Arc<Binding<S>>,
+    programs: Vec<Program>,
+    engine: ProgramEngine,
+    name: &str,
+) -> Vec<GpProgram<S>> {
+    if engine == ProgramEngine::Jit {
+        let (programs, fallbacks) = GpProgram::compile_all(ps, binding, programs, JitConfig::default());
+        if !fallbacks.is_empty() {
+            eprintln!("note: {} program(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));
+        }
+        programs
+    } else {
+        programs.into_iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p)).collect()
+    }
+}
+
+/// Reads `file` and finds program `name` in it: an individual's `eval` tree
+/// (or its first) and, when `with_order`, its `order` tree if it has one; a
+/// policy; or a weight vector. The loader is returned for its sources.
+pub(crate) fn read_programs(
+    file: &Path,
+    name: &str,
+    with_order: bool,
+) -> Result<(Loader, PrimSetId, Vec<Program>), Failure> {
     let mut loader = Loader::new();
     loader.load_path(file);
     if loader.diags.iter().any(|d| d.is_error()) {
@@ -116,7 +156,7 @@ pub fn load_programs<G: GpGame>(
         let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
             return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
         };
-        let order = if search.is_selective() { tree("order") } else { None };
+        let order = if with_order { tree("order") } else { None };
         (ind.primset, std::iter::once(eval).chain(order).map(Program::Tree).collect::<Vec<_>>())
     } else if let Some(p) = m.policies.iter().find(|p| p.name == name) {
         (p.primset, vec![Program::Policy(p.clone())])
@@ -137,21 +177,7 @@ pub fn load_programs<G: GpGame>(
         };
         return Err(Failure::new(loader.sources, vec![d]));
     };
-    let ps = Arc::new(m.primset(ps_id).clone());
-    let binding = Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
-    let has_order = programs.len() == 2;
-    let mut programs: Vec<Arc<GpProgram<G::State>>> = if engine == ProgramEngine::Jit {
-        let (programs, fallbacks) = GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::default());
-        if !fallbacks.is_empty() {
-            eprintln!("note: {} program(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));
-        }
-        programs.into_iter().map(Arc::new).collect()
-    } else {
-        programs.into_iter().map(|p| Arc::new(GpProgram::new(ps.clone(), binding.clone(), p))).collect()
-    };
-    let order = if has_order { programs.pop() } else { None };
-    let eval = programs.remove(0);
-    Ok(GpPrograms { eval, order })
+    Ok((loader, ps_id, programs))
 }
 
 /// Totals of one side of a match. Sums are integers, so they do not depend

@@ -150,7 +150,10 @@ impl Representation {
                 Genome::Policy(if rng.random_bool(pp.reorder.clamp(0.0, 1.0)) {
                     policy_ops::rule_reorder(rng, p)
                 } else {
-                    policy_ops::rule_mutation(rng, p, |rng, tree, ty| mutate_tree(b, rng, tree, ty, v))
+                    policy_ops::rule_mutation(rng, p, |rng, tree, part| {
+                        let (b, ty) = policy_ops::in_part(b, part);
+                        mutate_tree(b, rng, tree, ty, v)
+                    })
                 })
             }
             (Representation::Weights { ga, .. }, Genome::Weights(w)) => Genome::Weights(ga::mutate(rng, w, ga)),

@@ -12,7 +12,7 @@ use rand::RngExt;
 
 use crate::diagnostic::Diagnostic;
 use crate::lang::primset::ErcGen;
-use crate::lang::{Node, PrimId, PrimSet, Tree, TypeId, Value};
+use crate::lang::{Node, Part, PrimId, PrimSet, Tree, TypeId, Value};
 use crate::rng::GpRng;
 
 /// How many times a tree over the size limit is drawn again before the
@@ -43,6 +43,12 @@ pub struct Builder<'a> {
     leaves: Vec<Vec<Leaf>>,
     /// Primitives with arguments per result type.
     functions: Vec<Vec<PrimId>>,
+    /// The builder of a policy's conditions, when the primset keeps some
+    /// primitives to one part (`condition-only`, `value-only`); this builder
+    /// then builds values.
+    conditions: Option<Box<Builder<'a>>>,
+    /// The part of a policy this builder builds.
+    part: Part,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -68,7 +74,29 @@ impl<'a> Builder<'a> {
     /// Like [`Builder::new`]; with [`Introns::Omit`], the explicitly defined intron
     /// primitives (builtins `first` and `not-first`, the papers' NullFuncJ and
     /// NOTG, whose second argument is never used) are not generated.
+    ///
+    /// Where the primset keeps primitives to one part of a policy, this
+    /// builder builds values (individuals' trees, rules' values, defaults)
+    /// and never a `condition-only` primitive, and [`Builder::conditions`]
+    /// builds conditions and never a `value-only` one; a needed B type must
+    /// then be buildable by both.
     pub fn with_introns(ps: &'a PrimSet, needed: &[TypeId], introns: Introns) -> Result<Builder<'a>, Diagnostic> {
+        let mut values = Builder::for_part(ps, needed, introns, Part::Value)?;
+        if !ps.only.is_empty() {
+            let booleans: Vec<TypeId> = needed.iter().copied().filter(|t| *t == TypeId::B).collect();
+            values.conditions = Some(Box::new(Builder::for_part(ps, &booleans, introns, Part::Condition)?));
+        }
+        Ok(values)
+    }
+
+    /// The builder of a policy's conditions: this one unless the primset
+    /// keeps primitives to one part.
+    pub fn conditions(&self) -> &Builder<'a> {
+        self.conditions.as_deref().unwrap_or(self)
+    }
+
+    /// A builder that uses only the primitives allowed in `part`.
+    fn for_part(ps: &'a PrimSet, needed: &[TypeId], introns: Introns, part: Part) -> Result<Builder<'a>, Diagnostic> {
         use crate::lang::PrimKind;
         use crate::lang::builtin::Builtin;
         let n = ps.types.len();
@@ -77,7 +105,7 @@ impl<'a> Builder<'a> {
         for (i, p) in ps.prims.iter().enumerate() {
             let id = PrimId(i as u32);
             let intron = matches!(p.kind, PrimKind::Builtin(Builtin::First | Builtin::NotFirst));
-            if intron && introns == Introns::Omit {
+            if (intron && introns == Introns::Omit) || !ps.allowed_in(id, Some(part)) {
                 continue;
             }
             if p.arity() == 0 {
@@ -118,21 +146,23 @@ impl<'a> Builder<'a> {
         let missing: Vec<&str> =
             needed.iter().filter(|t| min_depth[t.0 as usize].is_none()).map(|t| ps.type_name(*t)).collect();
         if !missing.is_empty() {
+            let what = if ps.only.is_empty() { String::new() } else { format!(" as a {}", part.name()) };
             return Err(Diagnostic::error(
                 "stratagem::evolve::ungenerable",
-                format!("no tree of type {} can be generated from primset `{}`", missing.join(", "), ps.name),
+                format!("no tree of type {}{what} can be generated from primset `{}`", missing.join(", "), ps.name),
             )
             .at(ps.file, ps.span.first_byte(), "in this primset")
             .with_help(
                 "generation needs a terminal or an ERC of each type (a `literals` declaration gives no values to draw)",
             ));
         }
-        Ok(Builder { ps, min_depth, min_size, max_size: None, leaves, functions })
+        Ok(Builder { ps, min_depth, min_size, max_size: None, leaves, functions, conditions: None, part })
     }
 
     /// This builder with a limit on the nodes of a generated tree.
     pub fn with_max_size(self, max_size: Option<usize>) -> Builder<'a> {
-        Builder { max_size, ..self }
+        let conditions = self.conditions.map(|c| Box::new(c.with_max_size(max_size)));
+        Builder { max_size, conditions, ..self }
     }
 
     /// The node limit of every tree; no limit when `None`.
@@ -142,6 +172,12 @@ impl<'a> Builder<'a> {
 
     pub fn primset(&self) -> &PrimSet {
         self.ps
+    }
+
+    /// The part of a policy this builder builds (values, unless it is a
+    /// [`Builder::conditions`]).
+    pub fn part(&self) -> Part {
+        self.part
     }
 
     /// The smallest depth of a generated tree of type `ty`.

@@ -144,6 +144,7 @@ pub fn point_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId) -
                 let same: Vec<PrimId> = (0..ps.prims.len() as u32)
                     .map(PrimId)
                     .filter(|o| *o != id && ps.prim(*o).ret == p.ret && ps.prim(*o).args == p.args)
+                    .filter(|o| ps.allowed_in(*o, Some(b.part())))
                     .collect();
                 (!same.is_empty()).then(|| Node::Prim(same[rng.random_range(0..same.len())]))
             }

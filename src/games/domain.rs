@@ -63,6 +63,23 @@ pub struct NativeDef<S> {
     pub call: NativeFn<S>,
 }
 
+/// A node of a puzzle's heuristic search, as a program guiding it sees it
+/// (GP-Rush's terminals describe the search as well as the board: seeds/000
+/// table 1-6, lower part).
+#[derive(Clone, Debug)]
+pub struct SearchNode<S, M> {
+    pub state: S,
+    /// The state before the last move, and that move; none at the start.
+    pub parent: Option<(S, M)>,
+    /// The cost of the path from the start (the number of moves).
+    pub g: u32,
+    /// The children the search generated at the parent (0 at the start).
+    pub siblings: u32,
+    /// The puzzle's difficulty relative to the other puzzles of its set,
+    /// from 0 to 1 (see the solver that sets it).
+    pub difficulty: f64,
+}
+
 /// A game whose positions GP programs can evaluate.
 pub trait GpDomain: Game + Sync {
     /// The name primsets declare with `(domain NAME)`: the game's, unless
@@ -77,6 +94,12 @@ pub trait GpDomain: Game + Sync {
     /// The benchmark evaluation: material from `me`'s point of view, in the
     /// direction the game rewards (fewer pieces is better in lose checkers).
     fn material(&self, state: &Self::State, me: Player) -> f64;
+    /// The terminals primsets of this domain may declare for a search node
+    /// (a puzzle's heuristic search): the state's and the search's. None
+    /// unless the game is a puzzle that offers them.
+    fn node_features(&self) -> Vec<FeatureDef<SearchNode<Self::State, Self::Move>>> {
+        Vec::new()
+    }
 }
 
 /// A two-player game that GP programs evaluate and play on many threads: the
@@ -104,21 +127,26 @@ impl<S> Binding<S> {
     /// Binds `ps` to `game`, reporting every terminal or function the game
     /// does not provide (with suggestions) and every type that does not match.
     pub fn new<G: GpDomain<State = S>>(game: &G, ps: &PrimSet) -> Result<Binding<S>, Vec<Diagnostic>> {
+        Binding::bind(ps, game.name(), game.domain(), game.features(), game.natives())
+    }
+
+    fn bind(
+        ps: &PrimSet,
+        game: &str,
+        domain: &str,
+        feature_defs: Vec<FeatureDef<S>>,
+        native_defs: Vec<NativeDef<S>>,
+    ) -> Result<Binding<S>, Vec<Diagnostic>> {
         let mut diags = Vec::new();
-        if ps.domain.as_deref() != Some(game.domain()) {
+        if ps.domain.as_deref() != Some(domain) {
             let found = ps.domain.as_deref().map_or("no domain".to_owned(), |d| format!("domain `{d}`"));
             diags.push(
-                Diagnostic::error(
-                    "stratagem::domain::mismatch",
-                    format!("primset `{}` is not for {}", ps.name, game.name()),
-                )
-                .at(ps.file, ps.span.first_byte(), format!("declares {found}"))
-                .with_help(format!("a primset for this game declares `(domain {})`", game.domain())),
+                Diagnostic::error("stratagem::domain::mismatch", format!("primset `{}` is not for {game}", ps.name))
+                    .at(ps.file, ps.span.first_byte(), format!("declares {found}"))
+                    .with_help(format!("a primset for this game declares `(domain {domain})`")),
             );
             return Err(diags);
         }
-        let feature_defs = game.features();
-        let native_defs = game.natives();
         let mut features = vec![None; ps.features.len()];
         let mut natives = Vec::with_capacity(ps.natives.len());
         for prim in &ps.prims {
@@ -126,13 +154,9 @@ impl<S> Binding<S> {
                 PrimKind::Feature(slot) => match feature_defs.iter().find(|f| f.name == prim.name) {
                     Some(def) if def.compute.base() == ps.base(prim.ret) => features[slot as usize] = Some(def.compute),
                     Some(def) => diags.push(type_mismatch(ps, prim, def.compute.base().name())),
-                    None => diags.push(unknown(
-                        ps,
-                        prim,
-                        game.name(),
-                        feature_defs.iter().map(|f| f.name.as_str()),
-                        "terminal",
-                    )),
+                    None => {
+                        diags.push(unknown(ps, prim, game, feature_defs.iter().map(|f| f.name.as_str()), "terminal"))
+                    }
                 },
                 PrimKind::Native(_) => match native_defs.iter().find(|n| n.name == prim.name) {
                     Some(def) => {
@@ -144,18 +168,21 @@ impl<S> Binding<S> {
                             diags.push(type_mismatch(ps, prim, &format!("({}) {}", args.join(" "), def.ret.name())));
                         }
                     }
-                    None => diags.push(unknown(
-                        ps,
-                        prim,
-                        game.name(),
-                        native_defs.iter().map(|n| n.name.as_str()),
-                        "function",
-                    )),
+                    None => {
+                        diags.push(unknown(ps, prim, game, native_defs.iter().map(|n| n.name.as_str()), "function"))
+                    }
                 },
                 _ => {}
             }
         }
         if diags.is_empty() { Ok(Binding { features, natives }) } else { Err(diags) }
+    }
+}
+
+impl<S, M> Binding<SearchNode<S, M>> {
+    /// Binds `ps` to `game`'s search nodes ([`GpDomain::node_features`]).
+    pub fn for_search<G: GpDomain<State = S, Move = M>>(game: &G, ps: &PrimSet) -> Result<Self, Vec<Diagnostic>> {
+        Binding::bind(ps, game.name(), game.domain(), game.node_features(), Vec::new())
     }
 }
 

@@ -2,7 +2,7 @@
 //! arity, argument types and literal values, and builds the typed prefix-order
 //! [`Tree`]. It reports every problem it finds, not just the first.
 
-use super::primset::{PrimSet, TreeSlot};
+use super::primset::{Part, PrimSet, TreeSlot};
 use super::tree::{Node, Tree};
 use super::types::{Base, TypeId, Value};
 use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
@@ -17,6 +17,9 @@ pub struct TreeEnv<'a> {
     /// Definitions in a primset may use any literal; evolved trees only the
     /// literals the primset's ERCs (or `literals` declarations) allow.
     pub any_literal: bool,
+    /// The part of a policy the tree is (values include individuals' trees);
+    /// `None` where any primitive may appear (definitions, the REPL).
+    pub part: Option<Part>,
 }
 
 /// Checks `sexp` as a tree of type `expected`. Returns the tree when it is well
@@ -193,6 +196,24 @@ fn check_call(
         return;
     };
     let prim = env.ps.prim(id);
+    if !env.ps.allowed_in(id, env.part)
+        && let (Some(only), Some(part)) = (env.ps.only_in(id), env.part)
+    {
+        let (kept, here) = match only {
+            Part::Condition => ("a policy's conditions", "a value tree (a rule's value, a default or a tree)"),
+            Part::Value => ("value trees", "a policy's condition"),
+        };
+        diags.push(
+            Diagnostic::error("stratagem::check::part", format!("`{name}` may appear only in {kept}"))
+                .at(env.file, name_span, format!("in {here}"))
+                .with_help(format!(
+                    "primset `{}` marks `{name}` `({}-only ...)`; this tree is a {}",
+                    env.ps.name,
+                    only.name(),
+                    part.name()
+                )),
+        );
+    }
     tree.nodes.push(Node::Prim(id));
     tree.spans.push(sexp.span);
     if let Some(e) = expected

@@ -8,7 +8,7 @@
 //! ```
 
 use super::check::{TreeEnv, check_tree};
-use super::primset::{PrimId, PrimKind, PrimSet};
+use super::primset::{Part, PrimId, PrimKind, PrimSet};
 use super::syntax_helpers::Cx;
 use super::tree::Tree;
 use super::types::{Base, TypeId};
@@ -128,7 +128,7 @@ pub fn lower_individual(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId
             cx.push(d);
             continue;
         };
-        let env = TreeEnv { ps, file: cx.file, params: &[], any_literal: false };
+        let env = TreeEnv { ps, file: cx.file, params: &[], any_literal: false, part: Some(Part::Value) };
         if let Some(tree) = check_tree(&env, &items[2], ty, cx.diags) {
             trees.push(NamedTree { name: tree_name.to_owned(), ty, tree });
         }
@@ -168,7 +168,8 @@ pub fn lower_policy(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) ->
     const USAGE: &str = "(policy NAME (primset P) (rule CONDITION VALUE)... (default VALUE))";
     let (name, _, clauses) = lower_header(cx, form, USAGE)?;
     let errors_before = cx.diags.len();
-    let env = TreeEnv { ps, file: cx.file, params: &[], any_literal: false };
+    let env = TreeEnv { ps, file: cx.file, params: &[], any_literal: false, part: Some(Part::Value) };
+    let conditions = TreeEnv { part: Some(Part::Condition), ..env };
     let mut rules = Vec::new();
     let mut default = None;
     for (i, clause) in clauses.iter().enumerate() {
@@ -177,7 +178,7 @@ pub fn lower_policy(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) ->
                 let Some(items) = cx.expect_len(clause, 3, "(rule CONDITION VALUE)") else {
                     continue;
                 };
-                let condition = check_tree(&env, &items[1], TypeId::B, cx.diags);
+                let condition = check_tree(&conditions, &items[1], TypeId::B, cx.diags);
                 let value = check_tree(&env, &items[2], TypeId::F, cx.diags);
                 if let (Some(condition), Some(value)) = (condition, value) {
                     rules.push(Rule { condition, value });
@@ -223,14 +224,15 @@ pub fn lower_policy(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) ->
     }
 }
 
-/// The terminals a weight vector of `ps` weighs: its F terminals, in the
-/// order the primset declares them.
+/// The terminals a weight vector of `ps` weighs: its F terminals that may
+/// appear in values (not `condition-only`), in the order the primset
+/// declares them.
 pub fn weighable_terminals(ps: &PrimSet) -> Vec<PrimId> {
     (0..ps.prims.len() as u32)
         .map(PrimId)
         .filter(|id| {
             let p = ps.prim(*id);
-            matches!(p.kind, PrimKind::Feature(_)) && ps.base(p.ret) == Base::F
+            matches!(p.kind, PrimKind::Feature(_)) && ps.base(p.ret) == Base::F && ps.allowed_in(*id, Some(Part::Value))
         })
         .collect()
 }
@@ -256,6 +258,14 @@ pub fn lower_weights(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
                 cx.error("stratagem::lower::duplicate", &items[0], format!("`{term}` is weighted twice"), "duplicate");
             }
             Some(id) => terms.push((id, weight)),
+            None if ps.lookup(term).is_some_and(|id| ps.only_in(id) == Some(Part::Condition)) => cx.push(
+                Diagnostic::error(
+                    "stratagem::check::part",
+                    format!("`{term}` may appear only in a policy's conditions, so it cannot be weighted"),
+                )
+                .at(cx.file, items[0].span, "a condition-only terminal")
+                .with_help(format!("primset `{}` marks `{term}` `(condition-only ...)`", ps.name)),
+            ),
             None => {
                 let mut d = Diagnostic::error(
                     "stratagem::check::weight-term",

@@ -5,6 +5,7 @@ const PRIMSETS: &[(&str, &str)] = &[
     ("arith", include_str!("../../programs/primsets/arith.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),
     ("morris", include_str!("../../programs/primsets/morris.sg")),
+    ("rush-hour", include_str!("../../programs/primsets/rush-hour.sg")),
 ];
 
 /// The source text of a shipped primset.

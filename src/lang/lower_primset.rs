@@ -11,13 +11,16 @@
 //!   (literals TYPE)                      ; any literal of TYPE may appear in trees
 //!   (define NAME TYPE BODY)              ; a derived terminal
 //!   (define NAME ((P TYPE)...) TYPE BODY); a derived function
-//!   (tree NAME TYPE [optional]))         ; a tree individuals have (or may have)
+//!   (tree NAME TYPE [optional])          ; a tree individuals have (or may have)
+//!   (condition-only NAME...)             ; only in a policy's conditions
+//!   (value-only NAME...))                ; only in values (never in a condition)
 //! ```
 
 use super::builtin::Builtin;
 use super::check::{TreeEnv, check_tree, min_depths, used_types};
-use super::primset::{Derived, Erc, ErcGen, PrimKind, PrimSet, Primitive, TreeSlot};
+use super::primset::{Derived, Erc, ErcGen, Part, PrimId, PrimKind, PrimSet, Primitive, TreeSlot};
 use super::syntax_helpers::Cx;
+use super::tree::Node;
 use super::types::{Base, TypeDef, TypeId, Value};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::syntax::{Atom, Sexp, SexpKind};
@@ -51,7 +54,7 @@ pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<Prim
     }
     for clause in clauses {
         match clause.head() {
-            Some("extends" | "domain" | "type") => {}
+            Some("extends" | "domain" | "type" | "condition-only" | "value-only") => {}
             Some("terminal") => declare_terminal(cx, &mut ps, clause),
             Some("function") => declare_function(cx, &mut ps, clause),
             Some("erc") => declare_erc(cx, &mut ps, clause),
@@ -83,8 +86,19 @@ pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<Prim
             }
             _ => {
                 let found = clause.head().map_or_else(|| clause.describe(), |h| format!("`({h} ...)`"));
-                let clauses =
-                    ["extends", "domain", "type", "terminal", "function", "erc", "literals", "define", "tree"];
+                let clauses = [
+                    "extends",
+                    "domain",
+                    "type",
+                    "terminal",
+                    "function",
+                    "erc",
+                    "literals",
+                    "define",
+                    "tree",
+                    "condition-only",
+                    "value-only",
+                ];
                 let mut d = Diagnostic::error("stratagem::lower::clause", format!("unknown primset clause {found}"))
                     .at(cx.file, clause.span, "not a primset clause")
                     .with_help(format!("a primset holds {}", clauses.map(|c| format!("`({c} ...)`")).join(", ")));
@@ -97,6 +111,15 @@ pub fn lower_primset(cx: &mut Cx, form: &Sexp, known: &[PrimSet]) -> Option<Prim
             }
         }
     }
+    // Marks last, so they may name primitives declared anywhere in the form.
+    for clause in clauses {
+        match clause.head() {
+            Some("condition-only") => mark_part(cx, &mut ps, clause, Part::Condition),
+            Some("value-only") => mark_part(cx, &mut ps, clause, Part::Value),
+            _ => {}
+        }
+    }
+    propagate_parts(cx, &mut ps);
     check_reachability(cx, &ps, form);
     (cx.diags[errors_before..].iter().all(|d| !d.is_error())).then_some(ps)
 }
@@ -413,7 +436,7 @@ fn declare_define(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
     let Some(ret) = resolve_type(cx, ps, ret_sexp) else {
         return;
     };
-    let env = TreeEnv { ps, file: cx.file, params: &params, any_literal: true };
+    let env = TreeEnv { ps, file: cx.file, params: &params, any_literal: true, part: None };
     let Some(body) = check_tree(&env, body, ret, cx.diags) else {
         return;
     };
@@ -427,6 +450,82 @@ fn declare_define(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
         span: clause.span,
     };
     ps.add_prim(prim);
+}
+
+/// `(condition-only NAME...)` or `(value-only NAME...)`: keeps primitives to
+/// one part of a policy (seeds/000 table 1-6: the lower part of the terminal
+/// set is for conditions only).
+fn mark_part(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp, part: Part) {
+    let items = clause.as_list().unwrap_or_default();
+    let usage = format!("({}-only NAME...)", part.name());
+    if items.len() < 2 {
+        return cx.usage(clause, &usage);
+    }
+    for item in &items[1..] {
+        let Some(name) = cx.expect_symbol(item, "a primitive name") else {
+            continue;
+        };
+        let Some(id) = ps.lookup(name) else {
+            let mut d = Diagnostic::error("stratagem::lower::unknown", format!("unknown primitive `{name}`")).at(
+                cx.file,
+                item.span,
+                format!("not in primset `{}`", ps.name),
+            );
+            if let Some(s) = did_you_mean(name, ps.prim_names()) {
+                d = d.with_help(format!("did you mean `{s}`?"));
+            }
+            cx.push(d);
+            continue;
+        };
+        match ps.only_in(id) {
+            Some(p) if p == part => {
+                cx.error("stratagem::lower::duplicate", item, format!("`{name}` is marked twice"), "duplicate")
+            }
+            Some(p) => cx.error(
+                "stratagem::lower::part",
+                item,
+                format!("`{name}` is already `{}-only`", p.name()),
+                "a primitive is kept to one part at most",
+            ),
+            None => ps.only.push((id, part)),
+        }
+    }
+}
+
+/// A definition whose body uses a primitive kept to one part is kept to that
+/// part too; one that uses both parts' primitives fits nowhere.
+fn propagate_parts(cx: &mut Cx, ps: &mut PrimSet) {
+    for i in 0..ps.prims.len() {
+        let id = PrimId(i as u32);
+        let PrimKind::Derived(d) = &ps.prims[i].kind else {
+            continue;
+        };
+        if ps.only_in(id).is_some() {
+            continue;
+        }
+        let mut parts: Vec<Part> = d
+            .body
+            .nodes
+            .iter()
+            .filter_map(|n| match n {
+                Node::Prim(p) => ps.only_in(*p),
+                _ => None,
+            })
+            .collect();
+        parts.dedup();
+        match parts.as_slice() {
+            [] => {}
+            [part] => ps.only.push((id, *part)),
+            _ => cx.push(
+                Diagnostic::error(
+                    "stratagem::lower::part",
+                    format!("definition `{}` uses both condition-only and value-only primitives", ps.prims[i].name),
+                )
+                .at(ps.prims[i].file, ps.prims[i].span, "fits in no part of a policy")
+                .with_help("split it, or mark fewer primitives"),
+            ),
+        }
+    }
 }
 
 /// Reports used types from which no finite tree can be built, before any

@@ -13,7 +13,7 @@ pub mod tree;
 pub mod types;
 
 pub use forms::{Individual, NamedTree, Policy, PrimSetId, Rule, Weights};
-pub use primset::{PrimId, PrimKind, PrimSet, Primitive};
+pub use primset::{Part, PrimId, PrimKind, PrimSet, Primitive};
 pub use program::{FormRef, Loader, Module};
 pub use tree::{Node, Tree};
 pub use types::{Base, TypeId, Value};

@@ -101,6 +101,25 @@ pub struct Erc {
     pub span: Span,
 }
 
+/// The two parts of a policy (seeds/000 table 1-6): conditions (B trees)
+/// and values (F trees: rule values, the default, an individual's trees,
+/// the terms of a weight vector). A primset may keep a primitive to one part
+/// with `(condition-only NAME...)` or `(value-only NAME...)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Condition,
+    Value,
+}
+
+impl Part {
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Condition => "condition",
+            Part::Value => "value",
+        }
+    }
+}
+
 /// A tree an individual of this primitive set must have, e.g. `eval` of type F.
 #[derive(Debug, Clone)]
 pub struct TreeSlot {
@@ -123,6 +142,9 @@ pub struct PrimSet {
     /// Types in which any literal of the base may appear in a tree.
     pub literal_types: Vec<TypeId>,
     pub tree_slots: Vec<TreeSlot>,
+    /// Primitives kept to one part of a policy (`condition-only`,
+    /// `value-only`, and definitions that use them); the others go anywhere.
+    pub only: Vec<(PrimId, Part)>,
     /// Names of feature slots, indexed by slot.
     pub features: Vec<String>,
     /// Names of native functions, indexed by native index.
@@ -146,6 +168,7 @@ impl PrimSet {
             ercs: Vec::new(),
             literal_types: Vec::new(),
             tree_slots: Vec::new(),
+            only: Vec::new(),
             features: Vec::new(),
             natives: Vec::new(),
             by_name: HashMap::new(),
@@ -184,6 +207,20 @@ impl PrimSet {
     /// after its signature was registered, so that later definitions can call it).
     pub fn set_prim(&mut self, id: PrimId, prim: Primitive) {
         self.prims[id.0 as usize] = prim;
+    }
+
+    /// The part primitive `id` is kept to, if any.
+    pub fn only_in(&self, id: PrimId) -> Option<Part> {
+        self.only.iter().find(|(p, _)| *p == id).map(|&(_, part)| part)
+    }
+
+    /// Whether primitive `id` may appear in a tree of `part` (`None`:
+    /// definitions and the REPL, where every primitive may).
+    pub fn allowed_in(&self, id: PrimId, part: Option<Part>) -> bool {
+        match (self.only_in(id), part) {
+            (Some(only), Some(part)) => only == part,
+            _ => true,
+        }
     }
 
     pub fn prim_names(&self) -> impl Iterator<Item = &str> {

@@ -279,11 +279,17 @@ impl Repl {
         let ps = self.loader.module.primset(ps_id).clone();
         let Some(ty) = infer(&ps, expr) else {
             let mut diags = Vec::new();
-            check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, TypeId::F, &mut diags);
+            check_tree(
+                &TreeEnv { ps: &ps, file, params: &[], any_literal: true, part: None },
+                expr,
+                TypeId::F,
+                &mut diags,
+            );
             return self.fail(sources.render_plain(&diags));
         };
         let mut diags = Vec::new();
-        let Some(tree) = check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true }, expr, ty, &mut diags)
+        let Some(tree) =
+            check_tree(&TreeEnv { ps: &ps, file, params: &[], any_literal: true, part: None }, expr, ty, &mut diags)
         else {
             return self.fail(sources.render_plain(&diags));
         };

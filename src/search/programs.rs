@@ -250,4 +250,70 @@ mod tests {
         jit_matches_interpreter(&Checkers::lose(), "lose-checkers");
         jit_matches_interpreter(&Morris::standard(), "morris");
     }
+
+    /// Random policies (each part from its own primitives), trees and weight
+    /// vectors of the rush-hour primset on random search nodes (random walks
+    /// from card 1, with parents, g, siblings and difficulty): the
+    /// interpreter and the JIT give the same bits.
+    #[test]
+    fn jit_evaluates_rush_hour_search_nodes_like_the_interpreter() {
+        use crate::games::Game;
+        use crate::games::domain::SearchNode;
+        use crate::games::rushhour::RushHour;
+        let ps = Arc::new(load_primset("rush-hour").expect("shipped primset"));
+        let binding = Arc::new(Binding::for_search(&RushHour, &ps).expect("binds"));
+        let builder = Builder::new(&ps, &[TypeId::F, TypeId::B]).expect("buildable");
+        let mut rng = stream(21, &[]);
+        let mut programs: Vec<Program> =
+            (0..20).map(|_| Program::Tree(builder.tree(&mut rng, TypeId::F, Method::Grow, 5))).collect();
+        for _ in 0..40 {
+            let rules = random_policy(&builder, &mut rng, 5, 5);
+            programs.push(Program::Policy(Policy {
+                name: "p".into(),
+                primset: PrimSetId(0),
+                rules: rules.rules,
+                default: rules.default,
+                file: FileId::default(),
+                span: Span::default(),
+            }));
+        }
+        let terms = weighable_terminals(&ps);
+        assert_eq!(terms.len(), 3, "the upper part only");
+        programs.push(Program::Weights(Weights {
+            name: "w".into(),
+            primset: PrimSetId(0),
+            terms: terms.iter().map(|&t| (t, rng.random_range(-3.0..3.0))).collect(),
+            file: FileId::default(),
+            span: Span::default(),
+        }));
+        let interp: Vec<_> = programs.iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p.clone())).collect();
+        let (jit, fallbacks) = GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::fast_compile());
+        assert!(fallbacks.is_empty(), "{fallbacks:?}");
+        let game = RushHour;
+        let mut state = game.initial_state();
+        let mut moves = Vec::new();
+        let mut node = SearchNode { state, parent: None, g: 0, siblings: 0, difficulty: 0.5 };
+        for step in 0..80 {
+            for (a, b) in interp.iter().zip(&jit) {
+                let (x, y) = (a.value(&node, 0), b.value(&node, 0));
+                assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()), "step {step}: {x} vs {y}");
+            }
+            game.legal_moves(&state, &mut moves);
+            if moves.is_empty() {
+                state = game.initial_state();
+                node = SearchNode { state, parent: None, g: 0, siblings: 0, difficulty: 0.5 };
+                continue;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            let next = game.apply(&state, &mv);
+            node = SearchNode {
+                state: next,
+                parent: Some((state, mv)),
+                g: node.g + 1,
+                siblings: moves.len() as u32,
+                difficulty: f64::from(step % 10) / 10.0,
+            };
+            state = next;
+        }
+    }
 }

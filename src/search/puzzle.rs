@@ -98,13 +98,25 @@ fn path_to<S, M: Clone>(met: &[(S, u32, Option<M>)], mut index: usize) -> Vec<M>
     moves
 }
 
+/// What IDA*'s heuristic sees of a node: the state, the state before and
+/// the move that reached it (none at the start), the cost of the path from
+/// the start, and how many children the search generated at the parent (the
+/// node's siblings and itself; 0 at the start). GP-Rush's terminals read
+/// them (seeds/000 table 1-6).
+pub struct NodeView<'a, S, M> {
+    pub state: &'a S,
+    pub parent: Option<(&'a S, &'a M)>,
+    pub g: u32,
+    pub siblings: u32,
+}
+
 /// Iterative deepening: [`ida_star`] with h = 0, so every bound is a depth.
 pub fn iterative_deepening<G>(game: &G, start: &G::State, max_nodes: u64) -> Solution<G::Move>
 where
     G: Puzzle,
     G::State: Hash + Eq,
 {
-    ida_star(game, start, |_: &G::State| 0, max_nodes)
+    ida_star(game, start, |_: NodeView<'_, G::State, G::Move>| 0, max_nodes)
 }
 
 /// IDA* guided by `h` (an estimate of the cost to the goal), expanding at
@@ -113,7 +125,7 @@ pub fn ida_star<G, H>(game: &G, start: &G::State, h: H, max_nodes: u64) -> Solut
 where
     G: Puzzle,
     G::State: Hash + Eq,
-    H: Fn(&G::State) -> u32,
+    H: Fn(NodeView<'_, G::State, G::Move>) -> u32,
 {
     let mut dfs = Dfs {
         game,
@@ -125,11 +137,11 @@ where
         max_nodes,
         bound: 0,
     };
-    dfs.bound = (dfs.h)(start);
+    dfs.bound = (dfs.h)(NodeView { state: start, parent: None, g: 0, siblings: 0 });
     loop {
         dfs.table.clear();
         let mut next_bound = u32::MAX;
-        match dfs.visit(start, 0, None, &mut next_bound) {
+        match dfs.visit(start, 0, None, 0, &mut next_bound) {
             Flow::Found => return Solution { moves: Some(dfs.path), nodes: dfs.nodes },
             Flow::Limit => return Solution { moves: None, nodes: dfs.nodes },
             Flow::Continue if next_bound == u32::MAX => return Solution { moves: None, nodes: dfs.nodes },
@@ -164,13 +176,22 @@ impl<G, H> Dfs<'_, G, H>
 where
     G: Puzzle,
     G::State: Hash + Eq,
-    H: Fn(&G::State) -> u32,
+    H: Fn(NodeView<'_, G::State, G::Move>) -> u32,
 {
-    fn visit(&mut self, state: &G::State, g: u32, last: Option<&G::Move>, next_bound: &mut u32) -> Flow {
+    /// Visits `state`, reached from `parent` (with the move) at cost `g`;
+    /// the parent generated `siblings` children.
+    fn visit(
+        &mut self,
+        state: &G::State,
+        g: u32,
+        parent: Option<(&G::State, &G::Move)>,
+        siblings: u32,
+        next_bound: &mut u32,
+    ) -> Flow {
         if self.game.is_goal(state) {
             return Flow::Found;
         }
-        let f = g.saturating_add((self.h)(state));
+        let f = g.saturating_add((self.h)(NodeView { state, parent, g, siblings }));
         if f > self.bound {
             *next_bound = (*next_bound).min(f);
             return Flow::Continue;
@@ -193,15 +214,15 @@ where
         let mut moves = self.spare.pop().unwrap_or_default();
         self.game.legal_moves(state, &mut moves);
         self.game.order_moves(state, &mut moves);
+        let last = parent.map(|(_, mv)| mv);
+        moves.retain(|mv| !last.is_some_and(|l| self.game.is_redundant_after(l, mv)));
+        let children = moves.len() as u32;
         let mut flow = Flow::Continue;
         for mv in &moves {
-            if last.is_some_and(|l| self.game.is_redundant_after(l, mv)) {
-                continue;
-            }
             let child = self.game.apply(state, mv);
             let cost = self.game.step_cost(state, mv);
             self.path.push(mv.clone());
-            flow = self.visit(&child, g + cost, Some(mv), next_bound);
+            flow = self.visit(&child, g + cost, Some((state, mv)), children, next_bound);
             if flow != Flow::Continue {
                 break;
             }

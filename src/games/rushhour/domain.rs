@@ -1,11 +1,21 @@
-//! Rush Hour as a GP domain: the paper's three heuristics (table 1-6's upper
-//! part) as F terminals. The rest of table 1-6 (IsMoveToSecluded, g,
-//! NumberOfSiblings, ...) describes a node of a search rather than a board
-//! and will come with the rush-hour primset.
+//! Rush Hour as a GP domain: the terminal set of GP-Rush (Hauptman et al.
+//! 2009; seeds/000 section 4, table 1-6).
+//!
+//! A position alone gives the table's upper part, the three hand-crafted
+//! heuristics ([`GpDomain::features`]). The lower part describes a node of
+//! IDA*'s search ([`SearchNode`]: the board, the board before and the move
+//! that reached it, g, the parent's children, the puzzle's difficulty in its
+//! set), so the whole table is offered for search nodes
+//! ([`GpDomain::node_features`]), which the rush-hour primset binds to.
+//! docs/RUSHHOUR.md says how each terminal is computed and where the paper
+//! left the choice to us.
 
-use super::{Board, RushHour, heuristics};
+use super::{Board, RushHour, Slide, heuristics};
 use crate::games::Player;
-use crate::games::domain::{Compute, FeatureDef, GpDomain, NativeDef};
+use crate::games::domain::{Compute, FeatureDef, GpDomain, NativeDef, SearchNode};
+
+/// A node of IDA* on a Rush Hour board.
+pub type Node = SearchNode<Board, Slide>;
 
 impl GpDomain for RushHour {
     fn features(&self) -> Vec<FeatureDef<Board>> {
@@ -25,5 +35,127 @@ impl GpDomain for RushHour {
     /// Fewer blockers is better.
     fn material(&self, board: &Board, _: Player) -> f64 {
         -f64::from(heuristics::blockers_lower_bound(board))
+    }
+
+    fn node_features(&self) -> Vec<FeatureDef<Node>> {
+        let f = |name: &str, f: fn(&Node, Player) -> f64| FeatureDef { name: name.to_owned(), compute: Compute::F(f) };
+        let b = |name: &str, f: fn(&Node, Player) -> bool| FeatureDef { name: name.to_owned(), compute: Compute::B(f) };
+        vec![
+            f("BlockersLowerBound", |n, _| f64::from(heuristics::blockers_lower_bound(&n.state))),
+            f("GoalDistance", |n, _| f64::from(heuristics::goal_distance(&n.state))),
+            f("Hybrid", |n, _| f64::from(heuristics::hybrid(&n.state))),
+            b("IsMoveToSecluded", |n, _| n.parent.as_ref().is_some_and(|(_, mv)| is_move_to_secluded(&n.state, mv))),
+            b("IsReleasingMove", |n, _| {
+                n.parent.as_ref().is_some_and(|(before, mv)| is_releasing_move(before, &n.state, mv))
+            }),
+            f("g", |n, _| f64::from(n.g)),
+            f("PhaseByDistance", |n, _| phase(n.g, heuristics::goal_distance(&n.state))),
+            f("PhaseByBlockers", |n, _| phase(n.g, heuristics::blockers_lower_bound(&n.state))),
+            f("NumberOfSiblings", |n, _| f64::from(n.siblings)),
+            f("DifficultyLevel", |n, _| n.difficulty),
+        ]
+    }
+}
+
+/// g ÷ (g + estimate), 0 when both are 0 (the start at the goal).
+fn phase(g: u32, estimate: u32) -> f64 {
+    let (g, estimate) = (f64::from(g), f64::from(estimate));
+    if g + estimate == 0.0 { 0.0 } else { g / (g + estimate) }
+}
+
+/// The positions vehicle `v` can slide to on `board` with the cells in
+/// `blocked` closed (its own cells never are): the least and the greatest.
+fn reach(board: &Board, v: usize, blocked: u64) -> (u8, u8) {
+    let layout = board.layout();
+    let blocked = blocked & !layout.mask(v, board.pos(v));
+    let last = layout.size - layout.vehicles[v].len;
+    let free = |p: u8| layout.mask(v, p) & blocked == 0;
+    let (mut lo, mut hi) = (board.pos(v), board.pos(v));
+    while lo > 0 && free(lo - 1) {
+        lo -= 1;
+    }
+    while hi < last && free(hi + 1) {
+        hi += 1;
+    }
+    (lo, hi)
+}
+
+/// IsMoveToSecluded, "did the last move taken position the vehicle at a
+/// location that no other vehicle can occupy?": no cell the moved vehicle
+/// now covers lies where another vehicle could stand, sliding along its
+/// line without crossing a wall (other vehicles are not obstacles here).
+fn is_move_to_secluded(board: &Board, mv: &Slide) -> bool {
+    let layout = board.layout();
+    let v = usize::from(mv.vehicle);
+    let cells = layout.mask(v, board.pos(v));
+    (0..layout.vehicles.len()).filter(|&w| w != v).all(|w| {
+        let (lo, hi) = reach(board, w, layout.walls);
+        (lo..=hi).all(|p| layout.mask(w, p) & cells == 0)
+    })
+}
+
+/// IsReleasingMove, "did the last move made add new possible moves?":
+/// another vehicle can slide somewhere it could not before the move (the
+/// cells the moved vehicle left opened its way).
+fn is_releasing_move(before: &Board, after: &Board, mv: &Slide) -> bool {
+    let v = usize::from(mv.vehicle);
+    let walls = after.layout().walls;
+    (0..after.layout().vehicles.len()).filter(|&w| w != v).any(|w| {
+        let (lo0, hi0) = reach(before, w, before.occupied() | walls);
+        let (lo1, hi1) = reach(after, w, after.occupied() | walls);
+        lo1 < lo0 || hi1 > hi0
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_board;
+    use super::*;
+
+    fn node(before: &str, mv: &str) -> Node {
+        use crate::games::Game;
+        let game = RushHour;
+        let before = parse_board(before).expect("board");
+        let mv = game.parse_move(&before, mv).expect("legal move");
+        let state = game.apply(&before, &mv);
+        SearchNode { state, parent: Some((before, mv)), g: 3, siblings: 7, difficulty: 0.25 }
+    }
+
+    fn value(n: &Node, name: &str) -> u64 {
+        let features = RushHour.node_features();
+        let def = features.iter().find(|f| f.name == name).expect("a terminal");
+        def.compute.slot(n, 0)
+    }
+
+    #[test]
+    fn search_terminals_of_small_boards() {
+        // B (column 2, rows 1-2) blocks the red car; B-1 moves it up out of the
+        // path, into cells no other vehicle can reach: secluded.
+        let n = node("ooooooooBoooAABooooooooooooooooooooo", "B-1");
+        assert_eq!(value(&n, "IsMoveToSecluded"), 1);
+        // B's lower cell blocked A; now A may slide right: a releasing move.
+        assert_eq!(value(&n, "IsReleasingMove"), 1);
+        assert_eq!(f64::from_bits(value(&n, "g")), 3.0);
+        assert_eq!(f64::from_bits(value(&n, "NumberOfSiblings")), 7.0);
+        assert_eq!(f64::from_bits(value(&n, "DifficultyLevel")), 0.25);
+        // g = 3, GoalDistance 4 (the red car), BlockersLowerBound 0.
+        assert_eq!(f64::from_bits(value(&n, "PhaseByDistance")), 3.0 / 7.0);
+        assert_eq!(f64::from_bits(value(&n, "PhaseByBlockers")), 1.0);
+        // C (row 4) slides right into column 4, where D (column 4, rows 1-2)
+        // could stand: not secluded; and it lets no vehicle slide further.
+        let n = node(concat!("oooooo", "ooooDo", "AAooDo", "oooooo", "ooCCoo", "oooooo"), "C+2");
+        assert_eq!(value(&n, "IsMoveToSecluded"), 0, "D's column crosses row 5");
+        assert_eq!(value(&n, "IsReleasingMove"), 0);
+        let start = SearchNode { parent: None, g: 0, ..n };
+        assert_eq!((value(&start, "IsMoveToSecluded"), value(&start, "IsReleasingMove")), (0, 0));
+        assert_eq!(f64::from_bits(value(&start, "PhaseByBlockers")), 0.0);
+    }
+
+    #[test]
+    fn the_shipped_primset_binds_to_search_nodes_only() {
+        use crate::games::domain::Binding;
+        let ps = crate::lang::library::load_primset("rush-hour").expect("rush-hour primset");
+        assert!(Binding::for_search(&RushHour, &ps).is_ok());
+        assert!(Binding::new(&RushHour, &ps).is_err(), "g and the rest need a search node");
     }
 }
