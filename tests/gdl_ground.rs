@@ -43,6 +43,15 @@ const GAMES: &[&str] = &[
 const SEEDS: u64 = 3;
 const MAX_STEPS: usize = 60;
 
+/// A corpus game's file, read into its own sources.
+fn read_game(game: &str) -> (Sources, stratagem::diagnostic::FileId, std::sync::Arc<str>) {
+    let path = Path::new(GDL).join(format!("{game}.kif"));
+    let mut sources = Sources::new();
+    let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = sources.get(file).text.clone();
+    (sources, file, text)
+}
+
 fn sorted(mut terms: Vec<Term>) -> Vec<Term> {
     terms.sort();
     terms
@@ -51,10 +60,7 @@ fn sorted(mut terms: Vec<Term>) -> Vec<Term> {
 #[test]
 fn ground_programs_answer_as_the_prover_does() {
     for game in GAMES {
-        let path = Path::new(GDL).join(format!("{game}.kif"));
-        let mut sources = Sources::new();
-        let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let text = sources.get(file).text.clone();
+        let (sources, file, text) = read_game(game);
         let (machine, _) =
             stratagem::gdl::compile(file, &text, Validation::Lenient, stratagem::gdl::EngineChoice::Prover)
                 .unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
@@ -182,10 +188,7 @@ fn differential_games() -> Vec<String> {
 fn compiled_engine_answers_as_the_prover_does() {
     let (mut compared, mut not_compiled) = (Vec::new(), Vec::new());
     for game in differential_games() {
-        let path = Path::new(GDL).join(format!("{game}.kif"));
-        let mut sources = Sources::new();
-        let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let text = sources.get(file).text.clone();
+        let (_, file, text) = read_game(&game);
         let Ok((prover, _)) =
             stratagem::gdl::compile(file, &text, Validation::Lenient, stratagem::gdl::EngineChoice::Prover)
         else {
@@ -267,10 +270,7 @@ fn compiled_engine_answers_as_the_prover_does() {
 fn optimised_propnets_compute_the_ground_program() {
     const SAMPLES: u64 = 40;
     for game in GAMES {
-        let path = Path::new(GDL).join(format!("{game}.kif"));
-        let mut sources = Sources::new();
-        let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let text = sources.get(file).text.clone();
+        let (sources, file, text) = read_game(game);
         let (forms, _) = stratagem::syntax::read(file, &text);
         let (description, _) = Description::read(file, &forms);
         let grounding = ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
@@ -318,10 +318,7 @@ fn sliced_lanes_answer_as_the_packed_engine_does() {
     use stratagem::gdl::batch::{Batch, LaneAnswer};
     let mut compared = 0;
     for game in differential_games() {
-        let path = Path::new(GDL).join(format!("{game}.kif"));
-        let mut sources = Sources::new();
-        let file = sources.load(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let text = sources.get(file).text.clone();
+        let (_, file, text) = read_game(&game);
         let Ok((machine, _)) = stratagem::gdl::compile(file, &text, Validation::Lenient, EngineChoice::Compiled) else {
             continue;
         };

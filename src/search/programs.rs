@@ -202,14 +202,7 @@ mod tests {
             .collect();
         for n_rules in 0..20 {
             let rules = random_policy(&builder, &mut rng, n_rules % 6, 4);
-            programs.push(Program::Policy(Policy {
-                name: "p".into(),
-                primset: PrimSetId(0),
-                rules: rules.rules,
-                default: rules.default,
-                file: FileId::default(),
-                span: Span::default(),
-            }));
+            programs.push(unnamed_policy(rules));
         }
         let terms = weighable_terminals(&ps);
         for _ in 0..10 {
@@ -268,14 +261,7 @@ mod tests {
             (0..20).map(|_| Program::Tree(builder.tree(&mut rng, TypeId::F, Method::Grow, 5))).collect();
         for _ in 0..40 {
             let rules = random_policy(&builder, &mut rng, 5, 5);
-            programs.push(Program::Policy(Policy {
-                name: "p".into(),
-                primset: PrimSetId(0),
-                rules: rules.rules,
-                default: rules.default,
-                file: FileId::default(),
-                span: Span::default(),
-            }));
+            programs.push(unnamed_policy(rules));
         }
         let terms = weighable_terminals(&ps);
         assert_eq!(terms.len(), 3, "the upper part only");
@@ -315,5 +301,17 @@ mod tests {
             };
             state = next;
         }
+    }
+
+    /// A random rule list as a policy of primset 0.
+    fn unnamed_policy(rules: crate::evolve::policy_ops::RuleList) -> Program {
+        Program::Policy(Policy {
+            name: "p".into(),
+            primset: PrimSetId(0),
+            rules: rules.rules,
+            default: rules.default,
+            file: FileId::default(),
+            span: Span::default(),
+        })
     }
 }
