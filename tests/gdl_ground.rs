@@ -9,7 +9,7 @@ use std::path::Path;
 
 use stratagem::diagnostic::Sources;
 use stratagem::gdl::description::{GOAL, LEGAL, NEXT, TERMINAL};
-use stratagem::gdl::ground::{GroundEvaluator, ground};
+use stratagem::gdl::ground::{GroundEvaluator, Grounding, ground};
 use stratagem::gdl::propnet::{Propnet, goal_value};
 use stratagem::gdl::term::Term;
 use stratagem::gdl::trace::{choice, splitmix64};
@@ -52,6 +52,13 @@ fn read_game(game: &str) -> (Sources, stratagem::diagnostic::FileId, std::sync::
     (sources, file, text)
 }
 
+/// A corpus game's ground program.
+fn grounded(game: &str, sources: &Sources, file: stratagem::diagnostic::FileId, text: &str) -> Grounding {
+    let (forms, _) = stratagem::syntax::read(file, text);
+    let (description, _) = Description::read(file, &forms);
+    ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)))
+}
+
 fn sorted(mut terms: Vec<Term>) -> Vec<Term> {
     terms.sort();
     terms
@@ -64,9 +71,7 @@ fn ground_programs_answer_as_the_prover_does() {
         let (machine, _) =
             stratagem::gdl::compile(file, &text, Validation::Lenient, stratagem::gdl::EngineChoice::Prover)
                 .unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
-        let (forms, _) = stratagem::syntax::read(file, &text);
-        let (description, _) = Description::read(file, &forms);
-        let grounding = ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
+        let grounding = grounded(game, &sources, file, &text);
         let mut oracle = GroundEvaluator::new(&grounding).unwrap_or_else(|e| panic!("{game}: {e}"));
         let net = Propnet::new(&grounding).optimised();
         let mut gates = Vec::new();
@@ -271,9 +276,7 @@ fn optimised_propnets_compute_the_ground_program() {
     const SAMPLES: u64 = 40;
     for game in GAMES {
         let (sources, file, text) = read_game(game);
-        let (forms, _) = stratagem::syntax::read(file, &text);
-        let (description, _) = Description::read(file, &forms);
-        let grounding = ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)));
+        let grounding = grounded(game, &sources, file, &text);
         let mut oracle = GroundEvaluator::new(&grounding).unwrap_or_else(|e| panic!("{game}: {e}"));
         let net = Propnet::new(&grounding).optimised();
         let mut gates = Vec::new();

@@ -96,6 +96,24 @@ mod tests {
     use crate::lang::library::load_primset;
     use crate::rng::stream;
 
+    /// The checker accepts `rules` written as a policy over primset
+    /// `primset`, after the forms `prelude` (which define or import it).
+    fn assert_checks(ps: &crate::lang::PrimSet, prelude: &str, primset: &str, rules: &RuleList) {
+        let text: Vec<String> = rules
+            .rules
+            .iter()
+            .map(|r| format!("(rule {} {})", r.condition.to_sexp(ps, &[]), r.value.to_sexp(ps, &[])))
+            .collect();
+        let form = format!(
+            "{prelude} (policy p (primset {primset}) {} (default {}))",
+            text.join(" "),
+            rules.default.to_sexp(ps, &[])
+        );
+        let mut loader = crate::lang::Loader::new();
+        loader.load_text("p.sg", &form);
+        assert!(loader.diags.is_empty(), "{form}\n{}", loader.sources.render_plain(&loader.diags));
+    }
+
     #[test]
     fn policy_operators_keep_rule_counts_and_types() {
         let ps = load_primset("arith").expect("arith");
@@ -115,19 +133,7 @@ mod tests {
         let r = rule_reorder(&mut rng, &p);
         assert_eq!(r.rules.len(), 5);
         for rl in [c, d, m, r] {
-            let text: Vec<String> = rl
-                .rules
-                .iter()
-                .map(|r| format!("(rule {} {})", r.condition.to_sexp(&ps, &[]), r.value.to_sexp(&ps, &[])))
-                .collect();
-            let src = format!(
-                "(import arith) (policy p (primset arith) {} (default {}))",
-                text.join(" "),
-                rl.default.to_sexp(&ps, &[])
-            );
-            let mut loader = crate::lang::Loader::new();
-            loader.load_text("p.sg", &src);
-            assert!(loader.diags.is_empty(), "{src}\n{}", loader.sources.render_plain(&loader.diags));
+            assert_checks(&ps, "(import arith)", "arith", &rl);
         }
     }
 
@@ -177,19 +183,7 @@ mod tests {
                 mul_in_values |= r.value.nodes.contains(&crate::lang::Node::Prim(mul));
             }
             assert!(ok(&p.default, Part::Value));
-            let text: Vec<String> = p
-                .rules
-                .iter()
-                .map(|r| format!("(rule {} {})", r.condition.to_sexp(&ps, &[]), r.value.to_sexp(&ps, &[])))
-                .collect();
-            let form = format!(
-                "{src} (policy p (primset parts) {} (default {}))",
-                text.join(" "),
-                p.default.to_sexp(&ps, &[])
-            );
-            let mut loader = crate::lang::Loader::new();
-            loader.load_text("p.sg", &form);
-            assert!(loader.diags.is_empty(), "{form}\n{}", loader.sources.render_plain(&loader.diags));
+            assert_checks(&ps, src, "parts", p);
         }
         assert!(g_in_conditions && mul_in_values, "each part still draws on its own primitives");
     }

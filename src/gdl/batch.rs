@@ -8,7 +8,7 @@
 
 use rand::{Rng, RngExt};
 
-use super::compiled::{CompiledGame, SLICED_GOALS, SLICED_NEXT, SLICED_STATE};
+use super::compiled::{CompiledGame, SLICED_GOALS, SLICED_NEXT, SLICED_STATE, single_goal};
 use super::playouts::MAX_PLAYOUT_STEPS;
 use crate::eval::jit::circuit::{CompiledCircuit, LANES, Wire};
 
@@ -194,11 +194,7 @@ impl<'g> Batch<'g> {
                 .goal_wires()
                 .iter()
                 .map(|values| {
-                    let mut holding = values.iter().filter(|(_, w)| word(*w, &self.values, &self.state) >> l & 1 != 0);
-                    match (holding.next(), holding.next()) {
-                        (Some((v, _)), None) => *v,
-                        _ => None,
-                    }
+                    single_goal(values.iter().filter(|(_, w)| word(*w, &self.values, &self.state) >> l & 1 != 0))
                 })
                 .collect();
         }

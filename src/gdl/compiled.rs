@@ -688,17 +688,16 @@ impl NetReasoner<'_> {
             self.game.circuit.run(GOALS, &mut self.values, &self.state, &self.inputs, &mut self.next);
             self.goals_current = true;
         }
-        self.game
-            .goals
-            .iter()
-            .map(|values| {
-                let mut holding = values.iter().filter(|(_, w)| self.read(*w));
-                match (holding.next(), holding.next()) {
-                    (Some((v, _)), None) => *v,
-                    _ => None,
-                }
-            })
-            .collect()
+        self.game.goals.iter().map(|values| single_goal(values.iter().filter(|(_, w)| self.read(*w)))).collect()
+    }
+}
+
+/// A role's goal value from the goals that hold: `None` unless exactly one
+/// holds and it is an integer (GGP-Base's rule, as the prover's).
+pub(super) fn single_goal<'a>(mut holding: impl Iterator<Item = &'a (Option<u32>, Wire)>) -> Option<u32> {
+    match (holding.next(), holding.next()) {
+        (Some((v, _)), None) => *v,
+        _ => None,
     }
 }
 

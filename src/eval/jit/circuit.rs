@@ -447,29 +447,26 @@ impl Emitter<'_> {
                 self.b.ins().load(ty, flags, self.inputs, at)
             }
             Wire::Const(c) => self.constant(c),
-            Wire::StateBit(i) if self.sliced => match self.words.get(&i) {
-                Some(&w) => w,
-                None => {
-                    let w = self.b.ins().load(types::I64, flags, self.state, (i * 8) as i32);
-                    self.words.insert(i, w);
-                    w
-                }
-            },
+            Wire::StateBit(i) if self.sliced => self.state_word(i),
             Wire::StateBit(i) => {
-                let word = match self.words.get(&(i / 64)) {
-                    Some(&w) => w,
-                    None => {
-                        let w = self.b.ins().load(types::I64, flags, self.state, ((i / 64) * 8) as i32);
-                        self.words.insert(i / 64, w);
-                        w
-                    }
-                };
+                let word = self.state_word(i / 64);
                 let shifted = if i % 64 == 0 { word } else { self.b.ins().ushr_imm_u(word, i64::from(i % 64)) };
                 let narrow = self.b.ins().ireduce(types::I8, shifted);
                 let one = self.b.ins().iconst(types::I8, 1);
                 self.b.ins().band(narrow, one)
             }
         }
+    }
+
+    /// State word `k`, loaded once per function (the state does not change
+    /// during a call).
+    fn state_word(&mut self, k: u32) -> ir::Value {
+        if let Some(&w) = self.words.get(&k) {
+            return w;
+        }
+        let w = self.b.ins().load(types::I64, MemFlagsData::trusted(), self.state, (k * 8) as i32);
+        self.words.insert(k, w);
+        w
     }
 
     fn op(&mut self, op: &Op) -> ir::Value {
