@@ -8,6 +8,7 @@ use crate::diagnostic::{Diagnostic, has_errors};
 use crate::evolve::experiment::lower_experiment;
 use crate::evolve::run::{PrimsetImport, RunOptions, run_experiment};
 use crate::lang::Loader;
+use crate::limits::Limit;
 
 /// The experiment `stratagem evolve` runs when given no file.
 pub const QUICKSTART: &str = include_str!("../../programs/experiments/quickstart.sg");
@@ -72,6 +73,23 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let mut exp = lower_experiment(m, index).map_err(|d| Failure::new(loader.sources.clone(), d))?;
     if let Some(seed) = args.seed {
         exp.seed = seed;
+    }
+    if let Some(source) = &mut exp.puzzles {
+        // Relative to the experiment's file, as imports are.
+        let base = args.file.as_ref().and_then(|f| f.parent()).unwrap_or(std::path::Path::new(""));
+        let path = base.join(&source.path);
+        match loader.sources.load_within(&path, Limit::InputSize) {
+            Ok(id) => source.loaded = Some((id, loader.sources.get(id).text.clone())),
+            Err(e) => {
+                let d = Diagnostic::error(
+                    "stratagem::experiment::puzzle",
+                    format!("cannot read the puzzles file `{}`: {e}", path.display()),
+                )
+                .at(exp.file, source.span, "this file")
+                .with_help("a relative path is read from the experiment file's folder");
+                return Err(Failure::new(loader.sources, vec![d]));
+            }
+        }
     }
     let games = exp.games_per_generation();
     if games > LARGE_GENERATION {

@@ -17,11 +17,13 @@ use rayon::prelude::*;
 use super::play::{compile_programs, read_programs};
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, Sources, suggest_or_list};
-use crate::games::domain::{Binding, GpDomain, SearchNode};
+use crate::games::domain::{Binding, GpDomain};
+use crate::games::instances::parse_instances;
 use crate::games::registry::PuzzleTask;
 use crate::games::{Instance, Puzzle};
 use crate::limits::Limit;
-use crate::search::programs::{GpProgram, ProgramEngine};
+use crate::search::guided::{NodeProgram, difficulties, program_ida};
+use crate::search::programs::ProgramEngine;
 use crate::search::puzzle::{NodeView, Solution, bfs, ida_star, iterative_deepening, replay};
 
 /// Which search solves the puzzles.
@@ -63,9 +65,6 @@ pub fn run(args: &SolveArgs) -> Outcome {
     game_entry(&args.game)?.run_puzzle("`solve`", Solve(args)).map_err(unsupported)?
 }
 
-/// A program evaluated on a puzzle's search nodes.
-type NodeProgram<S, M> = GpProgram<SearchNode<S, M>>;
-
 /// What guides IDA*.
 enum Guide<S, M> {
     /// One of the puzzle's own heuristics, by index.
@@ -79,25 +78,6 @@ struct Solved<M> {
     moves: Option<Vec<M>>,
     nodes: u64,
     ms: f64,
-}
-
-/// A program's value as IDA*'s estimate: rounded to the nearest integer
-/// (halves away from zero), 0 for negative values and NaN, at most 10⁶.
-pub fn estimate(value: f64) -> u32 {
-    if value.is_nan() || value <= 0.0 { 0 } else { value.round().min(1e6) as u32 }
-}
-
-/// Each puzzle's DifficultyLevel: its published optimal length divided by
-/// the longest in the set (0 for a puzzle without one).
-pub fn difficulties<S>(puzzles: &[Instance<S>]) -> Vec<f64> {
-    let longest = puzzles.iter().filter_map(|p| p.optimal_cost).max().unwrap_or(0);
-    puzzles
-        .iter()
-        .map(|p| match p.optimal_cost {
-            Some(cost) if longest > 0 => f64::from(cost) / f64::from(longest),
-            _ => 0.0,
-        })
-        .collect()
 }
 
 fn solve<G>(game: &G, args: &SolveArgs) -> Outcome
@@ -199,19 +179,7 @@ where
         (SearchKind::Ida, Guide::Builtin(h)) => {
             ida_star(game, start, |n: NodeView<'_, _, _>| game.heuristic(*h, n.state), args.max_nodes)
         }
-        (SearchKind::Ida, Guide::Program(program)) => {
-            let h = |n: NodeView<'_, G::State, G::Move>| {
-                let node = SearchNode {
-                    state: n.state.clone(),
-                    parent: n.parent.map(|(s, m)| (s.clone(), m.clone())),
-                    g: n.g,
-                    siblings: n.siblings,
-                    difficulty,
-                };
-                estimate(program.value(&node, 0))
-            };
-            ida_star(game, start, h, args.max_nodes)
-        }
+        (SearchKind::Ida, Guide::Program(program)) => program_ida(game, start, program, difficulty, args.max_nodes),
     };
     Solved { moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }
 }
@@ -274,35 +242,7 @@ fn read_puzzles<G: Puzzle>(game: &G, args: &SolveArgs) -> Result<Vec<Instance<G:
         Failure::message("stratagem::solve::file", format!("cannot read `{}`: {e}", args.puzzles.display()))
     })?;
     let text = sources.get(file).text.clone();
-    let mut puzzles = Vec::new();
-    let mut diags = Vec::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        match game.parse_instance(line.trim_end_matches(['\n', '\r'])) {
-            Ok(Some(instance)) => puzzles.push(instance),
-            Ok(None) => {}
-            Err(e) if diags.len() < 50 => {
-                let span = offset + e.span.start..offset + e.span.end;
-                let mut d = Diagnostic::error("stratagem::solve::puzzle", e.message).at(file, span.into(), "here");
-                if let Some(help) = e.help {
-                    d = d.with_help(help);
-                }
-                diags.push(d);
-            }
-            Err(_) => {}
-        }
-        offset += line.len();
-    }
-    if !diags.is_empty() {
-        return Err(Failure::new(sources, diags));
-    }
-    if puzzles.is_empty() {
-        return Err(Failure::message(
-            "stratagem::solve::file",
-            format!("`{}` holds no puzzle", args.puzzles.display()),
-        ));
-    }
-    Ok(puzzles)
+    parse_instances(game, file, &text).map_err(|diags| Failure::new(sources, diags))
 }
 
 /// The moves in the game's move text, each written in the state it is played in.

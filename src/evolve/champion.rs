@@ -6,13 +6,11 @@ use std::path::{Path, PathBuf};
 
 use super::experiment::{ChampionRule, Experiment, Opponent};
 use super::finalists::{self, FinalResult, FinalRound, Finalist};
-use super::game_fitness::GameFitness;
 use super::genome::{Genome, Representation};
 use super::output::{self, LogRecord};
-use super::run::{PrimsetImport, RunOptions, io_error, parse_genome};
+use super::run::{PrimsetImport, RunFitness, RunOptions, io_error, parse_genome};
 use super::simplify::{simplify, simplify_policy};
 use crate::diagnostic::{Diagnostic, has_errors};
-use crate::games::domain::GpGame;
 use crate::lang::PrimSet;
 use crate::search::alphabeta::{Perspective, SearchParams, Ties};
 use crate::syntax::pretty::print_forms;
@@ -41,9 +39,9 @@ pub(super) struct Ending<'a> {
 /// experiment asks for one) and writes it; `None` when there is none.
 /// `record_round` puts a newly played final round into the checkpoint
 /// before final.json and the champion are derived from it.
-pub(super) fn write_final_champion<G: GpGame>(
+pub(super) fn write_final_champion<F: RunFitness>(
     out: &Outputs,
-    fitness: &GameFitness<G>,
+    fitness: &F,
     ending: Ending,
     record_round: &dyn Fn(&FinalRound) -> Result<(), Vec<Diagnostic>>,
 ) -> Result<Option<PathBuf>, Vec<Diagnostic>> {
@@ -120,7 +118,7 @@ pub(super) fn write_final_champion<G: GpGame>(
 }
 
 /// Writes the simplified champion as a program `stratagem check` and
-/// `stratagem play` accept. The program is checked before it is written
+/// `stratagem play` (or, for a puzzle, `stratagem solve`) accept. The program is checked before it is written
 /// (nothing is written if it does not check) and read back after.
 #[allow(clippy::too_many_arguments)]
 fn write_champion(
@@ -151,35 +149,24 @@ fn write_champion(
         PrimsetImport::Library => (format!("(import {})", ps.name), format!("(import {})", ps.name)),
         PrimsetImport::File(file) => (import_of(&relative_to(&dir, file)), import_of(&absolute(file))),
     };
-    let p = &exp.player;
-    let mut spec = match (p.selective_ratio, p.max_branching) {
-        (None, None) => format!("alphabeta:{}", p.depth),
-        _ => {
-            let mut s = format!("select:{}", p.depth);
-            if let Some(r) = p.selective_ratio {
-                s.push_str(&format!(":ratio={r}"));
-            }
-            if let Some(m) = p.max_branching {
-                s.push_str(&format!(":maxbranch={m}"));
-            }
-            if p.full_search_depth > 0 {
-                s.push_str(&format!(":full={}", p.full_search_depth));
-            }
-            s
-        }
-    };
-    if p.perspective == Perspective::Root {
-        spec.push_str(":perspective=root");
-    }
     let name = format!("{}-champion", exp.name);
+    let usage = match &exp.puzzles {
+        Some(source) => format!(
+            "stratagem solve {} --puzzles PUZZLES --search ida --max-nodes {} --heuristic {}:{name}",
+            exp.game.name,
+            source.max_nodes,
+            path.display()
+        ),
+        None => format!(
+            "stratagem play --game {} --a gp:{}:{name}:{} --b random --games 200",
+            exp.game.name,
+            path.display(),
+            player_spec(&exp.player)
+        ),
+    };
     let header = format!(
-        "; Champion of experiment `{}` (seed {}), {origin}.\n; {how}\n;   stratagem play --game {} --a gp:{}:{}:{} --b random --games 200\n\n{import}\n\n",
-        exp.name,
-        exp.seed,
-        exp.game.name,
-        path.display(),
-        name,
-        spec,
+        "; Champion of experiment `{}` (seed {}), {origin}.\n; {how}\n;   {usage}\n\n{import}\n\n",
+        exp.name, exp.seed,
     );
     let body = print_forms(&[simple.to_form(&name, ps, rep)]);
     let text = format!("{header}{body}");
@@ -212,21 +199,42 @@ fn write_champion(
     Ok(path)
 }
 
+/// The `play` spec of an evolved player searching as `p` does.
+fn player_spec(p: &SearchParams) -> String {
+    let mut spec = match (p.selective_ratio, p.max_branching) {
+        (None, None) => format!("alphabeta:{}", p.depth),
+        _ => {
+            let mut s = format!("select:{}", p.depth);
+            if let Some(r) = p.selective_ratio {
+                s.push_str(&format!(":ratio={r}"));
+            }
+            if let Some(m) = p.max_branching {
+                s.push_str(&format!(":maxbranch={m}"));
+            }
+            if p.full_search_depth > 0 {
+                s.push_str(&format!(":full={}", p.full_search_depth));
+            }
+            s
+        }
+    };
+    if p.perspective == Perspective::Root {
+        spec.push_str(":perspective=root");
+    }
+    spec
+}
+
 /// The round tag of the final round's games, apart from every generation's.
 const FINAL_ROUND: u64 = u64::MAX;
 
 /// Plays the final round of the experiment's champion rule: each finalist
 /// plays fresh games against the validation opponent.
-fn play_final_round<G>(
-    fitness: &GameFitness<G>,
+fn play_final_round<F: RunFitness>(
+    fitness: &F,
     finalists: &[Finalist],
     ps: &PrimSet,
     exp: &Experiment,
     rep: &Representation,
-) -> Result<FinalRound, Vec<Diagnostic>>
-where
-    G: GpGame,
-{
+) -> Result<FinalRound, Vec<Diagnostic>> {
     let (opponent, games) = match exp.champion {
         ChampionRule::Validate { opponent, final_games, .. } => (opponent, final_games),
         ChampionRule::Last => (Opponent::Random, 0),

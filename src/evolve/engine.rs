@@ -48,6 +48,8 @@ const SELECT: u64 = 4;
 pub const VALIDATE: u64 = 5;
 /// The schedule and games of `(pairings N)` fitness.
 pub const PAIRINGS: u64 = 6;
+/// The training puzzles a generation of `(solve N)` draws.
+pub const PUZZLES: u64 = 7;
 
 /// What evaluates a population. Implementations must be deterministic given
 /// `(seed, generation)` and the index of each task, whatever the thread count.

@@ -16,17 +16,15 @@ use rayon::prelude::*;
 
 use super::engine::{Evaluation, FITNESS, Fitness, PAIRINGS, VALIDATE};
 use super::experiment::{FitnessPart, Opponent};
-use super::genome::{Genome, Representation, weight_terms};
-use crate::diagnostic::FileId;
+use super::genome::{Genome, Representation};
 use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
-use crate::lang::{Policy, PrimSet, PrimSetId, Tree, Weights};
+use crate::lang::{PrimSet, Tree};
 use crate::rng::{GpRng, stream};
 use crate::search::alphabeta::SearchParams;
 use crate::search::players::{GpPrograms, PlayerFactory, play_game};
 use crate::search::programs::{GpProgram, Program, ProgramEngine};
-use crate::syntax::Span;
 
 /// What evolves and how its programs read positions.
 pub struct EvolvedPrograms<S> {
@@ -104,28 +102,9 @@ where
         }
     }
 
-    /// What evaluates leaves for genome `g`: its `eval` tree, its policy or
-    /// its weight vector (as the `(weights ...)` form its champion would be).
+    /// What evaluates leaves for genome `g` (see [`Genome::program`]).
     fn program(&self, g: &Genome) -> Program {
-        match (g, &self.rep) {
-            (Genome::Trees(ts), _) => Program::Tree(ts.get(self.eval_slot).cloned().unwrap_or_default()),
-            (Genome::Policy(rl), _) => Program::Policy(Policy {
-                name: String::new(),
-                primset: PrimSetId(0),
-                rules: rl.rules.clone(),
-                default: rl.default.clone(),
-                file: FileId::default(),
-                span: Span::default(),
-            }),
-            (Genome::Weights(w), Representation::Weights { terms, .. }) => Program::Weights(Weights {
-                name: String::new(),
-                primset: PrimSetId(0),
-                terms: weight_terms(&self.ps, terms, w),
-                file: FileId::default(),
-                span: Span::default(),
-            }),
-            (Genome::Weights(_), _) => Program::Tree(Tree::default()),
-        }
+        g.program(&self.rep, &self.ps, self.eval_slot)
     }
 
     /// The evolved players of a population: the programs that evaluate

@@ -7,9 +7,11 @@ use super::ga::{self, GaParams};
 use super::init::Builder;
 use super::ops::{self, Limits};
 use super::policy_ops::{self, RuleList};
+use crate::diagnostic::FileId;
 use crate::lang::forms::weighable_terminals;
-use crate::lang::{PrimId, PrimSet, Tree, TypeId};
+use crate::lang::{Policy, PrimId, PrimSet, PrimSetId, Tree, TypeId, Weights};
 use crate::rng::GpRng;
+use crate::search::programs::Program;
 use crate::syntax::{Atom, Sexp, Span};
 
 #[derive(Debug, Clone)]
@@ -186,6 +188,31 @@ pub fn weight_terms(ps: &PrimSet, terms: &[PrimId], w: &[f64]) -> Vec<(PrimId, f
 }
 
 impl Genome {
+    /// What evaluates a position or a search node for this genome: its
+    /// tree `eval_slot`, its policy or its weight vector (as the
+    /// `(weights ...)` form its champion would be).
+    pub fn program(&self, rep: &Representation, ps: &PrimSet, eval_slot: usize) -> Program {
+        match (self, rep) {
+            (Genome::Trees(ts), _) => Program::Tree(ts.get(eval_slot).cloned().unwrap_or_default()),
+            (Genome::Policy(rl), _) => Program::Policy(Policy {
+                name: String::new(),
+                primset: PrimSetId(0),
+                rules: rl.rules.clone(),
+                default: rl.default.clone(),
+                file: FileId::default(),
+                span: Span::default(),
+            }),
+            (Genome::Weights(w), Representation::Weights { terms, .. }) => Program::Weights(Weights {
+                name: String::new(),
+                primset: PrimSetId(0),
+                terms: weight_terms(ps, terms, w),
+                file: FileId::default(),
+                span: Span::default(),
+            }),
+            (Genome::Weights(_), _) => Program::Tree(Tree::default()),
+        }
+    }
+
     /// Total number of nodes (weights count one each).
     pub fn size(&self) -> usize {
         match self {

@@ -14,6 +14,7 @@ pub mod openings;
 pub mod ops;
 pub mod output;
 pub mod policy_ops;
+pub mod puzzle_fitness;
 pub mod run;
 pub mod select;
 pub mod shape;

@@ -13,6 +13,7 @@
 //! champion are written. `--resume` rewrites every derived file from the
 //! checkpoint (only those that differ) before it goes on.
 
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,8 +21,10 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::champion::{Ending, Outputs, write_final_champion};
+use super::engine::Fitness;
 use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
+use super::experiment::FitnessPart;
 use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
@@ -31,10 +34,13 @@ use super::init::Builder;
 use super::openings::{self, Coevolution, Opening};
 use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
 use super::policy_ops::RuleList;
+use super::puzzle_fitness::{NodePrograms, PuzzleFitness};
 use super::select;
 use crate::diagnostic::{Diagnostic, FileId};
-use crate::games::domain::{Binding, GpGame};
-use crate::games::registry::TwoPlayerTask;
+use crate::games::Puzzle;
+use crate::games::domain::{Binding, GpDomain, GpGame};
+use crate::games::instances::parse_instances;
+use crate::games::registry::{Kind, PuzzleTask, TwoPlayerTask};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
@@ -96,10 +102,103 @@ pub fn run_experiment(
             run_game(game, self.module, self.form, self.exp, self.primset_import, self.opts)
         }
     }
+    impl PuzzleTask for Run<'_> {
+        type Output = Result<RunReport, Vec<Diagnostic>>;
+        fn run<
+            G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static,
+        >(
+            self,
+            game: G,
+        ) -> Self::Output {
+            run_puzzle(game, self.module, self.form, self.exp, self.primset_import, self.opts)
+        }
+    }
     let task = Run { module, form, exp, primset_import, opts };
-    exp.game
-        .run_two_player("evolution by games", task)
-        .map_err(|e| vec![e.diagnostic("stratagem::experiment::game")])?
+    let ran = match exp.game.kind {
+        Kind::Puzzle => exp.game.run_puzzle("evolution by solving", task),
+        _ => exp.game.run_two_player("evolution by games", task),
+    };
+    ran.map_err(|e| vec![e.diagnostic("stratagem::experiment::game")])?
+}
+
+/// What a run needs of its fitness besides scoring each generation.
+pub(super) trait RunFitness: Fitness {
+    /// Validation points of `candidates` (population index, genome) in
+    /// `games` games against `opponent`, for round (generation) `round`.
+    fn validate(
+        &self,
+        candidates: &[(u64, &Genome)],
+        opponent: &Opponent,
+        games: u32,
+        round: u64,
+        seed: u64,
+    ) -> Vec<f64>;
+
+    /// One generation of Hillis coevolution of `problems`; `None` when it
+    /// scored nothing.
+    fn coevolve(
+        &self,
+        engine: &Engine,
+        state: &State,
+        h: &HillisSpec,
+        problems: &mut Vec<Opening>,
+        seed: u64,
+    ) -> Option<(State, GenerationStats, Evaluation)>;
+}
+
+impl<G: GpGame> RunFitness for GameFitness<G> {
+    fn validate(
+        &self,
+        candidates: &[(u64, &Genome)],
+        opponent: &Opponent,
+        games: u32,
+        round: u64,
+        seed: u64,
+    ) -> Vec<f64> {
+        GameFitness::validate(self, candidates, opponent, games, round, seed)
+    }
+
+    /// The players' step against a sample of the problems, then the
+    /// problems' own breeding from their scores.
+    fn coevolve(
+        &self,
+        engine: &Engine,
+        state: &State,
+        h: &HillisSpec,
+        problems: &mut Vec<Opening>,
+        seed: u64,
+    ) -> Option<(State, GenerationStats, Evaluation)> {
+        let co = Coevolution::new(self, *h, problems);
+        let (next, mut stats, eval) = engine.step(state, &co);
+        let scores = co.scores()?;
+        stats.problems = Some(problem_stats(&scores, problems, h.sample));
+        let (space, params) = (openings::space(h), openings::params(h));
+        *problems = hillis::breed_problems(&space, problems, &scores.problems, &params, state.generation, seed);
+        Some((next, stats, eval))
+    }
+}
+
+/// On a puzzle, validation solves `games` puzzles (the opponent plays no
+/// part), and nothing coevolves: lowering refuses both, so neither is
+/// reached by a checked experiment.
+impl<G> RunFitness for PuzzleFitness<G>
+where
+    G: Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync> + Sync,
+{
+    fn validate(&self, candidates: &[(u64, &Genome)], _: &Opponent, games: u32, round: u64, seed: u64) -> Vec<f64> {
+        PuzzleFitness::validate(self, candidates, games, round, seed)
+    }
+
+    fn coevolve(
+        &self,
+        _: &Engine,
+        _: &State,
+        _: &HillisSpec,
+        _: &mut Vec<Opening>,
+        _: u64,
+    ) -> Option<(State, GenerationStats, Evaluation)> {
+        None
+    }
 }
 
 fn run_game<G>(
@@ -116,17 +215,11 @@ where
     let ps: &PrimSet = module.primset(exp.primset);
     let binding = Arc::new(Binding::new(&game, ps)?);
     let rep = exp.representation.clone();
-    let builder = Builder::with_introns(ps, &rep.needed_types(), exp.introns)
-        .map_err(|d| vec![d])?
-        .with_max_size(exp.variation.max_size);
     let slot = |name: &str| exp.trees().iter().position(|(n, _)| n == name);
-    // `(solve N)` never reaches here: lowering refuses it on every game
-    // that is not a puzzle (experiment/coevolution.rs).
-    let hillis = exp.hillis();
     let programs = EvolvedPrograms {
         ps: Arc::new(ps.clone()),
         binding,
-        rep: rep.clone(),
+        rep,
         eval_slot: slot("eval").unwrap_or(0),
         order_slot: if exp.player.is_selective() { slot("order") } else { None },
     };
@@ -137,6 +230,82 @@ where
         engine: exp.engine,
     };
     let fitness = GameFitness::new(game, programs, settings);
+    run_generations(&fitness, module, form, exp, primset_import, opts)
+}
+
+/// A run on a puzzle: programs guide IDA* on the experiment's training
+/// puzzles (`(solve N)`, src/evolve/puzzle_fitness.rs).
+fn run_puzzle<G>(
+    game: G,
+    module: &Module,
+    form: &Sexp,
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>>
+where
+    G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync> + Sync,
+{
+    let ps: &PrimSet = module.primset(exp.primset);
+    let binding = Arc::new(Binding::for_search(&game, ps)?);
+    let source = exp.puzzles.as_ref().ok_or_else(|| {
+        vec![Diagnostic::error("stratagem::experiment::puzzle", "the experiment names no training puzzles")]
+    })?;
+    let (file, text) = source.loaded.clone().ok_or_else(|| {
+        vec![Diagnostic::error(
+            "stratagem::experiment::puzzle",
+            format!("the puzzles file `{}` was not read", source.path),
+        )]
+    })?;
+    let all = parse_instances(&game, file, &text)?;
+    let puzzles: Vec<_> =
+        all.into_iter().enumerate().filter(|(i, p)| source.keeps(*i, p.optimal_cost)).map(|(_, p)| p).collect();
+    if puzzles.is_empty() {
+        return Err(vec![
+            Diagnostic::error(
+                "stratagem::experiment::puzzle",
+                format!("no puzzle of `{}` passes the experiment's selection", source.path),
+            )
+            .at(exp.file, source.span, "no training puzzle")
+            .with_help("widen `(every K O)` or `(lengths MIN MAX)`"),
+        ]);
+    }
+    let per_generation = exp
+        .fitness
+        .iter()
+        .find_map(|p| match p {
+            FitnessPart::Solve(n) => Some(*n as usize),
+            _ => None,
+        })
+        .unwrap_or(10);
+    let slot = exp.trees().iter().position(|(n, _)| n == "eval");
+    let programs = NodePrograms {
+        ps: Arc::new(ps.clone()),
+        binding,
+        rep: exp.representation.clone(),
+        eval_slot: slot.unwrap_or(0),
+        engine: exp.engine,
+    };
+    let fitness = PuzzleFitness::new(game, programs, puzzles, per_generation, source.max_nodes);
+    run_generations(&fitness, module, form, exp, primset_import, opts)
+}
+
+/// The generational loop of any run, with its checkpoints, log, plot and
+/// champion, over the run's fitness.
+fn run_generations<F: RunFitness>(
+    fitness: &F,
+    module: &Module,
+    form: &Sexp,
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>> {
+    let ps: &PrimSet = module.primset(exp.primset);
+    let rep = exp.representation.clone();
+    let builder = Builder::with_introns(ps, &rep.needed_types(), exp.introns)
+        .map_err(|d| vec![d])?
+        .with_max_size(exp.variation.max_size);
+    let hillis = exp.hillis();
     let params = EngineParams {
         population: exp.population,
         generations: exp.generations,
@@ -225,14 +394,16 @@ where
     while state.generation < total && opts.stop_after.is_none_or(|n| done_here < n) {
         let clock = Instant::now();
         let (next, mut stats, eval) = match &hillis {
-            None => engine.step(&state, &fitness),
-            Some(h) => coevolve(&engine, &state, &fitness, h, &mut problems, exp.seed)
+            None => engine.step(&state, fitness),
+            Some(h) => fitness
+                .coevolve(&engine, &state, h, &mut problems, exp.seed)
                 .ok_or_else(|| io_error("run", &opts.out, "coevolution scored nothing"))?,
         };
         fittest = state.population.get(stats.best_index).cloned();
         if let ChampionRule::Validate { opponent, games, top, finalists: capacity, .. } = exp.champion {
             let candidates = select::elite(&eval.fitness, top);
-            let points = validate(&fitness, &state, &candidates, (&opponent, games), exp.seed);
+            let genomes = candidate_genomes(&state, &candidates);
+            let points = fitness.validate(&genomes, &opponent, games, state.generation, exp.seed);
             offer_finalists(&mut finalists, capacity, &state, &candidates, &points, (ps, &rep));
             stats.validation = Some(Validation { candidates, points, games });
         }
@@ -251,45 +422,12 @@ where
     let record_round = |round: &FinalRound| save(&snapshot(&state, &problems, &log, &fittest, &finalists, Some(round)));
     let champion_path = if finished {
         let ending = Ending { log: &log, fittest: fittest.as_ref(), finalists: &finalists, final_round };
-        write_final_champion(&Outputs { exp, ps, rep: &rep, primset_import, opts }, &fitness, ending, &record_round)?
+        write_final_champion(&Outputs { exp, ps, rep: &rep, primset_import, opts }, fitness, ending, &record_round)?
     } else {
         None
     };
     let already_complete = was_complete && output::writes() == writes_before;
     Ok(RunReport { log, finished, champion: champion_path, already_complete })
-}
-
-/// One generation of Hillis coevolution: the players' step against a sample
-/// of the problems, then the problems' own breeding from their scores.
-/// `None` when the coevolution scored nothing (an engine bug).
-fn coevolve<G: GpGame>(
-    engine: &Engine,
-    state: &State,
-    fitness: &GameFitness<G>,
-    h: &HillisSpec,
-    problems: &mut Vec<Opening>,
-    seed: u64,
-) -> Option<(State, GenerationStats, Evaluation)> {
-    let co = Coevolution::new(fitness, *h, problems);
-    let (next, mut stats, eval) = engine.step(state, &co);
-    let scores = co.scores()?;
-    stats.problems = Some(problem_stats(&scores, problems, h.sample));
-    let (space, params) = (openings::space(h), openings::params(h));
-    *problems = hillis::breed_problems(&space, problems, &scores.problems, &params, state.generation, seed);
-    Some((next, stats, eval))
-}
-
-/// Validation points of the population members `candidates` against a
-/// fixed opponent, `games` games each.
-fn validate<G: GpGame>(
-    fitness: &GameFitness<G>,
-    state: &State,
-    candidates: &[usize],
-    (opponent, games): (&Opponent, u32),
-    seed: u64,
-) -> Vec<f64> {
-    let genomes = candidate_genomes(state, candidates);
-    fitness.validate(&genomes, opponent, games, state.generation, seed)
 }
 
 /// The validated candidates, offered to the run's finalists, from the least

@@ -10,6 +10,7 @@
 pub mod checkers;
 pub mod domain;
 pub mod gdl;
+pub mod instances;
 pub mod model;
 pub mod morris;
 pub mod playout;

@@ -344,7 +344,7 @@ impl Entry {
 
     /// The shipped primsets (`(import NAME)`) that bind to this game.
     pub fn primsets(&self) -> Vec<&'static str> {
-        struct Binds;
+        struct Binds(Kind);
         impl GameTask for Binds {
             type Output = Vec<&'static str>;
             fn run<G: GpDomain + Send + 'static>(self, game: G) -> Vec<&'static str>
@@ -353,17 +353,17 @@ impl Entry {
                 G::Move: Send + Sync + 'static,
             {
                 library::names()
-                    .filter(|name| library::load_primset(name).is_some_and(|ps| Binding::new(&game, &ps).is_ok()))
+                    .filter(|name| library::load_primset(name).is_some_and(|ps| bind(&game, &ps, self.0).is_ok()))
                     .collect()
             }
         }
-        self.run(Binds)
+        self.run(Binds(self.kind))
     }
 
     /// Binds a primset to this game: the binding, or the diagnostics of every
     /// name and type that does not fit.
     pub fn check_binding(&self, ps: &crate::lang::PrimSet) -> Result<(), Vec<Diagnostic>> {
-        struct Check<'a>(&'a crate::lang::PrimSet);
+        struct Check<'a>(&'a crate::lang::PrimSet, Kind);
         impl GameTask for Check<'_> {
             type Output = Result<(), Vec<Diagnostic>>;
             fn run<G: GpDomain + Send + 'static>(self, game: G) -> Self::Output
@@ -371,10 +371,19 @@ impl Entry {
                 G::State: Send + Sync + 'static,
                 G::Move: Send + Sync + 'static,
             {
-                Binding::new(&game, self.0).map(|_| ())
+                bind(&game, self.0, self.1)
             }
         }
-        self.run(Check(ps))
+        self.run(Check(ps, self.kind))
+    }
+}
+
+/// Binds `ps` to `game` as programs evaluate it: a puzzle's search nodes
+/// (its heuristics guide a search), any other game's positions.
+fn bind<G: GpDomain>(game: &G, ps: &crate::lang::PrimSet, kind: Kind) -> Result<(), Vec<Diagnostic>> {
+    match kind {
+        Kind::Puzzle => Binding::for_search(game, ps).map(|_| ()),
+        _ => Binding::new(game, ps).map(|_| ()),
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod alphabeta;
 pub mod evaluators;
+pub mod guided;
 pub mod players;
 pub mod programs;
 pub mod puzzle;

@@ -138,11 +138,8 @@ pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
 /// Reports fitness sources that do not fit `game`: `(solve N)` on a game
 /// that is not a puzzle, and more than one `(hillis ...)`.
 ///
-/// Puzzles are the registry's [`Kind::Puzzle`] games (Rush Hour). Evolution
-/// runs only on two-player games so far, so `(solve N)` is refused
-/// everywhere for now; on a puzzle it will score a solver on N of its
-/// instances, and `(hillis ...)` will coevolve instances rather than
-/// openings.
+/// Puzzles are the registry's [`Kind::Puzzle`] games (Rush Hour), where
+/// `(solve N)` scores a program on N training puzzles a generation.
 pub(super) fn check_sources_fit(cx: &mut Cx, game: &Entry, sources: &[Sexp]) {
     for s in sources {
         if s.head() == Some("solve") && game.kind != Kind::Puzzle {

@@ -17,7 +17,8 @@
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
 //!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)
 //!            (hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) ...)
-//!            (solve N))                              ; puzzles only
+//!            (solve N))                              ; puzzles only (the default there)
+//!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
 //!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
 //!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
 //! ```
@@ -31,6 +32,7 @@ mod clauses;
 mod coevolution;
 mod individual;
 mod players;
+mod puzzles;
 
 use breeding::{check_limits, lower_init, lower_rates, lower_selection};
 use clauses::Clauses;
@@ -38,6 +40,7 @@ use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
 
 pub use coevolution::{Goal, HillisSpec};
+pub use puzzles::{DEFAULT_MAX_NODES, PuzzleSource};
 
 use super::engine::Selection;
 use super::genome::{Representation, Variation};
@@ -94,9 +97,8 @@ pub enum FitnessPart {
     /// Points for the start positions (problems) solved, from Hillis
     /// coevolution of a problem population (at most one per experiment).
     Hillis(HillisSpec),
-    /// Points for the instances of a puzzle solved. No puzzle game exists
-    /// yet, so lowering refuses it on every game (see `coevolution.rs`);
-    /// it has no effect if it ever reaches a two-player run.
+    /// The mean node savings against iterative deepening on N training
+    /// puzzles a generation (puzzles only, see `puzzles.rs`).
     Solve(u32),
 }
 
@@ -126,10 +128,14 @@ pub struct Experiment {
     /// How evolved programs are evaluated (`(engine jit|interp)`).
     pub engine: ProgramEngine,
     pub champion: ChampionRule,
+    /// The training puzzles, on a puzzle.
+    pub puzzles: Option<PuzzleSource>,
 }
 
-const KEYS: [&str; 23] = [
+const KEYS: [&str; 25] = [
     "individual",
+    "puzzles",
+    "max-nodes",
     "champion",
     "introns",
     "engine",
@@ -287,6 +293,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         }
     };
     let fitness = match clauses.get("fitness") {
+        None if game.is_some_and(|g| g.kind == Kind::Puzzle) => vec![FitnessPart::Solve(10)],
         None => vec![FitnessPart::Cohort(10)],
         Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
         Some(_) => {
@@ -307,6 +314,8 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     };
 
     let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
+    let puzzles = puzzles::lower_puzzles(cx, &clauses, game, form.span.first_byte());
+    puzzles::check_puzzle_run(cx, &clauses, game, &fitness, champion);
     let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion };
     if let Err(message) = Limit::GamesPerGeneration.check(
         work.games_per_generation(),
@@ -364,6 +373,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         introns,
         engine,
         champion,
+        puzzles,
     })
 }
 
@@ -393,8 +403,9 @@ fn lower_primset(cx: &mut Cx, module: &Module, clauses: &Clauses, name: &str, at
     }
 }
 
-/// `(game G)`, required, a registered game that evolution by games can
-/// play; `at` is where to point when it is missing.
+/// `(game G)`, required, a registered game that evolution can judge: a
+/// two-player game (by games) or a puzzle (by solving); `at` is where to
+/// point when it is missing.
 fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'static Entry> {
     match clauses.get("game") {
         Some([g]) => {
@@ -406,7 +417,9 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'
                     return None;
                 }
             };
-            if let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games") {
+            if entry.kind != Kind::Puzzle
+                && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games or by puzzles")
+            {
                 cx.push(e.diagnostic("stratagem::experiment::game").at(cx.file, g.span, "this game"));
                 return None;
             }

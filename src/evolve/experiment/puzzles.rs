@@ -1,0 +1,177 @@
+//! What a puzzle experiment solves: its training puzzles and the node
+//! budget of each search (GP-Rush, seeds/000 section 4).
+//!
+//! ```text
+//! (puzzles "FILE" (every K O) (lengths MIN MAX))  ; FILE relative to the experiment's file
+//! (max-nodes 1600000)                              ; per search, IDA* and the ID yardstick alike
+//! ```
+//! `(every K O)` keeps the puzzles at positions O, O + K, O + 2K, ... of the
+//! file (from 0), so the others stay held out; `(lengths MIN MAX)` keeps
+//! those whose published optimal length lies in the range.
+
+use super::clauses::Clauses;
+use super::{ChampionRule, FitnessPart};
+use crate::diagnostic::{Diagnostic, FileId};
+use crate::games::registry::{Entry, Kind};
+use crate::lang::syntax_helpers::Cx;
+use crate::syntax::{Atom, Sexp, SexpKind, Span};
+
+/// The paper's node budget per search.
+pub const DEFAULT_MAX_NODES: u64 = 1_600_000;
+
+/// The training puzzles of a puzzle experiment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleSource {
+    /// The file as written, relative to the experiment's file.
+    pub path: String,
+    pub span: Span,
+    /// Keep positions `offset`, `offset + every`, ... of the file.
+    pub every: u32,
+    pub offset: u32,
+    /// Keep puzzles whose published optimal length lies in the range.
+    pub lengths: Option<(u32, u32)>,
+    /// Nodes each search may expand.
+    pub max_nodes: u64,
+    /// The file's text once the command has read it (see `load`).
+    pub loaded: Option<(FileId, std::sync::Arc<str>)>,
+}
+
+impl PuzzleSource {
+    /// Whether the puzzle at `position` of the file, with published optimal
+    /// length `length`, is a training puzzle.
+    pub fn keeps(&self, position: usize, length: Option<u32>) -> bool {
+        let picked = position % self.every as usize == self.offset as usize;
+        picked && self.lengths.is_none_or(|(lo, hi)| length.is_some_and(|l| (lo..=hi).contains(&l)))
+    }
+}
+
+/// `(puzzles ...)` and `(max-nodes N)`: required on a puzzle, refused on
+/// any other game, as are the settings of games (`player`, `match-games`
+/// and validation games) on a puzzle.
+pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Span) -> Option<PuzzleSource> {
+    if game.kind != Kind::Puzzle {
+        for key in ["puzzles", "max-nodes"] {
+            if clauses.get(key).is_some() {
+                cx.push(
+                    Diagnostic::error(
+                        "stratagem::experiment::puzzle",
+                        format!("`({key} ...)` sets up puzzle solving, but {} is {}", game.name, game.kind.describe()),
+                    )
+                    .at(cx.file, clauses.span(key), "puzzles only"),
+                );
+            }
+        }
+        return None;
+    }
+    for key in ["player", "match-games"] {
+        if clauses.get(key).is_some() {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::puzzle",
+                    format!("{} is a puzzle: its programs guide IDA*, they play no games", game.name),
+                )
+                .at(cx.file, clauses.span(key), "no use on a puzzle")
+                .with_help("remove it; `(max-nodes N)` bounds each search"),
+            );
+        }
+    }
+    let max_nodes = clauses.int(cx, "max-nodes", DEFAULT_MAX_NODES as i64, 1, 1_000_000_000_000) as u64;
+    const USAGE: &str = "(puzzles \"FILE\" (every K O) (lengths MIN MAX))";
+    let Some(items) = clauses.get("puzzles") else {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::puzzle",
+                format!("an experiment on the puzzle {} needs its training puzzles", game.name),
+            )
+            .at(cx.file, at, "needs `(puzzles \"FILE\")`")
+            .with_help(format!("usage: {USAGE}; FILE holds one puzzle a line, as `stratagem solve` reads it")),
+        );
+        return None;
+    };
+    let Some((file, options)) = items.split_first() else {
+        clauses.malformed(cx, "puzzles", USAGE);
+        return None;
+    };
+    let SexpKind::Atom(Atom::Str(path)) = &file.kind else {
+        cx.error("stratagem::experiment::usage", file, format!("usage: {USAGE}"), "expected the file as a string");
+        return None;
+    };
+    let mut source = PuzzleSource {
+        path: path.clone(),
+        span: file.span,
+        every: 1,
+        offset: 0,
+        lengths: None,
+        max_nodes,
+        loaded: None,
+    };
+    let reported = cx.diags.len();
+    for option in options {
+        let list = option.as_list().unwrap_or_default();
+        let int = |cx: &mut Cx, s: &Sexp, what: &str| match cx.expect_int(s, what) {
+            Some(n) if (0..=i64::from(u32::MAX)).contains(&n) => Some(n as u32),
+            Some(_) => {
+                cx.error("stratagem::experiment::range", s, format!("{what} out of range"), "out of range");
+                None
+            }
+            None => None,
+        };
+        match (option.head(), list.len()) {
+            (Some("every"), 2 | 3) => {
+                let every = int(cx, &list[1], "a stride");
+                let offset = list.get(2).map_or(Some(0), |o| int(cx, o, "an offset"));
+                match (every, offset) {
+                    (Some(k), Some(o)) if k >= 1 && o < k => (source.every, source.offset) = (k, o),
+                    (Some(_), Some(_)) => cx.error(
+                        "stratagem::experiment::range",
+                        option,
+                        "`(every K O)` needs K ≥ 1 and 0 ≤ O < K",
+                        "out of range",
+                    ),
+                    _ => {}
+                }
+            }
+            (Some("lengths"), 3) => match (int(cx, &list[1], "a length"), int(cx, &list[2], "a length")) {
+                (Some(lo), Some(hi)) if lo <= hi => source.lengths = Some((lo, hi)),
+                (Some(_), Some(_)) => cx.error("stratagem::experiment::range", option, "MIN above MAX", "empty range"),
+                _ => {}
+            },
+            _ => cx.error("stratagem::experiment::usage", option, format!("usage: {USAGE}"), "unknown option"),
+        }
+    }
+    (cx.diags.len() == reported).then_some(source)
+}
+
+/// On a puzzle: the fitness is `(solve N)` alone and the champion the
+/// fittest of the last generation.
+pub(super) fn check_puzzle_run(
+    cx: &mut Cx,
+    clauses: &Clauses,
+    game: &Entry,
+    fitness: &[FitnessPart],
+    champion: ChampionRule,
+) {
+    if game.kind != Kind::Puzzle {
+        return;
+    }
+    if fitness.iter().any(|p| !matches!(p, FitnessPart::Solve(_))) || fitness.len() != 1 {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::puzzle",
+                format!("{} is a puzzle: its fitness is `(solve N)`, the node savings on N puzzles", game.name),
+            )
+            .at(cx.file, clauses.span("fitness"), "games need two players")
+            .with_help("write (fitness (solve 10))"),
+        );
+    }
+    if champion != ChampionRule::Last {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::puzzle",
+                format!("{} is a puzzle: its champion is the fittest of the last generation", game.name),
+            )
+            .at(cx.file, clauses.span("champion"), "validation games need two players")
+            .with_help("write (champion last), or leave it out; judge the champion with `stratagem solve`"),
+        );
+    }
+}

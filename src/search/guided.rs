@@ -1,0 +1,59 @@
+//! IDA* guided by an evolved program: a policy, a tree or a weight vector
+//! over a puzzle's primset, evaluated on each search node. `solve` and the
+//! puzzle fitness of evolution share it, so a champion is judged by exactly
+//! the search it was evolved with.
+
+use std::hash::Hash;
+
+use super::programs::GpProgram;
+use super::puzzle::{NodeView, Solution, ida_star};
+use crate::games::domain::SearchNode;
+use crate::games::{Instance, Puzzle};
+
+/// A program evaluated on a puzzle's search nodes.
+pub type NodeProgram<S, M> = GpProgram<SearchNode<S, M>>;
+
+/// A program's value as IDA*'s estimate: rounded to the nearest integer
+/// (halves away from zero), 0 for negative values and NaN, at most 10⁶.
+pub fn estimate(value: f64) -> u32 {
+    if value.is_nan() || value <= 0.0 { 0 } else { value.round().min(1e6) as u32 }
+}
+
+/// Each puzzle's DifficultyLevel: its published optimal length divided by
+/// the longest in the set (0 for a puzzle without one).
+pub fn difficulties<S>(puzzles: &[Instance<S>]) -> Vec<f64> {
+    let longest = puzzles.iter().filter_map(|p| p.optimal_cost).max().unwrap_or(0);
+    puzzles
+        .iter()
+        .map(|p| match p.optimal_cost {
+            Some(cost) if longest > 0 => f64::from(cost) / f64::from(longest),
+            _ => 0.0,
+        })
+        .collect()
+}
+
+/// IDA* from `start` guided by `program` (the puzzle's difficulty in its
+/// set is `difficulty`), expanding at most `max_nodes` nodes.
+pub fn program_ida<G>(
+    game: &G,
+    start: &G::State,
+    program: &NodeProgram<G::State, G::Move>,
+    difficulty: f64,
+    max_nodes: u64,
+) -> Solution<G::Move>
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+{
+    let h = |n: NodeView<'_, G::State, G::Move>| {
+        let node = SearchNode {
+            state: n.state.clone(),
+            parent: n.parent.map(|(s, m)| (s.clone(), m.clone())),
+            g: n.g,
+            siblings: n.siblings,
+            difficulty,
+        };
+        estimate(program.value(&node, 0))
+    };
+    ida_star(game, start, h, max_nodes)
+}
