@@ -10,7 +10,9 @@
 //! at least 0 (a search that expands more than ID saves nothing), 0 when
 //! unsolved. Iterative deepening's counts, the yardstick, are computed once
 //! per puzzle; a puzzle ID does not solve within the budget counts the
-//! budget as ID's nodes.
+//! budget as ID's nodes. A search stops at ID's count: past it, it scores 0
+//! whether it solves the puzzle or not, so stopping changes no score and
+//! bounds each generation's work.
 
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -129,8 +131,11 @@ where
 
     /// The percentage of ID's nodes `program` saves on puzzle `i`.
     fn score(&self, program: &NodeProgram<G::State, G::Move>, i: usize) -> f64 {
-        let found = program_ida(&self.game, &self.puzzles[i].state, program, self.difficulty[i], self.max_nodes);
+        // A search that expands as many nodes as ID saves nothing, solved or
+        // not: it stops there, which bounds a generation's work by ID's.
         let id = self.yardstick(i);
+        let limit = self.max_nodes.min(id);
+        let found = program_ida(&self.game, &self.puzzles[i].state, program, self.difficulty[i], limit);
         match found.moves {
             Some(_) if id > 0 => (100.0 * (1.0 - found.nodes as f64 / id as f64)).max(0.0),
             _ => 0.0,
