@@ -17,7 +17,7 @@
 //!
 //! Layouts are interned: every board read with the same layout shares one
 //! `&'static Layout`, so a state is `Copy`. Distinct layouts stay for the
-//! process (a hundred bytes or so each).
+//! process (a few kilobytes each).
 
 use std::collections::HashSet;
 use std::hash::{Hash, Hasher};
@@ -55,6 +55,15 @@ pub struct Layout {
     cells: Vec<[u64; 8]>,
     /// Per vehicle, per position, the cells it covers.
     masks: Vec<[u64; 8]>,
+    /// Per vehicle, every cell it can ever cover: its line's stretch between
+    /// walls where it was read (a vehicle never crosses a wall, so boards of
+    /// one puzzle share it; boards with a vehicle on either side of a wall
+    /// have distinct layouts).
+    tracks: Vec<u64>,
+    /// Per vehicle, the union of the other vehicles' tracks.
+    others_tracks: Vec<u64>,
+    /// Per cell, one bit per vehicle whose line runs through it.
+    lines_through: [u32; 64],
 }
 
 impl Layout {
@@ -78,6 +87,24 @@ impl Layout {
     #[inline]
     pub fn mask(&self, v: usize, p: u8) -> u64 {
         self.masks[v][usize::from(p)]
+    }
+
+    /// The cells any vehicle but `v` can ever cover.
+    #[inline]
+    pub fn others_track(&self, v: usize) -> u64 {
+        self.others_tracks[v]
+    }
+
+    /// One bit per vehicle whose line runs through a cell of `cells`.
+    #[inline]
+    pub fn lines_through(&self, cells: u64) -> u32 {
+        let mut vehicles = 0;
+        let mut rest = cells;
+        while rest != 0 {
+            vehicles |= self.lines_through[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+        }
+        vehicles
     }
 
     /// The index of the vehicle written with `letter`.
@@ -129,6 +156,7 @@ impl Board {
     /// The board with vehicle `v` at `p`.
     #[inline]
     pub fn with(&self, v: usize, p: u8) -> Board {
+        debug_assert_eq!(self.layout.mask(v, p) & !self.layout.tracks[v], 0, "a vehicle never crosses a wall");
         let shift = 4 * v;
         Board { pos: (self.pos & !(0xf << shift)) | (u128::from(p) << shift), layout: self.layout }
     }
@@ -248,7 +276,7 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
             bits
         })
         .collect();
-    let masks = vehicles
+    let masks: Vec<[u64; 8]> = vehicles
         .iter()
         .zip(&cells)
         .map(|(v, bits)| {
@@ -259,7 +287,27 @@ pub fn parse_board(text: &str) -> Result<Board, ParseError> {
             masks
         })
         .collect();
-    let layout = intern(Layout { size, walls, vehicles, empty, cells, masks });
+    let tracks: Vec<u64> = masks
+        .iter()
+        .zip(&vehicles)
+        .zip(&positions)
+        .map(|((masks, v), &p)| {
+            let open = |p: &u8| masks[usize::from(*p)] & walls == 0;
+            let lo = (0..p).rev().take_while(open).last().unwrap_or(p);
+            let hi = (p + 1..=size - v.len).take_while(open).last().unwrap_or(p);
+            (lo..=hi).fold(0, |track, p| track | masks[usize::from(p)])
+        })
+        .collect();
+    let others_tracks = (0..vehicles.len())
+        .map(|v| tracks.iter().enumerate().filter(|&(w, _)| w != v).fold(0, |others, (_, t)| others | t))
+        .collect();
+    let mut lines_through = [0u32; 64];
+    for (v, bits) in cells.iter().enumerate() {
+        for bit in &bits[..n] {
+            lines_through[bit.trailing_zeros() as usize] |= 1 << v;
+        }
+    }
+    let layout = intern(Layout { size, walls, vehicles, empty, cells, masks, tracks, others_tracks, lines_through });
     let pos = positions.iter().enumerate().fold(0u128, |acc, (v, &p)| acc | (u128::from(p) << (4 * v)));
     Ok(Board { pos, layout })
 }
