@@ -2,7 +2,8 @@
 //! lengths equal the published optimal lengths of the 40 cards and of every
 //! 20th puzzle of Fogleman's database; iterative deepening and IDA* with the
 //! admissible BlockersLowerBound find lengths as short; every solution
-//! replays; malformed files give diagnostics; `solve` as a user runs it.
+//! replays; the hand-written policy and the shipped champion solve the
+//! cards; malformed files give diagnostics; `solve` as a user runs it.
 
 use std::process::Command;
 
@@ -184,12 +185,25 @@ fn without_ms(stdout: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The evolved 6×6 champion (docs/RESULTS.md).
+const CHAMPION: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/champions/rush-hour-6x6.sg:rush-hour-6x6");
+
 #[test]
 fn a_hand_written_policy_solves_the_cards() {
-    // All 40 in a release build (about 40 s); a debug build, as CI runs the
-    // tests, evaluates the policy some 20 times slower: the first 20 there.
+    policy_solves_the_cards(POLICY, "hand-written");
+}
+
+#[test]
+fn the_shipped_champion_solves_the_cards() {
+    policy_solves_the_cards(CHAMPION, "champion");
+}
+
+/// `policy` guides IDA* to a legal solution of every card: all 40 in a
+/// release build (tens of seconds); a debug build, as CI runs the tests,
+/// evaluates it several times slower: the first 20 there.
+fn policy_solves_the_cards(policy: &str, tag: &str) {
     let n = if cfg!(debug_assertions) { 20 } else { 40 };
-    let dir = std::env::temp_dir().join(format!("stratagem-rush-policy-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("stratagem-rush-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let text = std::fs::read_to_string(format!("{DATA}/cards40.txt")).expect("cards");
     let cards = dir.join("cards.txt");
@@ -197,14 +211,14 @@ fn a_hand_written_policy_solves_the_cards() {
     std::fs::write(&cards, lines.join("\n")).expect("write");
     let cards = cards.display().to_string();
     let args =
-        ["solve", "rush-hour", "--puzzles", &cards, "--search", "ida", "--heuristic", POLICY, "--format", "json"];
+        ["solve", "rush-hour", "--puzzles", &cards, "--search", "ida", "--heuristic", policy, "--format", "json"];
     let (code, stdout, stderr) = stratagem(&[&args[..], &["--check", "--threads", "2"]].concat());
     assert_eq!(code, 0, "{stderr}");
     let lines = without_ms(&stdout);
     assert_eq!(lines.len(), n);
     for (i, line) in lines.iter().enumerate() {
         assert_eq!(line["index"], i + 1, "in file order");
-        assert_eq!(line["solved"], true, "card {}", i + 1);
+        assert_eq!(line["solved"], true, "{tag}: card {}", i + 1);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
