@@ -17,7 +17,6 @@ use rayon::prelude::*;
 use super::engine::{Evaluation, FITNESS, Fitness, PAIRINGS, VALIDATE};
 use super::experiment::{FitnessPart, Opponent};
 use super::genome::{Genome, Representation};
-use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
@@ -119,18 +118,11 @@ where
             };
             programs.extend(population.iter().map(|g| Program::Tree(order(g))));
         }
-        let programs: Vec<Arc<GpProgram<G::State>>> = if self.engine == ProgramEngine::Jit {
-            let (programs, fallbacks) =
-                GpProgram::compile_all(self.ps.clone(), self.binding.clone(), programs, JitConfig::fast_compile());
-            if !fallbacks.is_empty()
-                && let Ok(mut all) = self.fallbacks.lock()
-            {
-                all.extend(fallbacks);
-            }
-            programs.into_iter().map(Arc::new).collect()
-        } else {
-            programs.into_iter().map(|p| Arc::new(GpProgram::new(self.ps.clone(), self.binding.clone(), p))).collect()
-        };
+        let programs: Vec<Arc<GpProgram<G::State>>> =
+            GpProgram::population(&self.ps, &self.binding, programs, self.engine, &self.fallbacks)
+                .into_iter()
+                .map(Arc::new)
+                .collect();
         let n = population.len();
         (0..n)
             .map(|i| {

@@ -22,7 +22,6 @@ use rayon::prelude::*;
 
 use super::engine::{Evaluation, Fitness, PUZZLES, VALIDATE};
 use super::genome::{Genome, Representation};
-use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, SearchNode};
 use crate::games::{Instance, Puzzle};
 use crate::lang::PrimSet;
@@ -98,18 +97,7 @@ where
     fn compile(&self, population: &[Genome]) -> Vec<NodeProgram<G::State, G::Move>> {
         let p = &self.programs;
         let programs = population.iter().map(|g| g.program(&p.rep, &p.ps, p.eval_slot)).collect();
-        if p.engine == ProgramEngine::Jit {
-            let (programs, fallbacks) =
-                GpProgram::compile_all(p.ps.clone(), p.binding.clone(), programs, JitConfig::fast_compile());
-            if !fallbacks.is_empty()
-                && let Ok(mut all) = self.fallbacks.lock()
-            {
-                all.extend(fallbacks);
-            }
-            programs
-        } else {
-            programs.into_iter().map(|prog| GpProgram::new(p.ps.clone(), p.binding.clone(), prog)).collect()
-        }
+        GpProgram::population(&p.ps, &p.binding, programs, p.engine, &self.fallbacks)
     }
 
     /// `count` distinct puzzles (all of them when there are fewer), drawn from `rng`.

@@ -139,6 +139,33 @@ impl<S> GpProgram<S> {
         (programs, fallbacks)
     }
 
+    /// Programs for a population on `engine`: JIT-compiled as one
+    /// population ([`GpProgram::compile_all`], with the fallbacks' reasons
+    /// added to `fallbacks`), or interpreted.
+    pub fn population(
+        ps: &Arc<PrimSet>,
+        binding: &Arc<Binding<S>>,
+        programs: Vec<Program>,
+        engine: ProgramEngine,
+        fallbacks: &std::sync::Mutex<Vec<String>>,
+    ) -> Vec<GpProgram<S>> {
+        match engine {
+            ProgramEngine::Jit => {
+                let (programs, reasons) =
+                    GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::fast_compile());
+                if !reasons.is_empty()
+                    && let Ok(mut all) = fallbacks.lock()
+                {
+                    all.extend(reasons);
+                }
+                programs
+            }
+            ProgramEngine::Interp => {
+                programs.into_iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p)).collect()
+            }
+        }
+    }
+
     /// The program's value on `state` for `me`.
     pub fn value(&self, state: &S, me: Player) -> f64 {
         let mut ctx = PositionContext::new(&self.binding, state, me, &self.used);
