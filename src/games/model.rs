@@ -382,14 +382,6 @@ pub trait Puzzle: Game {
         let _ = (state, moves);
     }
 
-    /// Whether `mv` right after `previous` can never be part of a shortest
-    /// solution, so searches may skip it (Rush Hour: the same vehicle again,
-    /// since two slides of one vehicle are one slide or none).
-    fn is_redundant_after(&self, previous: &Self::Move, mv: &Self::Move) -> bool {
-        let _ = (previous, mv);
-        false
-    }
-
     /// Reads one line of a file of puzzles: `None` for a blank line or a
     /// `#` comment, else the instance and the cost of its optimal solution
     /// when the line gives it. By default a line is a state.

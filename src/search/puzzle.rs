@@ -19,9 +19,15 @@
 //!     soon the last iteration meets the goal;
 //!   - node ordering: a node's children are visited by increasing h, ties
 //!     in move order (with h = 0, move order alone);
-//!   - pruning of moves that are never in a shortest solution after the
-//!     move before them ([`Puzzle::is_redundant_after`]; Rush Hour: the same
-//!     vehicle twice in a row);
+//!   - learned estimates (the transposition table of Reinefeld and
+//!     Marsland's enhanced IDA*, kept across iterations): when the search
+//!     below a state ends without the goal, the least f on its frontier
+//!     (the nodes the bound cut off, and transpositions at their own g + h)
+//!     less the state's g becomes its estimate, if more than the
+//!     heuristic's. The next iteration then cuts a state off as soon as
+//!     what was learned below it exceeds the bound, instead of searching
+//!     its subtree again. Learned estimates are lower bounds whenever the
+//!     heuristic is (h = 0 included), so ID's solutions stay shortest;
 //!   - a node at g = bound is not expanded (every child would have f >
 //!     bound, since steps cost at least 1); the next bound is then at most
 //!     g + 1, so no bound is skipped.
@@ -67,12 +73,9 @@ where
             return Solution { moves: None, nodes };
         }
         nodes += 1;
-        let (state, last) = (met[next].0.clone(), met[next].2.clone());
+        let state = met[next].0.clone();
         game.legal_moves(&state, &mut moves);
         for mv in &moves {
-            if last.as_ref().is_some_and(|l| game.is_redundant_after(l, mv)) {
-                continue;
-            }
             let child = game.apply(&state, mv);
             if seen.contains(&child) {
                 continue;
@@ -133,6 +136,7 @@ where
         game,
         h,
         table: FxHashMap::default(),
+        learned: FxHashMap::default(),
         path: Vec::new(),
         spare_moves: Vec::new(),
         spare_children: Vec::new(),
@@ -145,11 +149,12 @@ where
     loop {
         dfs.table.clear();
         let mut next_bound = u32::MAX;
-        match dfs.visit(start, 0, h_start, &mut next_bound) {
-            Flow::Found => return Solution { moves: Some(dfs.path), nodes: dfs.nodes },
-            Flow::Limit => return Solution { moves: None, nodes: dfs.nodes },
-            Flow::Continue if next_bound == u32::MAX => return Solution { moves: None, nodes: dfs.nodes },
-            Flow::Continue => dfs.bound = next_bound,
+        let h = dfs.estimate(start, h_start);
+        match dfs.visit(start, 0, h, &mut next_bound) {
+            (Flow::Found, _) => return Solution { moves: Some(dfs.path), nodes: dfs.nodes },
+            (Flow::Limit, _) => return Solution { moves: None, nodes: dfs.nodes },
+            (Flow::Continue, _) if next_bound == u32::MAX => return Solution { moves: None, nodes: dfs.nodes },
+            (Flow::Continue, _) => dfs.bound = next_bound,
         }
     }
 }
@@ -176,6 +181,9 @@ struct Dfs<'g, G: Puzzle, H> {
     h: H,
     /// The least g at which each expanded state was met in this iteration.
     table: FxHashMap<G::State, u32>,
+    /// What earlier iterations learned of each expanded state's distance
+    /// to the goal: the least f on the frontier below it, less its g.
+    learned: FxHashMap<G::State, u32>,
     /// The moves from the start to the state being visited.
     path: Vec<G::Move>,
     /// Move and child lists to reuse, one per level.
@@ -192,36 +200,42 @@ where
     G::State: Hash + Eq,
     H: Fn(NodeView<'_, G::State, G::Move>) -> u32,
 {
-    /// Visits `state`, reached at cost `g`, whose estimate is `h`.
-    fn visit(&mut self, state: &G::State, g: u32, h: u32, next_bound: &mut u32) -> Flow {
+    /// The estimate for `state`: the heuristic's, or what an earlier
+    /// iteration learned if that is more.
+    fn estimate(&self, state: &G::State, h: u32) -> u32 {
+        self.learned.get(state).map_or(h, |&l| l.max(h))
+    }
+
+    /// Visits `state`, reached at cost `g`, whose estimate is `h`. Returns
+    /// the flow and the least f of the frontier below `state` (the nodes
+    /// cut off by the bound), which the table of learned estimates keeps.
+    fn visit(&mut self, state: &G::State, g: u32, h: u32, next_bound: &mut u32) -> (Flow, u32) {
         if self.game.is_goal(state) {
-            return Flow::Found;
+            return (Flow::Found, g);
         }
         let f = g.saturating_add(h);
         if f > self.bound {
             *next_bound = (*next_bound).min(f);
-            return Flow::Continue;
+            return (Flow::Continue, f);
         }
         if g >= self.bound {
             *next_bound = (*next_bound).min(g + 1);
-            return Flow::Continue;
+            return (Flow::Continue, g + 1);
         }
         match self.table.get_mut(state) {
-            Some(seen) if *seen <= g => return Flow::Continue,
+            Some(seen) if *seen <= g => return (Flow::Continue, g.saturating_add(h)),
             Some(seen) => *seen = g,
             None => {
                 self.table.insert(state.clone(), g);
             }
         }
         if self.nodes >= self.max_nodes {
-            return Flow::Limit;
+            return (Flow::Limit, f);
         }
         self.nodes += 1;
         let mut moves = self.spare_moves.pop().unwrap_or_default();
         self.game.legal_moves(state, &mut moves);
         self.game.order_moves(state, &mut moves);
-        let last = self.path.last();
-        moves.retain(|mv| !last.is_some_and(|l| self.game.is_redundant_after(l, mv)));
         let siblings = moves.len() as u32;
         let mut children = self.spare_children.pop().unwrap_or_default();
         children.clear();
@@ -229,6 +243,7 @@ where
             let child = self.game.apply(state, &mv);
             let child_g = g + self.game.step_cost(state, &mv);
             let h = (self.h)(NodeView { state: &child, parent: Some((state, &mv)), g: child_g, siblings });
+            let h = self.estimate(&child, h);
             children.push(Child { state: child, mv, g: child_g, h });
         }
         self.spare_moves.push(moves);
@@ -236,16 +251,25 @@ where
         // puzzle's move order (so with h = 0 the order is the puzzle's).
         children.sort_by_key(|c| c.h);
         let mut flow = Flow::Continue;
+        let mut frontier = u32::MAX;
         for child in &children {
             self.path.push(child.mv.clone());
-            flow = self.visit(&child.state, child.g, child.h, next_bound);
+            let (child_flow, child_frontier) = self.visit(&child.state, child.g, child.h, next_bound);
+            flow = child_flow;
+            frontier = frontier.min(child_frontier);
             if flow != Flow::Continue {
                 break;
             }
             self.path.pop();
         }
         self.spare_children.push(children);
-        flow
+        if flow == Flow::Continue {
+            let learned = frontier.saturating_sub(g);
+            if learned > h {
+                self.learned.insert(state.clone(), learned);
+            }
+        }
+        (flow, frontier)
     }
 }
 

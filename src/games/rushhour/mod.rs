@@ -214,10 +214,6 @@ impl Puzzle for RushHour {
         });
     }
 
-    fn is_redundant_after(&self, previous: &Slide, mv: &Slide) -> bool {
-        previous.vehicle == mv.vehicle
-    }
-
     /// A line is a board alone, `<length> <board>`, or three fields with the
     /// board in the middle: the cards' `<card> <board> <length>` (their
     /// boards use `.` for empty cells) or Fogleman's `<length> <board>
