@@ -6,14 +6,13 @@
 //!
 //! Each generation draws N training puzzles (the same for every member, so
 //! members compete on equal terms); a member's program guides IDA* on each
-//! within the node budget, and scores 100 × (1 − its nodes ÷ ID's nodes):
-//! the percentage of nodes reduced, negative when the guide costs more than
-//! ID, so that evolution sees a guide's blow-ups and not only its savings.
-//! A search stops at twice ID's count and scores −100 there, which bounds a
-//! generation's work; a puzzle unsolved within the budget scores 0, as the
-//! paper says. Iterative deepening's counts, the yardstick, are computed
-//! once per puzzle; a puzzle ID does not solve within the budget counts the
-//! budget as ID's nodes.
+//! within the node budget, and scores 100 × (1 − its nodes ÷ ID's nodes),
+//! at least 0 (a search that expands more than ID saves nothing), 0 when
+//! unsolved. Iterative deepening's counts, the yardstick, are computed once
+//! per puzzle; a puzzle ID does not solve within the budget counts the
+//! budget as ID's nodes. A search stops at ID's count: past it, it scores 0
+//! whether it solves the puzzle or not, so stopping changes no score and
+//! bounds each generation's work.
 
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -120,10 +119,15 @@ where
 
     /// The percentage of ID's nodes `program` saves on puzzle `i`.
     fn score(&self, program: &NodeProgram<G::State, G::Move>, i: usize) -> f64 {
+        // A search that expands as many nodes as ID saves nothing, solved or
+        // not: it stops there, which bounds a generation's work by ID's.
         let id = self.yardstick(i);
-        let limit = self.max_nodes.min(id.saturating_mul(2));
+        let limit = self.max_nodes.min(id);
         let found = program_ida(&self.game, &self.puzzles[i].state, program, self.difficulty[i], limit);
-        saved(id, found.moves.is_some(), found.nodes, limit < self.max_nodes)
+        match found.moves {
+            Some(_) if id > 0 => (100.0 * (1.0 - found.nodes as f64 / id as f64)).max(0.0),
+            _ => 0.0,
+        }
     }
 
     /// The mean score of each of `programs` on `puzzles`.
@@ -171,20 +175,6 @@ where
     }
 }
 
-/// The score of a search that expanded `nodes` against ID's `id`: the
-/// percentage of ID's nodes saved, negative when it expanded more, down to
-/// −100 (twice ID's nodes, where the search stops: `capped` says it stopped
-/// there rather than at the node budget). A puzzle unsolved within the
-/// budget scores 0, as in GP-Rush.
-fn saved(id: u64, solved: bool, nodes: u64, capped: bool) -> f64 {
-    match solved {
-        true if id > 0 => (100.0 * (1.0 - nodes as f64 / id as f64)).max(-100.0),
-        true => 0.0,
-        false if capped => -100.0,
-        false => 0.0,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,11 +216,7 @@ mod tests {
                 .map(|(p, &d)| {
                     let id = iterative_deepening(&RushHour, &p.state, 100_000).nodes as f64;
                     let found = program_ida(&RushHour, &p.state, &program, d, 100_000);
-                    match found.moves {
-                        Some(_) => (100.0 * (1.0 - found.nodes as f64 / id)).max(-100.0),
-                        None if 2.0 * id < 100_000.0 => -100.0,
-                        None => 0.0,
-                    }
+                    if found.moves.is_some() { (100.0 * (1.0 - found.nodes as f64 / id)).max(0.0) } else { 0.0 }
                 })
                 .sum::<f64>()
                 / 3.0;
