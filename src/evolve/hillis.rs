@@ -5,7 +5,10 @@
 //! drift towards what the solvers cannot yet do.
 //!
 //! Problems are any type with a [`ProblemSpace`] to draw and vary them; the
-//! solver population is an ordinary [`Engine`] population.
+//! solver population is an ordinary [`Engine`] population. A meeting is
+//! won or lost ([`Contest`], openings of a two-player game) or graded
+//! ([`Graded`], puzzles: the share of nodes a program saves, the puzzle
+//! scoring the rest).
 
 use rand::RngExt;
 use rayon::prelude::*;
@@ -42,7 +45,8 @@ pub struct HillisParams {
 
 /// The stream purpose of coevolution: (seed, HILLIS, generation, 0, solver)
 /// for a solver's sample, (.., 1, problem) for a problem's, (.., 2) for
-/// breeding the problems, and (seed, HILLIS, u64::MAX) for the first ones.
+/// breeding the problems (or (.., 3, child) for each child bred apart), and
+/// (seed, HILLIS, u64::MAX) for the first ones.
 pub const HILLIS: u64 = 10;
 
 /// Fitness of both populations for one generation.
@@ -108,6 +112,96 @@ pub fn breed_problems<S: ProblemSpace>(
             }
         })
         .collect()
+}
+
+/// The breeding of [`breed_problems`], but each child draws its parent and
+/// its variation from its own stream, (seed, HILLIS, generation, 3, child),
+/// and the children are bred in parallel: for problems whose variation is
+/// costly (a puzzle's is checked by a search).
+pub fn breed_problems_apart<S: ProblemSpace>(
+    space: &S,
+    problems: &[S::Problem],
+    scores: &[f64],
+    params: &HillisParams,
+    generation: u64,
+    seed: u64,
+) -> Vec<S::Problem> {
+    (0..params.problems)
+        .into_par_iter()
+        .map(|child| {
+            let mut rng = stream(seed, &[HILLIS, generation, 3, child as u64]);
+            let parent = &problems[select::tournament(&mut rng, scores, params.tournament)];
+            if rng.random_bool(params.mutation.clamp(0.0, 1.0)) {
+                space.mutate(parent, &mut rng)
+            } else {
+                parent.clone()
+            }
+        })
+        .collect()
+}
+
+/// The points of a graded meeting, shared between solver and problem.
+pub const FULL: f64 = 100.0;
+
+/// A contest whose meetings are graded rather than won or lost: the
+/// solver's share of [`FULL`] points (on a puzzle, the percentage of
+/// iterative deepening's nodes a program saves), the problem taking the
+/// rest. A grade depends only on the solver and the problem.
+pub trait Graded<P>: Sync {
+    /// The grade of member `solver` of the population on `problem`, 0 to [`FULL`].
+    fn grade(&self, solver: usize, problem: &P) -> f64;
+}
+
+/// Fitness of both populations from graded meetings.
+pub struct GradedScores {
+    /// Each solver's mean grade over its sample; each problem's mean of
+    /// [`FULL`] less the grade over its sample.
+    pub scores: Scores,
+    /// The share of the solvers' meetings graded above 0.
+    pub positive: f64,
+}
+
+/// Scores as [`score`] does, with a grade for each meeting: every solver
+/// meets `sample` problems drawn from (seed, HILLIS, generation, 0,
+/// solver), every problem `sample` solvers drawn from (.., 1, problem).
+/// Each distinct meeting is graded once, all of them in parallel, so the
+/// scores do not depend on the thread count.
+pub fn score_graded<P: Sync>(
+    contest: &dyn Graded<P>,
+    solvers: usize,
+    problems: &[P],
+    sample: usize,
+    generation: u64,
+    seed: u64,
+) -> GradedScores {
+    if solvers == 0 || problems.is_empty() {
+        let scores = Scores { solvers: vec![0.0; solvers], problems: vec![0.0; problems.len()] };
+        return GradedScores { scores, positive: 0.0 };
+    }
+    let draw = |tag: u64, who: usize, among: usize| -> Vec<usize> {
+        let mut rng = stream(seed, &[HILLIS, generation, tag, who as u64]);
+        (0..sample).map(|_| rng.random_range(0..among)).collect()
+    };
+    let solver_samples: Vec<Vec<usize>> = (0..solvers).map(|i| draw(0, i, problems.len())).collect();
+    let problem_samples: Vec<Vec<usize>> = (0..problems.len()).map(|j| draw(1, j, solvers)).collect();
+    let by_solver = solver_samples.iter().enumerate().flat_map(|(i, js)| js.iter().map(move |&j| (i, j)));
+    let by_problem = problem_samples.iter().enumerate().flat_map(|(j, is)| is.iter().map(move |&i| (i, j)));
+    let mut meetings: Vec<(usize, usize)> = by_solver.chain(by_problem).collect();
+    meetings.sort_unstable();
+    meetings.dedup();
+    let grades: Vec<f64> = meetings.par_iter().map(|&(i, j)| contest.grade(i, &problems[j])).collect();
+    let grade = |i: usize, j: usize| meetings.binary_search(&(i, j)).map_or(0.0, |k| grades[k]);
+    let mean = |xs: &mut dyn Iterator<Item = f64>| xs.sum::<f64>() / sample.max(1) as f64;
+    let solver_scores = solver_samples.iter().enumerate().map(|(i, js)| mean(&mut js.iter().map(|&j| grade(i, j))));
+    let problem_scores =
+        problem_samples.iter().enumerate().map(|(j, is)| mean(&mut is.iter().map(|&i| FULL - grade(i, j))));
+    let positive = solver_samples
+        .iter()
+        .enumerate()
+        .map(|(i, js)| js.iter().filter(|&&j| grade(i, j) > 0.0).count())
+        .sum::<usize>() as f64
+        / (solvers * sample).max(1) as f64;
+    GradedScores { scores: Scores { solvers: solver_scores.collect(), problems: problem_scores.collect() }, positive }
 }
 
 /// A fitness that credits solvers by a fixed table of scores (the engine's
@@ -213,6 +307,57 @@ mod tests {
             }
             (log, problems)
         })
+    }
+
+    /// A graded meeting: 100 when the tree is exact at x, less the further off.
+    struct Closeness(PrimSet, Vec<Genome>);
+
+    impl Graded<f64> for Closeness {
+        fn grade(&self, solver: usize, x: &f64) -> f64 {
+            let Genome::Trees(ts) = &self.1[solver] else { return 0.0 };
+            let mut slots = [0u64; 10];
+            slots[0] = x.to_bits();
+            let y = Interp::new(&self.0, &mut Slots(&slots)).eval_tree(&ts[0]).as_f64();
+            let off = (y - x * x).abs();
+            if off.is_nan() { 0.0 } else { FULL / (1.0 + off) }
+        }
+    }
+
+    /// Graded scores and problems bred apart are the same on any thread
+    /// count; scores are means of grades, a problem's of what its solvers
+    /// left.
+    #[test]
+    fn graded_coevolution_is_deterministic_across_threads() {
+        let ps = load_primset("arith").expect("arith");
+        let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let mut rng = stream(5, &[]);
+        let solvers: Vec<Genome> = (0..12)
+            .map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, crate::evolve::init::Method::Grow, 4)]))
+            .collect();
+        let problems: Vec<f64> = (0..9).map(|_| Points.random(&mut rng)).collect();
+        let contest = Closeness(ps.clone(), solvers.clone());
+        let hp = HillisParams { problems: 9, sample: 4, mutation: 0.7, tournament: 2 };
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+            pool.install(|| {
+                let graded = score_graded(&contest, solvers.len(), &problems, 4, 3, 11);
+                let next = breed_problems_apart(&Points, &problems, &graded.scores.problems, &hp, 3, 11);
+                (graded, next)
+            })
+        };
+        let ((a, pa), (b, pb)) = (run(1), run(3));
+        let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&a.scores.solvers), bits(&b.scores.solvers));
+        assert_eq!(bits(&a.scores.problems), bits(&b.scores.problems));
+        assert_eq!(a.positive.to_bits(), b.positive.to_bits());
+        assert_eq!(bits(&pa), bits(&pb));
+        assert_eq!(pa.len(), 9);
+        assert!(a.scores.solvers.iter().chain(&a.scores.problems).all(|s| (0.0..=FULL).contains(s)));
+        // Solver 0's score, recomputed from its own sample.
+        let mut rng = stream(11, &[HILLIS, 3, 0, 0]);
+        let mine: f64 =
+            (0..4).map(|_| contest.grade(0, &problems[rng.random_range(0..problems.len())])).sum::<f64>() / 4.0;
+        assert_eq!(mine.to_bits(), a.scores.solvers[0].to_bits());
     }
 
     #[test]

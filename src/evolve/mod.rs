@@ -8,6 +8,7 @@ pub mod finalists;
 pub mod ga;
 pub mod game_fitness;
 pub mod genome;
+pub mod hard_puzzles;
 pub mod hillis;
 pub mod init;
 pub mod openings;

@@ -12,6 +12,7 @@
 //! <out>/checkpoint.json      the population at the start of the next generation
 //! <out>/champions/*.sg       simplified best programs, checkable and playable
 //! <out>/final.json           the final round of validated finalists, when there is one
+//! <out>/boards.txt           the coevolved puzzles, `<optimal length> <board>` a line (puzzle coevolution)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -64,9 +65,34 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_round: Option<FinalRound>,
     /// The problem population at `generation`, when the run coevolves
-    /// problems (Hillis): each an opening, its move choices.
+    /// problems (Hillis).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub problems: Option<Vec<Vec<u32>>>,
+    pub problems: Option<SavedProblems>,
+}
+
+/// A problem population as a checkpoint keeps it; which kind the run's
+/// game needs is checked by the run that resumes it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum SavedProblems {
+    /// Openings of a two-player game, each its move choices.
+    Openings(Vec<Vec<u32>>),
+    /// Puzzles, each a line `<optimal length> <puzzle>` as `stratagem
+    /// solve` reads it.
+    Puzzles(Vec<String>),
+}
+
+impl SavedProblems {
+    pub fn len(&self) -> usize {
+        match self {
+            SavedProblems::Openings(p) => p.len(),
+            SavedProblems::Puzzles(p) => p.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Version 2 keeps the finalists of validation (and, optionally, the final
@@ -78,7 +104,12 @@ pub fn checkpoint_path(dir: &Path) -> PathBuf {
 }
 
 /// The files a run writes in its output directory (besides `champions/`).
-pub const OUTPUT_FILES: [&str; 5] = ["checkpoint.json", "log.jsonl", "timing.jsonl", "fitness.svg", "final.json"];
+pub const OUTPUT_FILES: [&str; 6] =
+    ["checkpoint.json", "log.jsonl", "timing.jsonl", "fitness.svg", "final.json", BOARDS_FILE];
+
+/// The file of a run that coevolves puzzles: its problem population, one
+/// `<optimal length> <puzzle>` a line, which `stratagem solve --puzzles` reads.
+pub const BOARDS_FILE: &str = "boards.txt";
 
 /// The environment variable of a test hook: with `N`, the process exits at
 /// once, as if killed, right after the N-th file a run writes (counted over
@@ -190,7 +221,7 @@ pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
     if cp.population.is_empty() {
         return Err("it holds no population".into());
     }
-    if cp.problems.as_ref().is_some_and(Vec::is_empty) {
+    if cp.problems.as_ref().is_some_and(SavedProblems::is_empty) {
         return Err("it holds an empty problem population".into());
     }
     if cp.champion.is_some() != (cp.generation > 0) {
@@ -443,6 +474,25 @@ mod tests {
             assert_eq!(bits(a), bits(b), "{a:?}");
         }
         assert_eq!(log_texts(&log).expect("text").0, log_texts(&back.log).expect("text").0);
+    }
+
+    /// Openings and puzzles read back as what they were; an empty problem
+    /// population, or one mixing both, is refused.
+    #[test]
+    fn problems_of_either_kind_read_back() {
+        let good = checkpoint(vec![record(0, 1.0)]);
+        let openings = SavedProblems::Openings(vec![vec![1, 2], vec![]]);
+        let puzzles = SavedProblems::Puzzles(vec!["8 ooooooooooooAAoooooooooooooooooooooo".into()]);
+        for problems in [openings, puzzles] {
+            let cp = Checkpoint { problems: Some(problems.clone()), ..good.clone() };
+            let back = parse_checkpoint(&checkpoint_text(&cp).expect("text")).expect("parses");
+            assert_eq!(back.problems, Some(problems));
+        }
+        let empty = Checkpoint { problems: Some(SavedProblems::Puzzles(Vec::new())), ..good.clone() };
+        let err = parse_checkpoint(&checkpoint_text(&empty).expect("text")).expect_err("empty");
+        assert!(err.contains("empty problem population"), "{err}");
+        let mixed = checkpoint_text(&good).expect("text").replacen('{', "{\"problems\":[[1],\"8 oo\"],", 1);
+        assert!(parse_checkpoint(&mixed).is_err());
     }
 
     #[test]

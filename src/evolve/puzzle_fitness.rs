@@ -13,6 +13,9 @@
 //! budget as ID's nodes. A search stops at ID's count: past it, it scores 0
 //! whether it solves the puzzle or not, so stopping changes no score and
 //! bounds each generation's work.
+//!
+//! With `(fitness (hillis ...))` the puzzles coevolve instead
+//! (`hard_puzzles.rs`); this fitness lends them its programs and searches.
 
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -28,7 +31,7 @@ use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
 use crate::search::guided::{NodeProgram, difficulties, program_ida};
 use crate::search::programs::{GpProgram, ProgramEngine};
-use crate::search::puzzle::iterative_deepening;
+use crate::search::puzzle::{bfs, iterative_deepening};
 
 /// What evolves and how its programs are evaluated.
 pub struct NodePrograms<S, M> {
@@ -41,7 +44,8 @@ pub struct NodePrograms<S, M> {
 }
 
 /// The programs of one population, shared with fitnessless matches.
-type Population<G> = Arc<Vec<NodeProgram<<G as crate::games::Game>::State, <G as crate::games::Game>::Move>>>;
+pub(super) type Population<G> =
+    Arc<Vec<NodeProgram<<G as crate::games::Game>::State, <G as crate::games::Game>::Move>>>;
 
 /// Scores a population by the nodes its programs save IDA*.
 pub struct PuzzleFitness<G: Puzzle> {
@@ -55,6 +59,8 @@ pub struct PuzzleFitness<G: Puzzle> {
     max_nodes: u64,
     /// Iterative deepening's nodes per puzzle, computed on first use.
     yardstick: Vec<OnceLock<u64>>,
+    /// BFS's optimal length per puzzle, computed on first use (coevolution).
+    lengths: OnceLock<Vec<Option<u32>>>,
     /// The programs of the population last evaluated (for fitnessless matches).
     last: Mutex<Option<Population<G>>>,
     /// Programs the JIT could not compile, with the reason (they are interpreted).
@@ -83,6 +89,7 @@ where
             per_generation,
             max_nodes,
             yardstick,
+            lengths: OnceLock::new(),
             last: Mutex::new(None),
             fallbacks: Mutex::new(Vec::new()),
         }
@@ -93,8 +100,30 @@ where
         self.puzzles.len()
     }
 
+    /// The puzzle.
+    pub(super) fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// Nodes each search may expand.
+    pub(super) fn max_nodes(&self) -> u64 {
+        self.max_nodes
+    }
+
+    /// The training puzzles and their optimal lengths by BFS (`None` when
+    /// BFS does not solve one within the budget), computed on first use.
+    pub(super) fn training(&self) -> (&[Instance<G::State>], &[Option<u32>]) {
+        let lengths = self.lengths.get_or_init(|| {
+            self.puzzles
+                .par_iter()
+                .map(|p| bfs(&self.game, &p.state, self.max_nodes).moves.map(|m| m.len() as u32))
+                .collect()
+        });
+        (&self.puzzles, lengths)
+    }
+
     /// The programs of `population`, JIT-compiled as one population when enabled.
-    fn compile(&self, population: &[Genome]) -> Vec<NodeProgram<G::State, G::Move>> {
+    pub(super) fn compile(&self, population: &[Genome]) -> Vec<NodeProgram<G::State, G::Move>> {
         let p = &self.programs;
         let programs = population.iter().map(|g| g.program(&p.rep, &p.ps, p.eval_slot)).collect();
         GpProgram::population(&p.ps, &p.binding, programs, p.engine, &self.fallbacks)
@@ -111,19 +140,33 @@ where
 
     /// Iterative deepening's nodes on puzzle `i` (the budget when unsolved).
     fn yardstick(&self, i: usize) -> u64 {
-        *self.yardstick[i].get_or_init(|| {
-            let found = iterative_deepening(&self.game, &self.puzzles[i].state, self.max_nodes);
-            if found.moves.is_some() { found.nodes } else { self.max_nodes }
-        })
+        *self.yardstick[i].get_or_init(|| self.id_nodes(&self.puzzles[i].state))
+    }
+
+    /// Iterative deepening's nodes on `state` (the budget when unsolved).
+    pub(super) fn id_nodes(&self, state: &G::State) -> u64 {
+        let found = iterative_deepening(&self.game, state, self.max_nodes);
+        if found.moves.is_some() { found.nodes } else { self.max_nodes }
     }
 
     /// The percentage of ID's nodes `program` saves on puzzle `i`.
     fn score(&self, program: &NodeProgram<G::State, G::Move>, i: usize) -> f64 {
+        self.saving(program, &self.puzzles[i].state, self.difficulty[i], self.yardstick(i))
+    }
+
+    /// The percentage of ID's `id` nodes `program` saves on `state`, whose
+    /// DifficultyLevel is `difficulty`: 0 when it does not solve it.
+    pub(super) fn saving(
+        &self,
+        program: &NodeProgram<G::State, G::Move>,
+        state: &G::State,
+        difficulty: f64,
+        id: u64,
+    ) -> f64 {
         // A search that expands as many nodes as ID saves nothing, solved or
         // not: it stops there, which bounds a generation's work by ID's.
-        let id = self.yardstick(i);
         let limit = self.max_nodes.min(id);
-        let found = program_ida(&self.game, &self.puzzles[i].state, program, self.difficulty[i], limit);
+        let found = program_ida(&self.game, state, program, difficulty, limit);
         match found.moves {
             Some(_) if id > 0 => (100.0 * (1.0 - found.nodes as f64 / id as f64)).max(0.0),
             _ => 0.0,

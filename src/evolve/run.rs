@@ -29,10 +29,11 @@ use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
+use super::hard_puzzles::{self, HardPuzzle};
 use super::hillis::{self, Scores};
 use super::init::Builder;
 use super::openings::{self, Coevolution, Opening};
-use super::output::{self, CHECKPOINT_FORMAT, Checkpoint, LogRecord};
+use super::output::{self, BOARDS_FILE, CHECKPOINT_FORMAT, Checkpoint, LogRecord, SavedProblems};
 use super::policy_ops::RuleList;
 use super::puzzle_fitness::{NodePrograms, PuzzleFitness};
 use super::select;
@@ -123,6 +124,10 @@ pub fn run_experiment(
 
 /// What a run needs of its fitness besides scoring each generation.
 pub(super) trait RunFitness: Fitness {
+    /// A problem of Hillis coevolution on this fitness: an opening of a
+    /// two-player game, or a puzzle.
+    type Problem: Clone + Send + Sync;
+
     /// Validation points of `candidates` (population index, genome) in
     /// `games` games against `opponent`, for round (generation) `round`.
     fn validate(
@@ -134,6 +139,9 @@ pub(super) trait RunFitness: Fitness {
         seed: u64,
     ) -> Vec<f64>;
 
+    /// The first problems of Hillis coevolution.
+    fn initial_problems(&self, h: &HillisSpec, seed: u64) -> Result<Vec<Self::Problem>, Vec<Diagnostic>>;
+
     /// One generation of Hillis coevolution of `problems`; `None` when it
     /// scored nothing.
     fn coevolve(
@@ -141,12 +149,26 @@ pub(super) trait RunFitness: Fitness {
         engine: &Engine,
         state: &State,
         h: &HillisSpec,
-        problems: &mut Vec<Opening>,
+        problems: &mut Vec<Self::Problem>,
         seed: u64,
     ) -> Option<(State, GenerationStats, Evaluation)>;
+
+    /// The problems as the checkpoint keeps them.
+    fn save_problems(&self, problems: &[Self::Problem]) -> SavedProblems;
+
+    /// The problems a checkpoint kept (as many as the experiment's problem
+    /// population), checked against the experiment; the error completes
+    /// "the checkpoint holds ...".
+    fn load_problems(&self, h: &HillisSpec, saved: SavedProblems) -> Result<Vec<Self::Problem>, String>;
+
+    /// The text of the file of problems a run writes beside its log (the
+    /// problems after `generation` generations), if it writes one.
+    fn problems_file(&self, name: &str, generation: u64, problems: &[Self::Problem]) -> Option<String>;
 }
 
 impl<G: GpGame> RunFitness for GameFitness<G> {
+    type Problem = Opening;
+
     fn validate(
         &self,
         candidates: &[(u64, &Genome)],
@@ -156,6 +178,10 @@ impl<G: GpGame> RunFitness for GameFitness<G> {
         seed: u64,
     ) -> Vec<f64> {
         GameFitness::validate(self, candidates, opponent, games, round, seed)
+    }
+
+    fn initial_problems(&self, h: &HillisSpec, seed: u64) -> Result<Vec<Opening>, Vec<Diagnostic>> {
+        Ok(hillis::initial_problems(&openings::space(h), &openings::params(h), seed))
     }
 
     /// The players' step against a sample of the problems, then the
@@ -176,28 +202,66 @@ impl<G: GpGame> RunFitness for GameFitness<G> {
         *problems = hillis::breed_problems(&space, problems, &scores.problems, &params, state.generation, seed);
         Some((next, stats, eval))
     }
+
+    fn save_problems(&self, problems: &[Opening]) -> SavedProblems {
+        SavedProblems::Openings(problems.to_vec())
+    }
+
+    fn load_problems(&self, h: &HillisSpec, saved: SavedProblems) -> Result<Vec<Opening>, String> {
+        let SavedProblems::Openings(problems) = saved else {
+            return Err("puzzles, but the experiment's problems are openings".into());
+        };
+        let (min, max) = (h.opening.0 as usize, h.opening.1 as usize);
+        if let Some((i, p)) = problems.iter().enumerate().find(|(_, p)| !(min..=max).contains(&p.len())) {
+            return Err(format!("problem {i} of {} plies, outside the experiment's {min} to {max}", p.len()));
+        }
+        Ok(problems)
+    }
+
+    fn problems_file(&self, _: &str, _: u64, _: &[Opening]) -> Option<String> {
+        None
+    }
 }
 
 /// On a puzzle, validation solves `games` puzzles (the opponent plays no
-/// part), and nothing coevolves: lowering refuses both, so neither is
-/// reached by a checked experiment.
+/// part; lowering refuses validation on a puzzle, so a checked experiment
+/// never reaches it), and Hillis coevolution evolves hard puzzles
+/// (src/evolve/hard_puzzles.rs).
 impl<G> RunFitness for PuzzleFitness<G>
 where
     G: Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync> + Sync,
 {
+    type Problem = HardPuzzle<G::State>;
+
     fn validate(&self, candidates: &[(u64, &Genome)], _: &Opponent, games: u32, round: u64, seed: u64) -> Vec<f64> {
         PuzzleFitness::validate(self, candidates, games, round, seed)
     }
 
+    fn initial_problems(&self, h: &HillisSpec, seed: u64) -> Result<Vec<Self::Problem>, Vec<Diagnostic>> {
+        hard_puzzles::initial_problems(self, h, seed)
+    }
+
     fn coevolve(
         &self,
-        _: &Engine,
-        _: &State,
-        _: &HillisSpec,
-        _: &mut Vec<Opening>,
-        _: u64,
+        engine: &Engine,
+        state: &State,
+        h: &HillisSpec,
+        problems: &mut Vec<Self::Problem>,
+        seed: u64,
     ) -> Option<(State, GenerationStats, Evaluation)> {
-        None
+        hard_puzzles::coevolve(self, engine, state, h, problems, seed)
+    }
+
+    fn save_problems(&self, problems: &[Self::Problem]) -> SavedProblems {
+        hard_puzzles::save(self.game(), problems)
+    }
+
+    fn load_problems(&self, h: &HillisSpec, saved: SavedProblems) -> Result<Vec<Self::Problem>, String> {
+        hard_puzzles::load(self, h, saved)
+    }
+
+    fn problems_file(&self, name: &str, generation: u64, problems: &[Self::Problem]) -> Option<String> {
+        Some(hard_puzzles::boards_text(self.game(), name, generation, problems))
     }
 }
 
@@ -328,7 +392,7 @@ fn run_generations<F: RunFitness>(
     // (each only if it differs), so any kill followed by --resume gives the
     // uninterrupted run's files.
     let snapshot = |state: &State,
-                    problems: &[Opening],
+                    problems: &[F::Problem],
                     log: &[LogRecord],
                     fittest: &Option<Genome>,
                     finalists: &[Finalist],
@@ -347,20 +411,26 @@ fn run_generations<F: RunFitness>(
         champion: fittest.as_ref().map(|g| genome_text(g, "champion", ps, &rep)),
         finalists: finalists.to_vec(),
         final_round: round.cloned(),
-        problems: hillis.is_some().then(|| problems.to_vec()),
+        problems: hillis.is_some().then(|| fitness.save_problems(problems)),
     };
     let save = |cp: &Checkpoint| output::save_checkpoint(&opts.out, cp).map_err(|e| io_error("write", &cp_path, e));
-    let derive = |log: &[LogRecord]| -> Result<(), Vec<Diagnostic>> {
+    let derive = |log: &[LogRecord], problems: &[F::Problem]| -> Result<(), Vec<Diagnostic>> {
         output::write_log(&opts.out, log).map_err(|e| io_error("write the log in", &opts.out, e))?;
         let plot = opts.out.join("fitness.svg");
-        output::write_plot(&opts.out, &exp.name, log).map_err(|e| io_error("write", &plot, e))
+        output::write_plot(&opts.out, &exp.name, log).map_err(|e| io_error("write", &plot, e))?;
+        let text = hillis.and_then(|_| fitness.problems_file(&exp.name, log.len() as u64, problems));
+        if let Some(text) = text {
+            let boards = opts.out.join(BOARDS_FILE);
+            output::write_output(&boards, text.as_bytes()).map_err(|e| io_error("write", &boards, e))?;
+        }
+        Ok(())
     };
 
-    let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep)? } else { None };
+    let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep, fitness)? } else { None };
     let was_complete = resumed.as_ref().is_some_and(|r| r.state.generation >= total);
     let Start { mut state, mut problems, mut log, mut fittest, mut finalists, final_round } = match resumed {
         Some(start) => {
-            derive(&start.log)?;
+            derive(&start.log, &start.problems)?;
             start
         }
         None => {
@@ -373,11 +443,12 @@ fn run_generations<F: RunFitness>(
                     .with_help("continue it with --resume, or choose another --out directory"),
                 ]);
             }
+            let problems = match &hillis {
+                Some(h) => fitness.initial_problems(h, exp.seed)?,
+                None => Vec::new(),
+            };
             std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
             let state = engine.initial();
-            let problems = hillis.map_or_else(Vec::new, |h| {
-                hillis::initial_problems(&openings::space(&h), &openings::params(&h), exp.seed)
-            });
             save(&snapshot(&state, &problems, &[], &None, &[], None))?;
             Start { state, problems, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
         }
@@ -415,7 +486,7 @@ fn run_generations<F: RunFitness>(
         done_here += 1;
         bar.set_position(state.generation);
         save(&snapshot(&state, &problems, &log, &fittest, &finalists, None))?;
-        derive(&log)?;
+        derive(&log, &problems)?;
     }
     bar.finish_and_clear();
     let finished = state.generation >= total;
@@ -453,10 +524,10 @@ fn candidate_genomes<'a>(state: &'a State, candidates: &[usize]) -> Vec<(u64, &'
 }
 
 /// Where a run starts: a fresh population, or a checkpoint's state.
-struct Start {
+struct Start<P> {
     state: State,
     /// The problem population (Hillis coevolution), else empty.
-    problems: Vec<Opening>,
+    problems: Vec<P>,
     log: Vec<LogRecord>,
     fittest: Option<Genome>,
     finalists: Vec<Finalist>,
@@ -468,13 +539,14 @@ struct Start {
 /// population and the generation fit the experiment. `None` when the
 /// directory is empty: the run was killed before its first checkpoint, and
 /// starts afresh.
-fn resume(
+fn resume<F: RunFitness>(
     out: &Path,
     print: &str,
     exp: &Experiment,
     ps: &PrimSet,
     rep: &Representation,
-) -> Result<Option<Start>, Vec<Diagnostic>> {
+    fitness: &F,
+) -> Result<Option<Start<F::Problem>>, Vec<Diagnostic>> {
     let path = output::checkpoint_path(out);
     let refuse = |message: String| {
         vec![
@@ -559,7 +631,6 @@ fn resume(
     let problems = match (exp.hillis(), cp.problems) {
         (None, None) => Vec::new(),
         (Some(h), Some(problems)) => {
-            let (min, max) = (h.opening.0 as usize, h.opening.1 as usize);
             if problems.len() != h.problems {
                 return Err(refuse(format!(
                     "the checkpoint `{at}` holds {} problems, but the experiment's problem population is {}",
@@ -567,13 +638,7 @@ fn resume(
                     h.problems
                 )));
             }
-            if let Some((i, p)) = problems.iter().enumerate().find(|(_, p)| !(min..=max).contains(&p.len())) {
-                return Err(refuse(format!(
-                    "the checkpoint `{at}` holds problem {i} of {} plies, outside the experiment's {min} to {max}",
-                    p.len()
-                )));
-            }
-            problems
+            fitness.load_problems(&h, problems).map_err(|e| refuse(format!("the checkpoint `{at}` holds {e}")))?
         }
         (Some(_), None) => {
             return Err(refuse(format!("the checkpoint `{at}` holds no problems, but the experiment coevolves them")));

@@ -395,6 +395,24 @@ pub trait Puzzle: Game {
             .map(|state| Some(Instance { state, optimal_cost: None }))
             .map_err(|e| ParseError { span: e.span.start + offset..e.span.end + offset, ..e })
     }
+
+    /// A puzzle a small change away from `state`, drawn from `rng`, for
+    /// coevolving hard puzzles with their solvers (Rush Hour: some vehicles
+    /// slid, or one added, removed or moved elsewhere). It may have no
+    /// solution: the caller checks. `None` when the puzzle has no such
+    /// change, or when this draw made none.
+    fn vary_instance<R: Rng + ?Sized>(&self, state: &Self::State, rng: &mut R) -> Option<Self::State> {
+        let _ = (state, rng);
+        None
+    }
+
+    /// A fresh puzzle of the kind of `like` (Rush Hour: its size) whose
+    /// optimal solution costs at least `min_cost`, drawn from `rng`; `None`
+    /// when the puzzle cannot generate them, or none was found.
+    fn random_instance<R: Rng + ?Sized>(&self, like: &Self::State, min_cost: u32, rng: &mut R) -> Option<Self::State> {
+        let _ = (like, min_cost, rng);
+        None
+    }
 }
 
 /// One puzzle of a file of puzzles.

@@ -1,10 +1,12 @@
 //! Fitness sources beyond games from the initial position: Hillis
 //! two-population coevolution of problems (start positions of a two-player
-//! game) and, for puzzles, solving instances.
+//! game, or a puzzle's instances) and, for puzzles, solving instances.
 //!
 //! ```text
 //! (fitness (hillis (problems 20) (sample 5) (opening 2 16) (opponent random)
 //!                  (goal win) (mutation 0.5) (tournament 2)))
+//! (fitness (hillis (problems 20) (sample 5) (min-length 30) (start puzzles)
+//!                  (mutation 0.5) (tournament 2)))         ; on a puzzle
 //! (fitness (solve N))        ; puzzles only: refused on two-player games
 //! ```
 
@@ -24,13 +26,25 @@ pub enum Goal {
     NotLose,
 }
 
-/// Hillis two-population coevolution: a population of problems, openings
-/// that lead to start positions, evolves against the solvers. A solver
-/// plays the side to move at a problem's position against `opponent`; each
-/// solver meets `sample` problems per generation and scores a point for each
-/// it solves (added to its other points), and each problem meets `sample`
-/// solvers and scores a point for each that fails it. Problems breed by
-/// tournament selection on those points and mutation.
+/// Where a puzzle's first problems come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemStart {
+    /// The experiment's training puzzles (`(puzzles ...)`).
+    Puzzles,
+    /// Puzzles generated afresh (Rush Hour: `rush-hour generate`'s climb).
+    Generated,
+}
+
+/// Hillis two-population coevolution: a population of problems evolves
+/// against the solvers. On a two-player game a problem is an opening that
+/// leads to a start position; a solver plays the side to move there
+/// against `opponent`; each solver meets `sample` problems per generation
+/// and scores a point for each it solves (added to its other points), and
+/// each problem meets `sample` solvers and scores a point for each that
+/// fails it. On a puzzle a problem is an instance (a Rush Hour board) of at
+/// least `min_length` moves; a meeting is graded by the nodes the solver
+/// saves (src/evolve/hard_puzzles.rs). Problems breed by tournament
+/// selection on their points and mutation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HillisSpec {
     pub problems: usize,
@@ -42,6 +56,11 @@ pub struct HillisSpec {
     /// Probability that a problem bred is mutated rather than copied.
     pub mutation: f64,
     pub tournament: usize,
+    /// Puzzles: the least optimal length of a problem (default: the
+    /// shortest starting puzzle's).
+    pub min_length: Option<u32>,
+    /// Puzzles: where the first problems come from.
+    pub start: ProblemStart,
 }
 
 impl Default for HillisSpec {
@@ -54,17 +73,30 @@ impl Default for HillisSpec {
             goal: Goal::Win,
             mutation: 0.5,
             tournament: 2,
+            min_length: None,
+            start: ProblemStart::Puzzles,
         }
     }
 }
 
-const OPTIONS: [&str; 7] = ["problems", "sample", "opening", "opponent", "goal", "mutation", "tournament"];
+const OPTIONS: [&str; 9] =
+    ["problems", "sample", "opening", "opponent", "goal", "mutation", "tournament", "min-length", "start"];
 
-const USAGE: &str = "(hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) \
-                     (mutation P) (tournament K))";
+/// The options of problems that are openings (two-player games only).
+const OPENING_OPTIONS: [&str; 3] = ["opening", "opponent", "goal"];
+
+/// The options of problems that are puzzles (puzzles only).
+const PUZZLE_OPTIONS: [&str; 2] = ["min-length", "start"];
+
+const USAGE: &str = "(hillis (problems N) (sample K) (mutation P) (tournament K) OPTIONS...), OPTIONS on a \
+                     two-player game: (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose); on a puzzle: \
+                     (min-length L) (start puzzles|generated)";
 
 /// The longest opening, in plies.
 const MAX_OPENING: i64 = 1000;
+
+/// The longest puzzle asked for, in moves.
+const MAX_LENGTH: i64 = 10_000;
 
 /// `(hillis (OPTION VALUE...)...)`, every option optional.
 pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
@@ -121,6 +153,17 @@ pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
                 _ => cx.error("stratagem::experiment::hillis", g, "a goal is `win` or `not-lose`", "unknown goal"),
             },
             ("mutation", [v]) => spec.mutation = super::clauses::probability(cx, v, "mutation"),
+            ("min-length", [v]) => spec.min_length = count(cx, v, 1, MAX_LENGTH).map(|n| n as u32),
+            ("start", [v]) => match v.as_symbol() {
+                Some("puzzles") => spec.start = ProblemStart::Puzzles,
+                Some("generated") => spec.start = ProblemStart::Generated,
+                _ => cx.error(
+                    "stratagem::experiment::hillis",
+                    v,
+                    "problems start from `puzzles` (the training puzzles) or `generated` ones",
+                    "unknown start",
+                ),
+            },
             _ => cx.error("stratagem::experiment::usage", opt, format!("usage: {USAGE}"), "malformed"),
         }
     }
@@ -136,11 +179,41 @@ pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
 }
 
 /// Reports fitness sources that do not fit `game`: `(solve N)` on a game
-/// that is not a puzzle, and more than one `(hillis ...)`.
+/// that is not a puzzle, options of `(hillis ...)` for the other kind of
+/// problem (openings on a puzzle, a puzzle's length on a two-player game),
+/// and more than one `(hillis ...)`.
 ///
 /// Puzzles are the registry's [`Kind::Puzzle`] games (Rush Hour), where
 /// `(solve N)` scores a program on N training puzzles a generation.
 pub(super) fn check_sources_fit(cx: &mut Cx, game: &Entry, sources: &[Sexp]) {
+    let puzzle = game.kind == Kind::Puzzle;
+    let (foreign, problems, help): (&[&str], _, _) = if puzzle {
+        (
+            &OPENING_OPTIONS,
+            "its problems are puzzles, not openings",
+            "on a puzzle: (min-length L) (start puzzles|generated)",
+        )
+    } else {
+        (
+            &PUZZLE_OPTIONS,
+            "its problems are openings, not puzzles",
+            "on a two-player game: (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose)",
+        )
+    };
+    for s in sources.iter().filter(|s| s.head() == Some("hillis")) {
+        for opt in s.as_list().unwrap_or_default().iter().skip(1) {
+            if let Some(key) = opt.head().filter(|k| foreign.contains(k)) {
+                cx.push(
+                    Diagnostic::error(
+                        "stratagem::experiment::hillis",
+                        format!("`({key} ...)` means nothing on {}: {problems}", game.name),
+                    )
+                    .at(cx.file, opt.span, format!("no use on {}", game.kind.describe()))
+                    .with_help(format!("remove it; the options of problems {help}")),
+                );
+            }
+        }
+    }
     for s in sources {
         if s.head() == Some("solve") && game.kind != Kind::Puzzle {
             let puzzles = registry::names_of(Kind::Puzzle);

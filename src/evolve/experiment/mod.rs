@@ -17,6 +17,7 @@
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
 //!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)
 //!            (hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) ...)
+//!            (hillis (problems N) (sample K) (min-length L) (start puzzles|generated) ...)  ; on a puzzle
 //!            (solve N))                              ; puzzles only (the default there)
 //!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
 //!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
@@ -39,7 +40,7 @@ use clauses::Clauses;
 use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
 
-pub use coevolution::{Goal, HillisSpec};
+pub use coevolution::{Goal, HillisSpec, ProblemStart};
 pub use puzzles::{DEFAULT_MAX_NODES, PuzzleSource};
 
 use super::engine::Selection;
@@ -94,8 +95,10 @@ pub enum FitnessPart {
     Guide { depth: u32, games: u32 },
     /// Games against α-β of the given depth with material evaluation.
     Material { depth: u32, games: u32 },
-    /// Points for the start positions (problems) solved, from Hillis
-    /// coevolution of a problem population (at most one per experiment).
+    /// Points for the problems solved (start positions of a two-player
+    /// game; on a puzzle, the mean node savings on its instances), from
+    /// Hillis coevolution of a problem population (at most one per
+    /// experiment).
     Hillis(HillisSpec),
     /// The mean node savings against iterative deepening on N training
     /// puzzles a generation (puzzles only, see `puzzles.rs`).

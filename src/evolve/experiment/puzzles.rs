@@ -142,8 +142,8 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
     (cx.diags.len() == reported).then_some(source)
 }
 
-/// On a puzzle: the fitness is `(solve N)` alone and the champion the
-/// fittest of the last generation.
+/// On a puzzle: the fitness is `(solve N)` or `(hillis ...)`, alone, and
+/// the champion the fittest of the last generation.
 pub(super) fn check_puzzle_run(
     cx: &mut Cx,
     clauses: &Clauses,
@@ -154,14 +154,21 @@ pub(super) fn check_puzzle_run(
     if game.kind != Kind::Puzzle {
         return;
     }
-    if fitness.iter().any(|p| !matches!(p, FitnessPart::Solve(_))) || fitness.len() != 1 {
+    // No source at all: each was refused as it was lowered.
+    let sources_fit = fitness.is_empty() || matches!(fitness, [FitnessPart::Solve(_) | FitnessPart::Hillis(_)]);
+    if !sources_fit {
+        let games = fitness.iter().any(|p| !matches!(p, FitnessPart::Solve(_) | FitnessPart::Hillis(_)));
         cx.push(
             Diagnostic::error(
                 "stratagem::experiment::puzzle",
-                format!("{} is a puzzle: its fitness is `(solve N)`, the node savings on N puzzles", game.name),
+                format!(
+                    "{} is a puzzle: its fitness is `(solve N)`, the node savings on N puzzles, or `(hillis ...)`, \
+                     the node savings on coevolving puzzles, one of them",
+                    game.name
+                ),
             )
-            .at(cx.file, clauses.span("fitness"), "games need two players")
-            .with_help("write (fitness (solve 10))"),
+            .at(cx.file, clauses.span("fitness"), if games { "games need two players" } else { "one source" })
+            .with_help("write (fitness (solve 10)) or (fitness (hillis (problems 20) (sample 5)))"),
         );
     }
     if champion != ChampionRule::Last {

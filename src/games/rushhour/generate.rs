@@ -25,7 +25,7 @@ const CLIMB_STEPS: usize = 400;
 
 /// Vehicle letters besides the red car `A`: `X` is left out, since the
 /// cards' format reads it as the red car.
-const LETTERS: &[u8] = b"BCDEFGHIJKLMNOPQRSTUVWYZ";
+pub(super) const LETTERS: &[u8] = b"BCDEFGHIJKLMNOPQRSTUVWYZ";
 
 /// A generated puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]

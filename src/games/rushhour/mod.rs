@@ -14,15 +14,19 @@
 //! - A board with no legal move (possible only with walls) is over and lost.
 //!
 //! Boards and their formats are in [`board`]; the paper's hand-crafted
-//! heuristics in [`heuristics`]; the searches (BFS, iterative deepening,
+//! heuristics in [`heuristics`]; hard boards generated in [`generate`] and
+//! varied in `mutate` (for coevolving them with policies); the searches (BFS, iterative deepening,
 //! IDA*) are generic, in `crate::search::puzzle`.
 
 pub mod board;
 mod domain;
 pub mod generate;
 pub mod heuristics;
+mod mutate;
 
 pub use board::{Board, Layout, format_board, parse_board};
+
+use rand::Rng;
 
 use crate::games::{Game, Instance, ParseError, Puzzle, Role, Turn, WIN};
 
@@ -247,6 +251,18 @@ impl Puzzle for RushHour {
                 }
             };
         Ok(Some(Instance { state, optimal_cost }))
+    }
+
+    /// Some vehicles slid, or one added, removed or moved elsewhere
+    /// (`mutate.rs`).
+    fn vary_instance<R: Rng + ?Sized>(&self, board: &Board, rng: &mut R) -> Option<Board> {
+        mutate::vary(board, rng)
+    }
+
+    /// A generated board of `like`'s size ([`generate::generate`], 20 climbs).
+    fn random_instance<R: Rng + ?Sized>(&self, like: &Board, min_cost: u32, mut rng: &mut R) -> Option<Board> {
+        let found = generate::generate(like.layout().size, min_cost, &mut rng, 20)?;
+        parse_board(&found.board).ok()
     }
 }
 
