@@ -102,16 +102,20 @@ pub fn breed_problems<S: ProblemSpace>(
     seed: u64,
 ) -> Vec<S::Problem> {
     let mut rng = stream(seed, &[HILLIS, generation, 2]);
-    (0..params.problems)
-        .map(|_| {
-            let parent = &problems[select::tournament(&mut rng, scores, params.tournament)];
-            if rng.random_bool(params.mutation.clamp(0.0, 1.0)) {
-                space.mutate(parent, &mut rng)
-            } else {
-                parent.clone()
-            }
-        })
-        .collect()
+    (0..params.problems).map(|_| child(space, problems, scores, params, &mut rng)).collect()
+}
+
+/// One bred problem: a parent by tournament, mutated with the mutation
+/// rate's probability.
+fn child<S: ProblemSpace>(
+    space: &S,
+    problems: &[S::Problem],
+    scores: &[f64],
+    params: &HillisParams,
+    rng: &mut GpRng,
+) -> S::Problem {
+    let parent = &problems[select::tournament(rng, scores, params.tournament)];
+    if rng.random_bool(params.mutation.clamp(0.0, 1.0)) { space.mutate(parent, rng) } else { parent.clone() }
 }
 
 /// The breeding of [`breed_problems`], but each child draws its parent and
@@ -128,15 +132,7 @@ pub fn breed_problems_apart<S: ProblemSpace>(
 ) -> Vec<S::Problem> {
     (0..params.problems)
         .into_par_iter()
-        .map(|child| {
-            let mut rng = stream(seed, &[HILLIS, generation, 3, child as u64]);
-            let parent = &problems[select::tournament(&mut rng, scores, params.tournament)];
-            if rng.random_bool(params.mutation.clamp(0.0, 1.0)) {
-                space.mutate(parent, &mut rng)
-            } else {
-                parent.clone()
-            }
-        })
+        .map(|index| child(space, problems, scores, params, &mut stream(seed, &[HILLIS, generation, 3, index as u64])))
         .collect()
 }
 
