@@ -59,6 +59,24 @@ fn iterative_deepening_and_admissible_ida_star_are_optimal() {
 }
 
 #[test]
+fn a_huge_estimate_searches_deep_without_exhausting_the_stack() {
+    // An estimate of a million at the start makes the first bound a million:
+    // the search is then depth first and its path well over a thousand
+    // moves long. On a thread with a 256 KiB stack, a search that recursed
+    // once per move would overflow.
+    let search = || {
+        let card = &instances("cards40.txt")[39];
+        let at_start_only = |n: NodeView<'_, _, _>| if n.g == 0 { 1_000_000 } else { 0 };
+        let found = ida_star(&RushHour, &card.state, at_start_only, 200_000);
+        let moves = found.moves.expect("solved");
+        assert!(moves.len() > 1000, "a depth-first path: {} moves", moves.len());
+        assert!(replay(&RushHour, &card.state, &moves).is_ok());
+    };
+    let small_stack = std::thread::Builder::new().stack_size(256 << 10).spawn(search).expect("spawn");
+    small_stack.join().expect("the search finished");
+}
+
+#[test]
 fn searches_stop_at_their_node_limit() {
     let card = &instances("cards40.txt")[39];
     for found in [bfs(&RushHour, &card.state, 100), iterative_deepening(&RushHour, &card.state, 100)] {

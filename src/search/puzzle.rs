@@ -150,11 +150,11 @@ where
         dfs.table.clear();
         let mut next_bound = u32::MAX;
         let h = dfs.estimate(start, h_start);
-        match dfs.visit(start, 0, h, &mut next_bound) {
-            (Flow::Found, _) => return Solution { moves: Some(dfs.path), nodes: dfs.nodes },
-            (Flow::Limit, _) => return Solution { moves: None, nodes: dfs.nodes },
-            (Flow::Continue, _) if next_bound == u32::MAX => return Solution { moves: None, nodes: dfs.nodes },
-            (Flow::Continue, _) => dfs.bound = next_bound,
+        match dfs.iterate(start, h, &mut next_bound) {
+            Flow::Found => return Solution { moves: Some(dfs.path), nodes: dfs.nodes },
+            Flow::Limit => return Solution { moves: None, nodes: dfs.nodes },
+            Flow::Continue if next_bound == u32::MAX => return Solution { moves: None, nodes: dfs.nodes },
+            Flow::Continue => dfs.bound = next_bound,
         }
     }
 }
@@ -206,31 +206,79 @@ where
         self.learned.get(state).map_or(h, |&l| l.max(h))
     }
 
-    /// Visits `state`, reached at cost `g`, whose estimate is `h`. Returns
-    /// the flow and the least f of the frontier below `state` (the nodes
-    /// cut off by the bound), which the table of learned estimates keeps.
-    fn visit(&mut self, state: &G::State, g: u32, h: u32, next_bound: &mut u32) -> (Flow, u32) {
+    /// One iteration: searches from `start` (estimate `h`) under the bound,
+    /// depth first, with an explicit stack of frames rather than recursion,
+    /// so that a bound of thousands of steps (an inadmissible estimate) needs
+    /// no deeper call stack. On `Found`, `path` holds the moves to the goal.
+    fn iterate(&mut self, start: &G::State, h: u32, next_bound: &mut u32) -> Flow {
+        let mut frames: Vec<Frame<G::State, G::Move>> = Vec::new();
+        match self.enter(start, 0, h, next_bound) {
+            Entered::Done(flow, _) => return flow,
+            Entered::Expanded(children) => frames.push(Frame { g: 0, h, children, next: 0, frontier: u32::MAX }),
+        }
+        while let Some(top) = frames.last_mut() {
+            if let Some(child) = top.children.get(top.next) {
+                top.next += 1;
+                self.path.push(child.mv.clone());
+                match self.enter(&child.state, child.g, child.h, next_bound) {
+                    Entered::Done(Flow::Continue, frontier) => {
+                        top.frontier = top.frontier.min(frontier);
+                        self.path.pop();
+                    }
+                    Entered::Done(flow, _) => return flow,
+                    Entered::Expanded(children) => {
+                        let (g, h) = (child.g, child.h);
+                        frames.push(Frame { g, h, children, next: 0, frontier: u32::MAX });
+                    }
+                }
+                continue;
+            }
+            // Every child searched without the goal: learn from the frontier.
+            let Some(done) = frames.pop() else { break };
+            let state = frames.last().map_or(start, |parent| &parent.children[parent.next - 1].state);
+            let learned = done.frontier.saturating_sub(done.g);
+            if learned > done.h {
+                self.learned.insert(state.clone(), learned);
+            }
+            self.spare_children.push(done.children);
+            match frames.last_mut() {
+                Some(parent) => {
+                    parent.frontier = parent.frontier.min(done.frontier);
+                    self.path.pop();
+                }
+                None => break,
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Enters `state`, reached at cost `g`, whose estimate is `h`: either
+    /// done with it at once (the goal, a cut-off, a transposition or the node
+    /// limit; with the least f of its frontier, which the table of learned
+    /// estimates keeps) or expands it, returning its children, the most
+    /// promising first.
+    fn enter(&mut self, state: &G::State, g: u32, h: u32, next_bound: &mut u32) -> Entered<G::State, G::Move> {
         if self.game.is_goal(state) {
-            return (Flow::Found, g);
+            return Entered::Done(Flow::Found, g);
         }
         let f = g.saturating_add(h);
         if f > self.bound {
             *next_bound = (*next_bound).min(f);
-            return (Flow::Continue, f);
+            return Entered::Done(Flow::Continue, f);
         }
         if g >= self.bound {
             *next_bound = (*next_bound).min(g + 1);
-            return (Flow::Continue, g + 1);
+            return Entered::Done(Flow::Continue, g + 1);
         }
         match self.table.get_mut(state) {
-            Some(seen) if *seen <= g => return (Flow::Continue, g.saturating_add(h)),
+            Some(seen) if *seen <= g => return Entered::Done(Flow::Continue, f),
             Some(seen) => *seen = g,
             None => {
                 self.table.insert(state.clone(), g);
             }
         }
         if self.nodes >= self.max_nodes {
-            return (Flow::Limit, f);
+            return Entered::Done(Flow::Limit, f);
         }
         self.nodes += 1;
         let mut moves = self.spare_moves.pop().unwrap_or_default();
@@ -250,27 +298,25 @@ where
         // Node ordering: the most promising child first; ties keep the
         // puzzle's move order (so with h = 0 the order is the puzzle's).
         children.sort_by_key(|c| c.h);
-        let mut flow = Flow::Continue;
-        let mut frontier = u32::MAX;
-        for child in &children {
-            self.path.push(child.mv.clone());
-            let (child_flow, child_frontier) = self.visit(&child.state, child.g, child.h, next_bound);
-            flow = child_flow;
-            frontier = frontier.min(child_frontier);
-            if flow != Flow::Continue {
-                break;
-            }
-            self.path.pop();
-        }
-        self.spare_children.push(children);
-        if flow == Flow::Continue {
-            let learned = frontier.saturating_sub(g);
-            if learned > h {
-                self.learned.insert(state.clone(), learned);
-            }
-        }
-        (flow, frontier)
+        Entered::Expanded(children)
     }
+}
+
+/// A node being searched: its path cost and estimate, its children, the
+/// next child to search and the least f met on the frontier below it so far.
+struct Frame<S, M> {
+    g: u32,
+    h: u32,
+    children: Vec<Child<S, M>>,
+    next: usize,
+    frontier: u32,
+}
+
+/// What entering a node gave: done with it (the flow and its frontier's
+/// least f), or its children to search.
+enum Entered<S, M> {
+    Done(Flow, u32),
+    Expanded(Vec<Child<S, M>>),
 }
 
 /// Plays `moves` from `start`: `Ok` with the final state if each is legal
