@@ -8,6 +8,8 @@
 //!   exactly that value, such as `One` or `True`).
 //! - Dead branches: `(if true a b)` is `a`, `(if c a a)` is `a`, `(and false x)`
 //!   is `false`, `(nand x false)` is `true`, and so on.
+//! - Idempotence and absorption: `(and x x)` and `(or x x)` are `x`, and so are
+//!   `(and x (or y x))` and `(or x (and x y))`, through nested `or`s and `and`s.
 //! - Introns: `(first a b)` (the paper's NullFuncJ) is `a`.
 //!
 //! - Policies: each condition, value and the default are simplified; a rule
@@ -120,13 +122,13 @@ impl Simplifier<'_> {
                 (Some(true), _) => Some(args[1].clone()),
                 (_, Some(true)) => Some(args[0].clone()),
                 (Some(false), _) | (_, Some(false)) => self.written(Value::B(false), ty),
-                _ => None,
+                _ => self.absorbed(Builtin::Or, &args[0], &args[1]),
             },
             Builtin::Or => match (a, b) {
                 (Some(false), _) => Some(args[1].clone()),
                 (_, Some(false)) => Some(args[0].clone()),
                 (Some(true), _) | (_, Some(true)) => self.written(Value::B(true), ty),
-                _ => None,
+                _ => self.absorbed(Builtin::And, &args[0], &args[1]),
             },
             Builtin::Nand => match (a, b) {
                 (Some(false), _) | (_, Some(false)) => self.written(Value::B(true), ty),
@@ -137,6 +139,33 @@ impl Simplifier<'_> {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// `(and x y)` (with `inner` = or) or `(or x y)` (with `inner` = and) is
+    /// `x` when `y` is `x` or an `inner` of operands one of which is `x`, and
+    /// symmetrically.
+    fn absorbed(&self, inner: Builtin, x: &[Node], y: &[Node]) -> Option<Vec<Node>> {
+        if x == y || self.operands(inner, y).contains(&x) {
+            Some(x.to_vec())
+        } else if self.operands(inner, x).contains(&y) {
+            Some(y.to_vec())
+        } else {
+            None
+        }
+    }
+
+    /// The operands of a chain of `op`s (`(or a (or b c))` gives a, b and c;
+    /// anything else is its own only operand).
+    fn operands<'n>(&self, op: Builtin, nodes: &'n [Node]) -> Vec<&'n [Node]> {
+        match nodes.first() {
+            Some(&Node::Prim(id)) if matches!(self.ps.prim(id).kind, PrimKind::Builtin(o) if o == op) => {
+                let left = Tree::subtree_len(self.ps, &nodes[1..]);
+                let mut all = self.operands(op, &nodes[1..1 + left]);
+                all.extend(self.operands(op, &nodes[1 + left..]));
+                all
+            }
+            _ => vec![nodes],
         }
     }
 
@@ -232,6 +261,15 @@ mod tests {
         assert_eq!(simplified("(if (nand (<= a b) false) a b)"), "a");
         assert_eq!(simplified("(if (nor true (<= a b)) a b)"), "b");
         assert_eq!(simplified("(+ a (+ One One))"), "(+ a 2.0)");
+        assert_eq!(simplified("(if (and flag flag) a b)"), "(if flag a b)");
+        assert_eq!(simplified("(if (or (<= a b) (<= a b)) a b)"), "(if (<= a b) a b)");
+        let rush_hour_champion = "(if (and (or (or (or (<= a b) flag) flag) flag) (and flag flag)) a b)";
+        assert_eq!(simplified(rush_hour_champion), "(if flag a b)");
+        assert_eq!(simplified("(if (or (and (<= b a) flag) (<= b a)) a b)"), "(if (<= b a) a b)");
+        assert_eq!(
+            simplified("(if (and flag (or (<= a b) (<= b a))) a b)"),
+            "(if (and flag (or (<= a b) (<= b a))) a b)"
+        );
         assert_eq!(simplified("(+ a b)"), "(+ a b)");
     }
 

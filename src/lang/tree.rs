@@ -44,13 +44,18 @@ impl Tree {
 
     /// One past the last node of the subtree rooted at `idx`.
     pub fn subtree_end(&self, ps: &PrimSet, idx: usize) -> usize {
+        idx + Tree::subtree_len(ps, &self.nodes[idx..])
+    }
+
+    /// The number of nodes of the subtree that starts `nodes` (prefix order).
+    pub fn subtree_len(ps: &PrimSet, nodes: &[Node]) -> usize {
         let mut pending = 1usize;
-        let mut i = idx;
-        while pending > 0 && i < self.nodes.len() {
-            pending = pending - 1 + Tree::arity(ps, self.nodes[i]);
-            i += 1;
+        let mut len = 0;
+        while pending > 0 && len < nodes.len() {
+            pending = pending - 1 + Tree::arity(ps, nodes[len]);
+            len += 1;
         }
-        i
+        len
     }
 
     /// Depth: the number of nodes on the longest root-to-leaf path (a single
