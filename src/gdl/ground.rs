@@ -152,8 +152,13 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     drop(ws);
     let (rules, alternatives) =
         relaxed_game(desc, &is_static, &mut terms, &mut |rs, name, arity| relation_of(rs, name, arity), &mut relations);
-    let mut instances: Vec<Instances> =
-        alternatives.iter().map(|a| Instances::new(desc.rules[a.rule].vars.len())).collect();
+    let mut instances: Vec<Instances> = alternatives
+        .iter()
+        .map(|a| {
+            let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
+            Instances::new(desc.rules[a.rule].vars.len() + n_pos)
+        })
+        .collect();
     let mut fixpoint = Fixpoint {
         terms: &mut terms,
         relations: &mut relations,
@@ -170,12 +175,17 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     })?;
 
     let mut g = Grounding::default();
-    let mut ids: FxHashMap<u32, usize> = FxHashMap::default();
+    // The ground program's number of each atom's term, `usize::MAX` if none yet.
+    let mut ids: Vec<usize> = Vec::new();
     let mut memo: FxHashMap<u32, Term> = FxHashMap::default();
     // Static relations are evaluated exactly: their atoms are constants.
     let mut atom = |g: &mut Grounding, terms: &Terms, id: u32| -> usize {
-        if let Some(&a) = ids.get(&id) {
-            return a;
+        let slot = id as usize;
+        if slot >= ids.len() {
+            ids.resize(slot + 1, usize::MAX);
+        }
+        if ids[slot] != usize::MAX {
+            return ids[slot];
         }
         let (relation, args) = terms.atom(id, &mut memo);
         let key = (relation, args.len());
@@ -184,7 +194,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         let a = g.atoms.len();
         g.static_value.push(value);
         g.atoms.push((relation, args));
-        ids.insert(id, a);
+        ids[slot] = a;
         a
     };
     // Outputs that are static hold without a rule.
@@ -200,25 +210,37 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     for (alternative, found) in alternatives.iter().zip(&instances) {
         let rule = &desc.rules[alternative.rule];
         let head = P::atom(rule.head.relation, &rule.head.args, &mut terms);
-        let literals: Vec<(P, bool)> = alternative
+        // Positive literals' atoms come with the instance; negative ones
+        // are built from its variables' values.
+        let negated: Vec<Option<P>> = alternative
             .literals
             .iter()
             .filter_map(|lit| match lit {
-                Lit::Pos(s) => Some((P::atom(s.relation, &s.args, &mut terms), true)),
-                Lit::Neg(s) => Some((P::atom(s.relation, &s.args, &mut terms), false)),
+                Lit::Pos(_) => Some(None),
+                Lit::Neg(s) => Some(Some(P::atom(s.relation, &s.args, &mut terms))),
                 Lit::Distinct(..) | Lit::Same(..) => None,
             })
             .collect();
+        let n_vars = rule.vars.len();
         'rows: for i in 0..found.len() {
             let row = found.row(i);
-            let Some(h) = terms.build(&head, row) else { continue };
+            let (binds, matched) = row.split_at(n_vars);
+            let Some(h) = terms.build(&head, binds) else { continue };
             let (mut positive, mut negative) = (Vec::new(), Vec::new());
-            for (p, holds) in &literals {
-                // A literal with a variable no positive literal binds
-                // (an unsafe rule) leaves the instance out, as the prover does.
-                let Some(a) = terms.build(p, row) else { continue 'rows };
-                let a = atom(&mut g, &terms, a);
-                if *holds { positive.push(a) } else { negative.push(a) }
+            let mut matched = matched.iter();
+            for literal in &negated {
+                match literal {
+                    None => {
+                        let Some(&a) = matched.next() else { continue 'rows };
+                        positive.push(atom(&mut g, &terms, a));
+                    }
+                    Some(p) => {
+                        // A variable no positive literal binds (an unsafe
+                        // rule) leaves the instance out, as the prover does.
+                        let Some(a) = terms.build(p, binds) else { continue 'rows };
+                        negative.push(atom(&mut g, &terms, a));
+                    }
+                }
             }
             let head = atom(&mut g, &terms, h);
             g.rules.push(GroundRule { head, positive, negative });

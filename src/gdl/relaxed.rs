@@ -248,11 +248,14 @@ impl Relation {
     }
 }
 
-/// A rule's satisfying assignments: rows of `n_vars` values (`NONE` for a
-/// variable no literal binds), without repeats.
+/// A rule's satisfying assignments, without repeats: rows of its variables'
+/// values (`NONE` for a variable no literal binds) followed by the atoms its
+/// positive literals matched, in body order (grounding reads them instead
+/// of building them again).
 #[derive(Default)]
 pub(super) struct Instances {
-    pub n_vars: usize,
+    /// Values in a row.
+    pub width: usize,
     pub rows: Vec<u32>,
     set: HashTable<u32>,
 }
@@ -262,8 +265,8 @@ fn row_hash(row: &[u32]) -> u64 {
 }
 
 impl Instances {
-    pub(super) fn new(n_vars: usize) -> Instances {
-        Instances { n_vars, ..Instances::default() }
+    pub(super) fn new(width: usize) -> Instances {
+        Instances { width, ..Instances::default() }
     }
 
     pub(super) fn len(&self) -> usize {
@@ -271,13 +274,13 @@ impl Instances {
     }
 
     pub(super) fn row(&self, i: usize) -> &[u32] {
-        &self.rows[i * self.n_vars..(i + 1) * self.n_vars]
+        &self.rows[i * self.width..(i + 1) * self.width]
     }
 
     fn insert(&mut self, row: &[u32]) -> bool {
         let h = row_hash(row);
-        let Instances { n_vars, rows, set } = self;
-        let n = *n_vars;
+        let Instances { width, rows, set } = self;
+        let n = *width;
         if set.find(h, |&i| &rows[i as usize * n..(i as usize + 1) * n] == row).is_some() {
             return false;
         }
@@ -337,6 +340,9 @@ struct Joiner<'j> {
     delta: (usize, usize),
     binds: Vec<u32>,
     trail: Vec<u32>,
+    /// The atom each positive literal matched, by its place in the body.
+    matched: Vec<u32>,
+    row: Vec<u32>,
     instances: Option<&'j mut Instances>,
     out: &'j mut Vec<(usize, u32)>,
     made: usize,
@@ -370,6 +376,7 @@ impl Joiner<'_> {
                 let BodyLit::Pos { rel, pat } = &rule.body[lit] else { return };
                 for f in self.delta.0..self.delta.1 {
                     let t = relations[*rel].facts[f];
+                    self.matched[lit] = t;
                     if self.terms.unify(pat, t, &mut self.binds, &mut self.trail) {
                         self.join(pos + 1);
                     }
@@ -382,7 +389,9 @@ impl Joiner<'_> {
                 let Some(bucket) = index.buckets.get(&key_of(&index.key_vars, &self.binds)) else { return };
                 let facts = &relations[index.rel].facts;
                 for &f in bucket {
-                    if self.terms.unify(pat, facts[f as usize], &mut self.binds, &mut self.trail) {
+                    let t = facts[f as usize];
+                    self.matched[lit] = t;
+                    if self.terms.unify(pat, t, &mut self.binds, &mut self.trail) {
                         self.join(pos + 1);
                     }
                     self.undo(mark);
@@ -417,10 +426,17 @@ impl Joiner<'_> {
     }
 
     fn emit(&mut self) {
-        if let Some(instances) = self.instances.as_deref_mut()
-            && !instances.insert(&self.binds)
-        {
-            return;
+        if let Some(instances) = self.instances.as_deref_mut() {
+            self.row.clear();
+            self.row.extend_from_slice(&self.binds);
+            for (lit, &atom) in self.rule.body.iter().zip(&self.matched) {
+                if let BodyLit::Pos { .. } = lit {
+                    self.row.push(atom);
+                }
+            }
+            if !instances.insert(&self.row) {
+                return;
+            }
         }
         if let Some(head) = self.terms.build(&self.rule.head, &self.binds) {
             self.out.push((self.rule.head_rel, head));
@@ -516,6 +532,8 @@ impl Fixpoint<'_> {
                     delta,
                     binds: vec![NONE; rule.n_vars],
                     trail: Vec::new(),
+                    matched: vec![NONE; rule.body.len()],
+                    row: Vec::new(),
                     instances,
                     out: &mut out,
                     made: 0,
