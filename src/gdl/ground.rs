@@ -16,9 +16,12 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::description::{self as d, Description, Literal, Pattern, Rule, Sentence};
+use std::time::{Duration, Instant};
+
+use super::description::{self as d, Description, Pattern};
 use super::plan::{Demand, Dep, Lit, Plan, dnf};
-use super::prover::{ProverError, Workspace, build};
+use super::prover::{ProverError, Workspace};
+use super::relaxed::{BodyLit, Fixpoint, Instances, P, Relation, RelaxedRule, Stop, Terms};
 use super::term::{Sym, Term};
 use crate::diagnostic::Diagnostic;
 
@@ -120,276 +123,205 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     let (real, _) = Plan::new(desc, None, Demand::Off)?;
     let is_static: FxHashSet<(Sym, usize)> =
         real.relations.iter().filter(|r| r.dep == Dep::Static).map(|r| (r.name, r.arity)).collect();
-    let (relaxed, instances) = relaxed_game(desc, &is_static);
-    let fail = |e: ProverError| {
-        let why = if e.0.contains("time limit") {
-            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
-        } else {
-            format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game")
-        };
-        vec![Diagnostic::error("stratagem::gdl::ground", why)]
+    let deadline = Instant::now() + Duration::from_secs(GROUND_SECONDS);
+    let over_time = || format!("grounding takes longer than {GROUND_SECONDS} s, its time budget");
+    let over_budget = || format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game");
+    let error = |why: String| vec![Diagnostic::error("stratagem::gdl::ground", why)];
+    // Static relations are the same in every state: the prover evaluates
+    // them exactly, once.
+    let ws = Workspace::with_limits(&real, GROUND_BUDGET, Some(deadline))
+        .map_err(|e: ProverError| error(if e.0.contains("time limit") { over_time() } else { over_budget() }))?;
+    let mut terms = Terms::default();
+    let mut relations: Vec<Relation> = Vec::new();
+    let mut relation_ids: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
+    let mut relation_of = |relations: &mut Vec<Relation>, name: Sym, arity: usize| -> usize {
+        *relation_ids.entry((name, arity)).or_insert_with(|| {
+            relations.push(Relation::default());
+            relations.len() - 1
+        })
     };
-    let deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(GROUND_SECONDS));
-    // Literal orders from the initial state's facts, when it can be evaluated.
-    let stats = super::machine::initial_statistics(desc, deadline);
-    let (plan, _) = Plan::new(&relaxed, stats.as_ref(), Demand::Off)?;
-    let mut ws = Workspace::with_limits(&plan, GROUND_BUDGET, deadline).map_err(fail)?;
-    ws.evaluate_all(&plan).map_err(fail)?;
-    let relation_of: FxHashMap<(Sym, usize), usize> =
-        plan.relations.iter().enumerate().map(|(i, r)| ((r.name, r.arity), i)).collect();
-    let table = |relation: Sym, arity: usize| relation_of.get(&(relation, arity)).map(|&rel| ws.table(rel));
-
-    let mut g = Grounding::default();
-    let mut ids: FxHashMap<Atom, usize> = FxHashMap::default();
-    // Static relations are evaluated exactly: their atoms are constants.
-    let mut atom = |g: &mut Grounding, relation: Sym, args: Vec<Term>| -> usize {
-        let key = (relation, args);
-        if let Some(&id) = ids.get(&key) {
-            return id;
-        }
-        let id = g.atoms.len();
-        let value = is_static
-            .contains(&(key.0, key.1.len()))
-            .then(|| table(key.0, key.1.len()).is_some_and(|t| t.contains(&key.1)));
-        g.static_value.push(value);
-        g.atoms.push(key.clone());
-        ids.insert(key, id);
-        id
-    };
-    // Outputs that are static hold without a rule.
-    for (relation, arity) in [(d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0), (d::NEXT, 1)] {
-        if let Some(t) = table(relation, arity).filter(|_| is_static.contains(&(relation, arity))) {
-            for fact in t.facts() {
-                atom(&mut g, relation, fact.to_vec());
+    for (i, r) in real.relations.iter().enumerate() {
+        if r.dep == Dep::Static {
+            let rel = relation_of(&mut relations, r.name, r.arity);
+            for fact in ws.table(i).facts() {
+                let a = terms.intern_atom(r.name, fact);
+                relations[rel].insert(a);
             }
         }
     }
-    for instance in &instances {
-        if let Some(t) = table(instance.name, instance.vars.len()) {
-            instantiate(&mut g, &desc.rules[instance.rule], instance, t.facts(), &mut atom);
+    drop(ws);
+    let (rules, alternatives) =
+        relaxed_game(desc, &is_static, &mut terms, &mut |rs, name, arity| relation_of(rs, name, arity), &mut relations);
+    let mut instances: Vec<Instances> = alternatives
+        .iter()
+        .map(|a| {
+            let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
+            Instances::new(desc.rules[a.rule].vars.len() + n_pos)
+        })
+        .collect();
+    let mut fixpoint = Fixpoint {
+        terms: &mut terms,
+        relations: &mut relations,
+        rules: &rules,
+        instances: &mut instances,
+        budget: GROUND_BUDGET,
+        deadline,
+    };
+    fixpoint.run().map_err(|stop| {
+        error(match stop {
+            Stop::Budget => over_budget(),
+            Stop::Time => over_time(),
+        })
+    })?;
+
+    let mut g = Grounding::default();
+    // The ground program's number of each atom's term, `usize::MAX` if none yet.
+    let mut ids: Vec<usize> = Vec::new();
+    let mut memo: FxHashMap<u32, Term> = FxHashMap::default();
+    // Static relations are evaluated exactly: their atoms are constants.
+    let mut atom = |g: &mut Grounding, terms: &Terms, id: u32| -> usize {
+        let slot = id as usize;
+        if slot >= ids.len() {
+            ids.resize(slot + 1, usize::MAX);
+        }
+        if ids[slot] != usize::MAX {
+            return ids[slot];
+        }
+        let (relation, args) = terms.atom(id, &mut memo);
+        let key = (relation, args.len());
+        let value =
+            is_static.contains(&key).then(|| relation_ids.get(&key).is_some_and(|&rel| relations[rel].contains(id)));
+        let a = g.atoms.len();
+        g.static_value.push(value);
+        g.atoms.push((relation, args));
+        ids[slot] = a;
+        a
+    };
+    // Outputs that are static hold without a rule.
+    for (relation, arity) in [(d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0), (d::NEXT, 1)] {
+        if is_static.contains(&(relation, arity))
+            && let Some(&rel) = relation_ids.get(&(relation, arity))
+        {
+            for &fact in &relations[rel].facts {
+                atom(&mut g, &terms, fact);
+            }
+        }
+    }
+    for (alternative, found) in alternatives.iter().zip(&instances) {
+        let rule = &desc.rules[alternative.rule];
+        let head = P::atom(rule.head.relation, &rule.head.args, &mut terms);
+        // Positive literals' atoms come with the instance; negative ones
+        // are built from its variables' values.
+        let negated: Vec<Option<P>> = alternative
+            .literals
+            .iter()
+            .filter_map(|lit| match lit {
+                Lit::Pos(_) => Some(None),
+                Lit::Neg(s) => Some(Some(P::atom(s.relation, &s.args, &mut terms))),
+                Lit::Distinct(..) | Lit::Same(..) => None,
+            })
+            .collect();
+        let n_vars = rule.vars.len();
+        'rows: for i in 0..found.len() {
+            let row = found.row(i);
+            let (binds, matched) = row.split_at(n_vars);
+            let Some(h) = terms.build(&head, binds) else { continue };
+            let (mut positive, mut negative) = (Vec::new(), Vec::new());
+            let mut matched = matched.iter();
+            for literal in &negated {
+                match literal {
+                    None => {
+                        let Some(&a) = matched.next() else { continue 'rows };
+                        positive.push(atom(&mut g, &terms, a));
+                    }
+                    Some(p) => {
+                        // A variable no positive literal binds (an unsafe
+                        // rule) leaves the instance out, as the prover does.
+                        let Some(a) = terms.build(p, binds) else { continue 'rows };
+                        negative.push(atom(&mut g, &terms, a));
+                    }
+                }
+            }
+            let head = atom(&mut g, &terms, h);
+            g.rules.push(GroundRule { head, positive, negative });
         }
     }
     Ok(g)
 }
 
-/// The ground rules of an instance relation's facts.
-fn instantiate<'f>(
-    g: &mut Grounding,
-    rule: &Rule,
-    instance: &Instance,
-    facts: impl Iterator<Item = &'f [Term]>,
-    atom: &mut impl FnMut(&mut Grounding, Sym, Vec<Term>) -> usize,
-) {
-    let mut head = Slot::new(&rule.head);
-    let mut slots: Vec<Slot> = instance
-        .alternative
-        .iter()
-        .filter_map(|lit| match lit {
-            Lit::Pos(s) | Lit::Neg(s) => Some(Slot::new(s)),
-            Lit::Distinct(..) | Lit::Same(..) => None,
-        })
-        .collect();
-    let mut binds: Vec<Option<Term>> = vec![None; rule.vars.len()];
-    let mut key = Vec::new();
-    'facts: for fact in facts {
-        for (&v, t) in instance.vars.iter().zip(fact) {
-            binds[v as usize] = Some(t.clone());
-        }
-        if head.vars.iter().any(|&v| binds[v as usize].is_none()) {
-            continue;
-        }
-        let (mut positive, mut negative) = (Vec::new(), Vec::new());
-        let mut slot = slots.iter_mut();
-        for lit in &instance.alternative {
-            let holds = match lit {
-                Lit::Pos(_) | Lit::Neg(_) => {
-                    let Some(a) = slot.next().and_then(|s| s.atom(g, &binds, &mut key, atom)) else { continue 'facts };
-                    if matches!(lit, Lit::Pos(_)) {
-                        positive.push(a)
-                    } else {
-                        negative.push(a)
-                    }
-                    true
-                }
-                Lit::Distinct(x, y) => build(x, &binds) != build(y, &binds),
-                Lit::Same(x, y) => build(x, &binds) == build(y, &binds),
-            };
-            if !holds {
-                continue 'facts;
-            }
-        }
-        if let Some(head) = head.atom(g, &binds, &mut key, atom) {
-            g.rules.push(GroundRule { head, positive, negative });
-        }
-    }
-}
-
-/// A sentence of a rule, the variables it reads, and the atoms it has
-/// stood for by their values: an atom met again is found without building
-/// its terms. A slot whose values rarely repeat (its variables determine
-/// the rule's) stops remembering them, which would only cost.
-struct Slot<'r> {
-    sentence: &'r Sentence,
-    vars: Vec<u32>,
-    atoms: FxHashMap<Vec<Term>, usize>,
-    remember: bool,
-    lookups: usize,
-    hits: usize,
-}
-
-/// Lookups after which a slot that found fewer than a quarter of its atoms
-/// stops remembering.
-const TRIAL: usize = 1024;
-
-impl<'r> Slot<'r> {
-    fn new(sentence: &'r Sentence) -> Slot<'r> {
-        let mut vars = Vec::new();
-        sentence.for_each_var(&mut |v| {
-            if !vars.contains(&v) {
-                vars.push(v);
-            }
-        });
-        Slot { sentence, vars, atoms: FxHashMap::default(), remember: true, lookups: 0, hits: 0 }
-    }
-
-    /// The atom under `binds` (`None` if a variable is unbound); `key` is
-    /// scratch space.
-    fn atom(
-        &mut self,
-        g: &mut Grounding,
-        binds: &[Option<Term>],
-        key: &mut Vec<Term>,
-        atom: &mut impl FnMut(&mut Grounding, Sym, Vec<Term>) -> usize,
-    ) -> Option<usize> {
-        if self.remember {
-            key.clear();
-            for &v in &self.vars {
-                key.push(binds[v as usize].clone()?);
-            }
-            self.lookups += 1;
-            if let Some(&a) = self.atoms.get(key.as_slice()) {
-                self.hits += 1;
-                return Some(a);
-            }
-            if self.lookups == TRIAL && self.hits * 4 < TRIAL {
-                self.remember = false;
-                self.atoms = FxHashMap::default();
-            }
-        }
-        let args = self.sentence.args.iter().map(|p| build(p, binds)).collect::<Option<Vec<_>>>()?;
-        let a = atom(g, self.sentence.relation, args);
-        if self.remember {
-            self.atoms.insert(key.clone(), a);
-        }
-        Some(a)
-    }
-}
-
-/// One alternative of a rule as a relation of the relaxed game: its facts
-/// are the values of `vars` (the variables its positive literals bind).
-struct Instance {
+/// One alternative of a rule whose head is not static: its instances are
+/// its ground rules.
+struct Alternative {
     rule: usize,
-    alternative: Vec<Lit>,
-    name: Sym,
-    vars: Vec<u32>,
+    literals: Vec<Lit>,
 }
 
-/// The relaxed game of `desc` and the instance relations of its rules whose
-/// heads are not static. Rules of static relations are kept as written, so
-/// the relaxed game has their exact facts (they are the same in every state).
-fn relaxed_game(desc: &Description, is_static: &FxHashSet<(Sym, usize)>) -> (Description, Vec<Instance>) {
-    let mut relaxed = Description {
-        file: desc.file,
-        symbols: desc.symbols.clone(),
-        rules: Vec::new(),
-        spellings: desc.spellings.clone(),
+/// The rules of the relaxed game over `relations` (static ones are already
+/// filled, exactly): every fluent `init` or `next` can produce is `true`,
+/// every legal move is played, negations are dropped. Each alternative of a
+/// rule whose head is not static keeps its instances.
+fn relaxed_game(
+    desc: &Description,
+    is_static: &FxHashSet<(Sym, usize)>,
+    terms: &mut Terms,
+    relation_of: &mut impl FnMut(&mut Vec<Relation>, Sym, usize) -> usize,
+    relations: &mut Vec<Relation>,
+) -> (Vec<RelaxedRule>, Vec<Alternative>) {
+    let mut rules = Vec::new();
+    let v = |i: u32| Pattern::Var(i);
+    let mut bridge = |rules: &mut Vec<RelaxedRule>,
+                      head: Sym,
+                      body: Sym,
+                      arity: usize,
+                      terms: &mut Terms,
+                      relations: &mut Vec<Relation>| {
+        let args: Vec<Pattern> = (0..arity as u32).map(v).collect();
+        let head_rel = relation_of(relations, head, arity);
+        let rel = relation_of(relations, body, arity);
+        rules.push(RelaxedRule {
+            head_rel,
+            head: P::atom(head, &args, terms),
+            body: vec![BodyLit::Pos { rel, pat: P::atom(body, &args, terms) }],
+            n_vars: arity,
+            instances: None,
+        });
     };
-    let span = crate::syntax::Span::default();
-    let var = |v: u32| Pattern::Var(v);
-    let rule = |head: Sentence, body: Vec<Literal>, n: usize| Rule {
-        head,
-        body,
-        vars: (0..n).map(|i| format!("?v{i}")).collect(),
-        span,
-    };
-    let sentence = |relation: Sym, args: Vec<Pattern>| Sentence { relation, args, span };
-    relaxed.rules.push(rule(sentence(d::TRUE, vec![var(0)]), vec![Literal::Pos(sentence(d::INIT, vec![var(0)]))], 1));
-    relaxed.rules.push(rule(sentence(d::TRUE, vec![var(0)]), vec![Literal::Pos(sentence(d::NEXT, vec![var(0)]))], 1));
-    relaxed.rules.push(rule(
-        sentence(d::DOES, vec![var(0), var(1)]),
-        vec![Literal::Pos(sentence(d::LEGAL, vec![var(0), var(1)]))],
-        2,
-    ));
-    // One instance relation per rule alternative, over all its variables.
-    let mut instances = Vec::new();
+    bridge(&mut rules, d::TRUE, d::INIT, 1, terms, relations);
+    bridge(&mut rules, d::TRUE, d::NEXT, 1, terms, relations);
+    bridge(&mut rules, d::DOES, d::LEGAL, 2, terms, relations);
+    let mut alternatives = Vec::new();
     for (i, original) in desc.rules.iter().enumerate() {
         if is_static.contains(&(original.head.relation, original.head.args.len())) {
-            relaxed.rules.push(original.clone());
             continue;
         }
-        let mut projected = true;
-        for (k, mut alternative) in dnf(&original.body).into_iter().enumerate() {
+        for mut literals in dnf(&original.body) {
             // As the prover does: an unbound role of a legal or goal head
             // ranges over the roles.
-            super::plan::bind_role_argument(&original.head, &mut alternative);
-            // The instance is over the variables its positive literals bind.
-            let mut here: Vec<u32> = Vec::new();
-            for lit in &alternative {
-                if let Lit::Pos(s) = lit {
-                    s.for_each_var(&mut |v| {
-                        if !here.contains(&v) {
-                            here.push(v);
-                        }
-                    });
-                }
-            }
-            let name = relaxed.symbols.intern(&format!("instance^{i}^{k}"));
+            super::plan::bind_role_argument(&original.head, &mut literals);
             let mut body = Vec::new();
-            for lit in &alternative {
+            for lit in &literals {
                 match lit {
-                    Lit::Pos(s) => body.push(Literal::Pos(s.clone())),
-                    Lit::Distinct(a, b) => body.push(Literal::Distinct(a.clone(), b.clone(), span)),
-                    Lit::Neg(_) | Lit::Same(..) => {}
+                    Lit::Pos(s) => {
+                        let rel = relation_of(relations, s.relation, s.args.len());
+                        body.push(BodyLit::Pos { rel, pat: P::atom(s.relation, &s.args, terms) });
+                    }
+                    Lit::Distinct(a, b) => body.push(BodyLit::Distinct(P::of(a, terms), P::of(b, terms))),
+                    Lit::Same(a, b) => body.push(BodyLit::Same(P::of(a, terms), P::of(b, terms))),
+                    Lit::Neg(_) => {}
                 }
             }
-            let instance = sentence(name, here.iter().map(|&v| var(v)).collect());
-            let mut r = rule(instance.clone(), body, original.vars.len());
-            r.vars = original.vars.clone();
-            relaxed.rules.push(r);
-            // The head's facts are projections of the instances, so the
-            // body is joined once.
-            let mut bound = true;
-            original.head.for_each_var(&mut |v| bound &= here.contains(&v));
-            if bound {
-                let mut r = rule(original.head.clone(), vec![Literal::Pos(instance)], original.vars.len());
-                r.vars = original.vars.clone();
-                relaxed.rules.push(r);
-            }
-            projected &= bound;
-            instances.push(Instance { rule: i, alternative, name, vars: here });
-        }
-        if !projected {
-            relaxed.rules.extend(relax(original));
+            let head = &original.head;
+            rules.push(RelaxedRule {
+                head_rel: relation_of(relations, head.relation, head.args.len()),
+                head: P::atom(head.relation, &head.args, terms),
+                body,
+                n_vars: original.vars.len(),
+                instances: Some(alternatives.len()),
+            });
+            alternatives.push(Alternative { rule: i, literals });
         }
     }
-    (relaxed, instances)
-}
-
-/// The rule with its negations dropped (an over-approximation), or `None`
-/// when nothing is left to say.
-fn relax(rule: &Rule) -> Option<Rule> {
-    fn relax_literal(lit: &Literal) -> Option<Literal> {
-        match lit {
-            Literal::Pos(_) | Literal::Distinct(..) => Some(lit.clone()),
-            Literal::Not(..) => None,
-            Literal::Or(ls, span) => {
-                let kept: Vec<Literal> = ls.iter().map(relax_literal).collect::<Option<Vec<_>>>()?;
-                Some(Literal::Or(kept, *span))
-            }
-        }
-    }
-    let body = rule.body.iter().filter_map(relax_literal).collect();
-    Some(Rule { body, ..rule.clone() })
+    (rules, alternatives)
 }
 
 /// A reference evaluator of a ground program, state by state: the oracle

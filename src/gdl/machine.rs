@@ -367,15 +367,6 @@ fn sample_initial_state(plan: &Plan, ws: &mut Workspace) -> bool {
     ws.answer(plan, Query::Next).is_ok()
 }
 
-/// Sample facts of the rules as written, from the initial state (the literal
-/// orders of grounding's relaxed game come from them).
-pub(super) fn initial_statistics(desc: &Description, deadline: Option<std::time::Instant>) -> Option<Stats> {
-    let (plan, _) = Plan::new(desc, None, Demand::Off).ok()?;
-    let mut ws = Workspace::with_limits(&plan, FACT_BUDGET / 10, deadline).ok()?;
-    sample_initial_state(&plan, &mut ws);
-    Some(statistics(&plan, &ws))
-}
-
 /// Up to [`SAMPLE`] facts of every relation, spread over its table.
 fn statistics(plan: &Plan, ws: &Workspace) -> Stats {
     let mut stats = Stats::default();

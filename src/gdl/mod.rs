@@ -17,6 +17,7 @@ pub mod plan;
 pub mod playouts;
 pub mod propnet;
 pub mod prover;
+mod relaxed;
 mod scc;
 mod stats;
 pub mod term;
