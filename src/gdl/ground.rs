@@ -1,18 +1,18 @@
 //! Grounding: every rule instantiated with the values its variables can take
 //! in some reachable state, the first step towards a propositional network.
 //!
-//! The values come from a relaxed game evaluated by the prover itself: every
-//! fluent that `init` or `next` can ever produce is `true` at once, every
-//! legal move is played (`does` from `legal`), and negations are dropped, so
-//! the relaxed facts over-approximate every reachable state's. Each rule (one
-//! alternative of its `or`s) gets an instance relation whose facts are the
-//! assignments of its variables that satisfy its positive literals in the
-//! relaxed game; each assignment is a ground rule, and the head's relaxed
-//! facts are the instances' projections (the body is joined once).
-//! Relations that do not depend on `true` or `does` are static: the relaxed
-//! game keeps their rules as written, so their facts are exact; their ground
-//! atoms are constants, their rules are not grounded, and literals on them
-//! are simplified away (`--propnet` reports the sizes before and after).
+//! The values come from a relaxed game: every fluent that `init` or `next`
+//! can ever produce is `true` at once, every legal move is played (`does`
+//! from `legal`), and negations are dropped, so the relaxed facts
+//! over-approximate every reachable state's. Relations that do not depend on
+//! `true` or `does` are static: the prover evaluates them once, exactly; their
+//! ground atoms are constants, their rules are not grounded, and literals on
+//! them are simplified away (`--propnet` reports the sizes before and after).
+//! The rest of the relaxed game is evaluated over interned terms
+//! (src/gdl/relaxed.rs): the assignments that satisfy each rule
+//! alternative's positive literals there (its instances) are its ground
+//! rules, and the head's relaxed facts are their projections (the body is
+//! joined once).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
