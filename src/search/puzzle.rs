@@ -12,8 +12,15 @@
 //!   shares:
 //!   - a transposition table per iteration, the least g at which each
 //!     expanded state was met: a state met again no closer to the start is
-//!     not searched again (cleared between iterations, so counts are
-//!     deterministic);
+//!     not searched again; met closer, it is searched again only if the
+//!     bound cut something off below it the first time (a search that ran
+//!     to its end without a cut-off met every state in reach, so a smaller
+//!     g adds nothing). The table is cleared between iterations, so counts
+//!     are deterministic. The second rule leaves iterative deepening and
+//!     BlockersLowerBound as they were (cut-offs are everywhere); it matters
+//!     when an estimate far above every path cost makes an iteration a
+//!     depth-first search without cut-offs, which meets the same states
+//!     from closer again and again (evolved policies do this);
 //!   - move ordering by [`Puzzle::order_moves`] (Rush Hour: the red car
 //!     towards the exit, then the vehicles in its path), which decides how
 //!     soon the last iteration meets the goal;
@@ -179,8 +186,9 @@ struct Child<S, M> {
 struct Dfs<'g, G: Puzzle, H> {
     game: &'g G,
     h: H,
-    /// The least g at which each expanded state was met in this iteration.
-    table: FxHashMap<G::State, u32>,
+    /// The least g at which each expanded state was met in this iteration,
+    /// and how the search below it went.
+    table: FxHashMap<G::State, Met>,
     /// What earlier iterations learned of each expanded state's distance
     /// to the goal: the least f on the frontier below it, less its g.
     learned: FxHashMap<G::State, u32>,
@@ -213,22 +221,23 @@ where
     fn iterate(&mut self, start: &G::State, h: u32, next_bound: &mut u32) -> Flow {
         let mut frames: Vec<Frame<G::State, G::Move>> = Vec::new();
         match self.enter(start, 0, h, next_bound) {
-            Entered::Done(flow, _) => return flow,
-            Entered::Expanded(children) => frames.push(Frame { g: 0, h, children, next: 0, frontier: u32::MAX }),
+            Entered::Done(flow, ..) => return flow,
+            Entered::Expanded(children) => frames.push(Frame::new(0, h, children)),
         }
         while let Some(top) = frames.last_mut() {
             if let Some(child) = top.children.get(top.next) {
                 top.next += 1;
                 self.path.push(child.mv.clone());
                 match self.enter(&child.state, child.g, child.h, next_bound) {
-                    Entered::Done(Flow::Continue, frontier) => {
+                    Entered::Done(Flow::Continue, frontier, complete) => {
                         top.frontier = top.frontier.min(frontier);
+                        top.complete &= complete;
                         self.path.pop();
                     }
-                    Entered::Done(flow, _) => return flow,
+                    Entered::Done(flow, ..) => return flow,
                     Entered::Expanded(children) => {
                         let (g, h) = (child.g, child.h);
-                        frames.push(Frame { g, h, children, next: 0, frontier: u32::MAX });
+                        frames.push(Frame::new(g, h, children));
                     }
                 }
                 continue;
@@ -240,10 +249,14 @@ where
             if learned > done.h {
                 self.learned.insert(state.clone(), learned);
             }
+            if let Some(met) = self.table.get_mut(state) {
+                met.below = if done.complete { Below::Complete } else { Below::Cut };
+            }
             self.spare_children.push(done.children);
             match frames.last_mut() {
                 Some(parent) => {
                     parent.frontier = parent.frontier.min(done.frontier);
+                    parent.complete &= done.complete;
                     self.path.pop();
                 }
                 None => break,
@@ -259,26 +272,28 @@ where
     /// promising first.
     fn enter(&mut self, state: &G::State, g: u32, h: u32, next_bound: &mut u32) -> Entered<G::State, G::Move> {
         if self.game.is_goal(state) {
-            return Entered::Done(Flow::Found, g);
+            return Entered::Done(Flow::Found, g, true);
         }
         let f = g.saturating_add(h);
         if f > self.bound {
             *next_bound = (*next_bound).min(f);
-            return Entered::Done(Flow::Continue, f);
+            return Entered::Done(Flow::Continue, f, false);
         }
         if g >= self.bound {
             *next_bound = (*next_bound).min(g + 1);
-            return Entered::Done(Flow::Continue, g + 1);
+            return Entered::Done(Flow::Continue, g + 1, false);
         }
         match self.table.get_mut(state) {
-            Some(seen) if *seen <= g => return Entered::Done(Flow::Continue, f),
-            Some(seen) => *seen = g,
+            Some(met) if met.g <= g || met.below == Below::Complete => {
+                return Entered::Done(Flow::Continue, f, met.below != Below::Cut);
+            }
+            Some(met) => *met = Met { g, below: Below::Searching },
             None => {
-                self.table.insert(state.clone(), g);
+                self.table.insert(state.clone(), Met { g, below: Below::Searching });
             }
         }
         if self.nodes >= self.max_nodes {
-            return Entered::Done(Flow::Limit, f);
+            return Entered::Done(Flow::Limit, f, false);
         }
         self.nodes += 1;
         let mut moves = self.spare_moves.pop().unwrap_or_default();
@@ -303,19 +318,44 @@ where
 }
 
 /// A node being searched: its path cost and estimate, its children, the
-/// next child to search and the least f met on the frontier below it so far.
+/// next child to search, the least f met on the frontier below it so far,
+/// and whether the bound has cut nothing off below it yet.
 struct Frame<S, M> {
     g: u32,
     h: u32,
     children: Vec<Child<S, M>>,
     next: usize,
     frontier: u32,
+    complete: bool,
 }
 
-/// What entering a node gave: done with it (the flow and its frontier's
-/// least f), or its children to search.
+impl<S, M> Frame<S, M> {
+    fn new(g: u32, h: u32, children: Vec<Child<S, M>>) -> Self {
+        Frame { g, h, children, next: 0, frontier: u32::MAX, complete: true }
+    }
+}
+
+/// A state expanded in this iteration: the least g it was met at, and how
+/// the search below it went.
+struct Met {
+    g: u32,
+    below: Below,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Below {
+    /// Still being searched (the state is on the current path).
+    Searching,
+    /// Searched to the end with nothing cut off by the bound.
+    Complete,
+    /// Searched, and the bound cut something off.
+    Cut,
+}
+
+/// What entering a node gave: done with it (the flow, its frontier's least
+/// f, and whether nothing below it was cut off), or its children to search.
 enum Entered<S, M> {
-    Done(Flow, u32),
+    Done(Flow, u32, bool),
     Expanded(Vec<Child<S, M>>),
 }
 
@@ -333,4 +373,100 @@ pub fn replay<G: Puzzle>(game: &G, start: &G::State, moves: &[G::Move]) -> Resul
         state = game.apply(&state, mv);
     }
     if game.is_goal(&state) { Ok(state) } else { Err(moves.len()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{Game, ParseError, Role, Turn};
+
+    /// A puzzle on an undirected graph: a state is a vertex, a move goes to
+    /// a neighbour (in the listed order), the goal is the last vertex.
+    struct Graph(Vec<Vec<u32>>);
+
+    impl Game for Graph {
+        type State = u32;
+        type Move = u32;
+
+        fn name(&self) -> &str {
+            "graph"
+        }
+        fn n_roles(&self) -> usize {
+            1
+        }
+        fn role_name(&self, _: Role) -> &str {
+            "solver"
+        }
+        fn initial_state(&self) -> u32 {
+            0
+        }
+        fn turn(&self, state: &u32) -> Turn {
+            if self.is_goal(state) { Turn::Over } else { Turn::Role(0) }
+        }
+        fn legal_moves(&self, state: &u32, moves: &mut Vec<u32>) {
+            moves.clear();
+            moves.extend(&self.0[*state as usize]);
+        }
+        fn apply(&self, _: &u32, mv: &u32) -> u32 {
+            *mv
+        }
+        fn score(&self, _: &u32, _: Role) -> Option<u8> {
+            None
+        }
+        fn parse_state(&self, text: &str) -> Result<u32, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_state(&self, state: &u32) -> String {
+            state.to_string()
+        }
+        fn parse_move(&self, _: &u32, text: &str) -> Result<u32, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_move(&self, _: &u32, mv: &u32) -> String {
+            mv.to_string()
+        }
+    }
+
+    impl Puzzle for Graph {
+        fn is_goal(&self, state: &u32) -> bool {
+            *state as usize == self.0.len() - 1
+        }
+    }
+
+    /// From 0, the chain 0-1-2-3 reaches the dead end 3-4-5 at g = 3; the
+    /// edge 0-3 reaches it again at g = 1; the goal 8 lies behind 0-6-7.
+    fn dead_end_met_twice() -> Graph {
+        Graph(vec![
+            vec![1, 3, 6],
+            vec![0, 2],
+            vec![1, 3],
+            vec![2, 4, 0],
+            vec![3, 5],
+            vec![4],
+            vec![0, 7],
+            vec![6, 8],
+            vec![7],
+        ])
+    }
+
+    #[test]
+    fn a_state_searched_to_the_end_is_not_searched_again_from_closer() {
+        // An estimate far above every path: nothing is cut off, so the dead
+        // end met again at g = 1 holds nothing new and is skipped: 0 1 2 3
+        // 4 5 6 7 expanded once each.
+        let far = |view: NodeView<'_, u32, u32>| if view.g == 0 { 100 } else { 0 };
+        let found = ida_star(&dead_end_met_twice(), &0, far, 1000);
+        assert_eq!(found.moves, Some(vec![6, 7, 8]));
+        assert_eq!(found.nodes, 8);
+    }
+
+    #[test]
+    fn a_state_whose_search_was_cut_off_is_searched_again_from_closer() {
+        // Bound 4: met at g = 3, the dead end is cut off at 4 (g = 4), so met
+        // again at g = 1 it is searched again: 0 1 2 3, then 3 4 5, then 6 7.
+        let near = |view: NodeView<'_, u32, u32>| if view.g == 0 { 4 } else { 0 };
+        let found = ida_star(&dead_end_met_twice(), &0, near, 1000);
+        assert_eq!(found.moves, Some(vec![6, 7, 8]));
+        assert_eq!(found.nodes, 9);
+    }
 }
