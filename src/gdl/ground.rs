@@ -12,7 +12,8 @@
 //! (src/gdl/relaxed.rs): the assignments that satisfy each rule
 //! alternative's positive literals there (its instances) are its ground
 //! rules, and the head's relaxed facts are their projections (the body is
-//! joined once).
+//! joined once). Relations whose calls bind some arguments are grounded only
+//! for the values asked for (src/gdl/demand.rs).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
