@@ -12,12 +12,14 @@
 //! (src/gdl/relaxed.rs): the assignments that satisfy each rule
 //! alternative's positive literals there (its instances) are its ground
 //! rules, and the head's relaxed facts are their projections (the body is
-//! joined once).
+//! joined once). Relations whose calls bind some arguments are grounded only
+//! for the values asked for (src/gdl/demand.rs).
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use std::time::{Duration, Instant};
 
+use super::demand;
 use super::description::{self as d, Description, Pattern};
 use super::plan::{Demand, Dep, Lit, Plan, dnf};
 use super::prover::{ProverError, Workspace};
@@ -150,13 +152,16 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         }
     }
     drop(ws);
-    let (rules, alternatives) =
+    let (rules, alternatives, demanded) =
         relaxed_game(desc, &is_static, &mut terms, &mut |rs, name, arity| relation_of(rs, name, arity), &mut relations);
     let mut instances: Vec<Instances> = alternatives
         .iter()
         .map(|a| {
+            // A demanded head adds its demand literal's atom to each row.
             let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
-            Instances::new(desc.rules[a.rule].vars.len() + n_pos)
+            let head = &desc.rules[a.rule].head;
+            let demand = usize::from(demanded.contains(&(head.relation, head.args.len())));
+            Instances::new(desc.rules[a.rule].vars.len() + n_pos + demand)
         })
         .collect();
     let mut fixpoint = Fixpoint {
@@ -266,7 +271,7 @@ fn relaxed_game(
     terms: &mut Terms,
     relation_of: &mut impl FnMut(&mut Vec<Relation>, Sym, usize) -> usize,
     relations: &mut Vec<Relation>,
-) -> (Vec<RelaxedRule>, Vec<Alternative>) {
+) -> (Vec<RelaxedRule>, Vec<Alternative>, FxHashSet<(Sym, usize)>) {
     let mut rules = Vec::new();
     let v = |i: u32| Pattern::Var(i);
     let mut bridge = |rules: &mut Vec<RelaxedRule>,
@@ -298,30 +303,75 @@ fn relaxed_game(
             // As the prover does: an unbound role of a legal or goal head
             // ranges over the roles.
             super::plan::bind_role_argument(&original.head, &mut literals);
-            let mut body = Vec::new();
-            for lit in &literals {
-                match lit {
-                    Lit::Pos(s) => {
-                        let rel = relation_of(relations, s.relation, s.args.len());
-                        body.push(BodyLit::Pos { rel, pat: P::atom(s.relation, &s.args, terms) });
-                    }
-                    Lit::Distinct(a, b) => body.push(BodyLit::Distinct(P::of(a, terms), P::of(b, terms))),
-                    Lit::Same(a, b) => body.push(BodyLit::Same(P::of(a, terms), P::of(b, terms))),
-                    Lit::Neg(_) => {}
-                }
-            }
-            let head = &original.head;
-            rules.push(RelaxedRule {
-                head_rel: relation_of(relations, head.relation, head.args.len()),
-                head: P::atom(head.relation, &head.args, terms),
-                body,
-                n_vars: original.vars.len(),
-                instances: Some(alternatives.len()),
-            });
             alternatives.push(Alternative { rule: i, literals });
         }
     }
-    (rules, alternatives)
+    let calls: Vec<(&d::Sentence, &[Lit])> =
+        alternatives.iter().map(|a| (&desc.rules[a.rule].head, a.literals.as_slice())).collect();
+    let adorn = demand::adornments(&calls, is_static);
+    // Demand relations get names the game cannot use: past its symbols.
+    let mut magic: FxHashMap<(Sym, usize), (Sym, usize)> = FxHashMap::default();
+    let mut keys: Vec<&(Sym, usize)> = adorn.keys().collect();
+    keys.sort();
+    for (k, &&key) in keys.iter().enumerate() {
+        let arity = adorn[&key].iter().filter(|&&b| b).count();
+        magic.insert(key, (desc.symbols.len() as Sym + k as Sym, arity));
+    }
+    // `magic(R)(demanded args)` for a sentence on a restricted relation.
+    let demand_of = |s: &d::Sentence| -> Option<d::Sentence> {
+        let k = (s.relation, s.args.len());
+        let (&(name, _), places) = (magic.get(&k)?, &adorn[&k]);
+        Some(d::Sentence { relation: name, args: demand::demanded_args(s, places), span: s.span })
+    };
+    for (index, alternative) in alternatives.iter().enumerate() {
+        let original = &desc.rules[alternative.rule];
+        let head_demand = demand_of(&original.head);
+        let mut body = Vec::new();
+        let mut before: Vec<BodyLit> = Vec::new();
+        if let Some(m) = &head_demand {
+            let rel = relation_of(relations, m.relation, m.args.len());
+            before.push(BodyLit::Pos { rel, pat: P::atom(m.relation, &m.args, terms) });
+        }
+        for lit in &alternative.literals {
+            match lit {
+                Lit::Pos(s) => {
+                    // What this call asks for: the demanded arguments, given
+                    // the head's demand and the positive literals before it.
+                    if let Some(m) = demand_of(s) {
+                        rules.push(RelaxedRule {
+                            head_rel: relation_of(relations, m.relation, m.args.len()),
+                            head: P::atom(m.relation, &m.args, terms),
+                            body: before.clone(),
+                            n_vars: original.vars.len(),
+                            instances: None,
+                        });
+                    }
+                    let rel = relation_of(relations, s.relation, s.args.len());
+                    let literal = BodyLit::Pos { rel, pat: P::atom(s.relation, &s.args, terms) };
+                    before.push(literal.clone());
+                    body.push(literal);
+                }
+                Lit::Distinct(a, b) => body.push(BodyLit::Distinct(P::of(a, terms), P::of(b, terms))),
+                Lit::Same(a, b) => body.push(BodyLit::Same(P::of(a, terms), P::of(b, terms))),
+                Lit::Neg(_) => {}
+            }
+        }
+        // The head's demand goes last: grounding reads the atoms matched by
+        // the rule's own positive literals, in order, and ignores it.
+        if head_demand.is_some() {
+            body.push(before.swap_remove(0));
+        }
+        let head = &original.head;
+        rules.push(RelaxedRule {
+            head_rel: relation_of(relations, head.relation, head.args.len()),
+            head: P::atom(head.relation, &head.args, terms),
+            body,
+            n_vars: original.vars.len(),
+            instances: Some(index),
+        });
+    }
+    let demanded = adorn.into_keys().collect();
+    (rules, alternatives, demanded)
 }
 
 /// A reference evaluator of a ground program, state by state: the oracle

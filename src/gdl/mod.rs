@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod compiled;
+mod demand;
 pub mod description;
 pub mod ground;
 pub mod machine;
