@@ -16,7 +16,9 @@
 //!
 //! A long routine is cut into functions of
 //! at most [`CHUNK`] assignments, because Cranelift's time grows faster than
-//! linearly with a function's size. Every index is checked when the circuit
+//! linearly with a function's size. The functions are compiled in parallel
+//! (rayon) and placed in their order, so the code does not depend on the
+//! threads. Every index is checked when the circuit
 //! is compiled and every buffer's length when it is run, so running a
 //! compiled circuit is safe.
 
@@ -28,6 +30,7 @@ use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module, default_libcall_names};
+use rayon::prelude::*;
 
 use super::code::CodeMemory;
 use super::compiler::host_isa;
@@ -199,29 +202,55 @@ impl CompiledCircuit {
         let started = Instant::now();
         let config = JitConfig { optimize: false, fast_regalloc: true, ..JitConfig::default() };
         let isa = host_isa(config)?;
-        let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
-        let mut ctx = module.make_context();
-        let mut fctx = FunctionBuilderContext::new();
+        let mut module = JITModule::new(JITBuilder::with_isa(isa.clone(), default_libcall_names()));
         let ptr = module.target_config().pointer_type();
+        let frontend = module.target_config();
         let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
-        let mut ids: Vec<Vec<FuncId>> = Vec::new();
-        for routine in &circuit.routines {
-            let chunks = chunks(routine);
-            let mut routine_ids = Vec::new();
-            for (k, blocks) in chunks.iter().enumerate() {
-                let outputs: &[(u32, Wire)] = if k + 1 == chunks.len() { &routine.outputs } else { &[] };
-                module.clear_context(&mut ctx);
-                ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
-                let target = Target { layout, state_bits: circuit.n_state_bits, frontend: module.target_config() };
-                build(&mut ctx.func, &mut fctx, blocks, outputs, target);
-                let sig = ctx.func.signature.clone();
-                let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
-                let defined = module.define_function(id, &mut ctx);
-                module.clear_context(&mut ctx);
-                defined.map_err(|e| codegen(&e))?;
-                routine_ids.push(id);
-            }
-            ids.push(routine_ids);
+        let jobs: Vec<(usize, bool, Vec<Block>)> = circuit
+            .routines
+            .iter()
+            .enumerate()
+            .flat_map(|(r, routine)| {
+                let chunks = chunks(routine);
+                let last = chunks.len() - 1;
+                chunks.into_iter().enumerate().map(move |(k, blocks)| (r, k == last, blocks))
+            })
+            .collect();
+        // Functions are compiled in parallel, each on its own, then defined
+        // in their order: the code is the same whatever the threads do.
+        let compiled: Vec<Result<(u64, Vec<u8>), JitError>> = jobs
+            .par_iter()
+            .map_init(
+                || (cranelift_codegen::Context::new(), FunctionBuilderContext::new()),
+                |(ctx, fctx), (r, last, blocks)| {
+                    ctx.clear();
+                    ctx.func.signature = ir::Signature::new(isa.default_call_conv());
+                    ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
+                    let outputs: &[(u32, Wire)] = if *last { &circuit.routines[*r].outputs } else { &[] };
+                    let target = Target { layout, state_bits: circuit.n_state_bits, frontend };
+                    build(&mut ctx.func, fctx, blocks, outputs, target);
+                    let code = ctx
+                        .compile(&*isa, &mut cranelift_codegen::control::ControlPlane::default())
+                        .map_err(|e| JitError::Codegen(format!("{:?}", e.inner)))?;
+                    // The circuit's code reads and writes its buffers only.
+                    if !code.buffer.relocs().is_empty() {
+                        return Err(JitError::Codegen("a circuit function needs relocations".to_owned()));
+                    }
+                    let align = u64::from(code.buffer.alignment)
+                        .max(isa.function_alignment().minimum.into())
+                        .max(isa.symbol_alignment());
+                    Ok((align, code.code_buffer().to_vec()))
+                },
+            )
+            .collect();
+        let mut ids: Vec<Vec<FuncId>> = vec![Vec::new(); circuit.routines.len()];
+        let mut sig = ir::Signature::new(isa.default_call_conv());
+        sig.params.extend([AbiParam::new(ptr); 4]);
+        for ((r, _, _), code) in jobs.iter().zip(compiled) {
+            let (align, bytes) = code?;
+            let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
+            module.define_function_bytes(id, align, &bytes, &[]).map_err(|e| codegen(&e))?;
+            ids[*r].push(id);
         }
         module.finalize_definitions().map_err(|e| codegen(&e))?;
         let routines: Vec<Vec<CircuitSig>> = ids
