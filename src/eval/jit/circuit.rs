@@ -17,20 +17,20 @@
 //! A long routine is cut into functions of
 //! at most [`CHUNK`] assignments, because Cranelift's time grows faster than
 //! linearly with a function's size. The functions are compiled in parallel
-//! (rayon) and placed in their order, so the code does not depend on the
+//! threads and placed in their order, so the code does not depend on the
 //! threads. Every index is checked when the circuit
 //! is compiled and every buffer's length when it is run, so running a
 //! compiled circuit is safe.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, types};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Module, default_libcall_names};
-use rayon::prelude::*;
 
 use super::code::CodeMemory;
 use super::compiler::host_isa;
@@ -217,37 +217,64 @@ impl CompiledCircuit {
             })
             .collect();
         // Functions are compiled in parallel, each on its own, then defined
-        // in their order: the code is the same whatever the threads do.
-        let compiled: Vec<Result<(u64, Vec<u8>), JitError>> = jobs
-            .par_iter()
-            .map_init(
-                || (cranelift_codegen::Context::new(), FunctionBuilderContext::new()),
-                |(ctx, fctx), (r, last, blocks)| {
-                    ctx.clear();
-                    ctx.func.signature = ir::Signature::new(isa.default_call_conv());
-                    ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
-                    let outputs: &[(u32, Wire)] = if *last { &circuit.routines[*r].outputs } else { &[] };
-                    let target = Target { layout, state_bits: circuit.n_state_bits, frontend };
-                    build(&mut ctx.func, fctx, blocks, outputs, target);
-                    let code = ctx
-                        .compile(&*isa, &mut cranelift_codegen::control::ControlPlane::default())
-                        .map_err(|e| JitError::Codegen(format!("{:?}", e.inner)))?;
-                    // The circuit's code reads and writes its buffers only.
-                    if !code.buffer.relocs().is_empty() {
-                        return Err(JitError::Codegen("a circuit function needs relocations".to_owned()));
-                    }
-                    let align = u64::from(code.buffer.alignment)
-                        .max(isa.function_alignment().minimum.into())
-                        .max(isa.symbol_alignment());
-                    Ok((align, code.code_buffer().to_vec()))
-                },
-            )
-            .collect();
+        // in their order: the code is the same whatever the threads do. Plain
+        // scoped threads, not rayon's: a rayon worker waiting for its jobs
+        // may run an unrelated one, which could wait on a lock its caller
+        // holds (the registry compiles games under one).
+        let one = |ctx: &mut cranelift_codegen::Context, fctx: &mut FunctionBuilderContext, i: usize| {
+            let (r, last, blocks) = &jobs[i];
+            ctx.clear();
+            ctx.func.signature = ir::Signature::new(isa.default_call_conv());
+            ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
+            let outputs: &[(u32, Wire)] = if *last { &circuit.routines[*r].outputs } else { &[] };
+            let target = Target { layout, state_bits: circuit.n_state_bits, frontend };
+            build(&mut ctx.func, fctx, blocks, outputs, target);
+            let code = ctx
+                .compile(&*isa, &mut cranelift_codegen::control::ControlPlane::default())
+                .map_err(|e| JitError::Codegen(format!("{:?}", e.inner)))?;
+            // The circuit's code reads and writes its buffers only.
+            if !code.buffer.relocs().is_empty() {
+                return Err(JitError::Codegen("a circuit function needs relocations".to_owned()));
+            }
+            let align = u64::from(code.buffer.alignment)
+                .max(isa.function_alignment().minimum.into())
+                .max(isa.symbol_alignment());
+            Ok((align, code.code_buffer().to_vec()))
+        };
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let (mut ctx, mut fctx) = (cranelift_codegen::Context::new(), FunctionBuilderContext::new());
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= jobs.len() {
+                    return done;
+                }
+                done.push((i, one(&mut ctx, &mut fctx, i)));
+            }
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
+        let mut compiled: Vec<Option<Result<(u64, Vec<u8>), JitError>>> = (0..jobs.len()).map(|_| None).collect();
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mut place = |done: Vec<(usize, Result<(u64, Vec<u8>), JitError>)>| {
+                for (i, code) in done {
+                    compiled[i] = Some(code);
+                }
+            };
+            place(work());
+            for h in helpers {
+                match h.join() {
+                    Ok(done) => place(done),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
         let mut ids: Vec<Vec<FuncId>> = vec![Vec::new(); circuit.routines.len()];
         let mut sig = ir::Signature::new(isa.default_call_conv());
         sig.params.extend([AbiParam::new(ptr); 4]);
         for ((r, _, _), code) in jobs.iter().zip(compiled) {
-            let (align, bytes) = code?;
+            let (align, bytes) = code.ok_or_else(|| JitError::Codegen("a function was not compiled".to_owned()))??;
             let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
             module.define_function_bytes(id, align, &bytes, &[]).map_err(|e| codegen(&e))?;
             ids[*r].push(id);
