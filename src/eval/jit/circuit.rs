@@ -166,6 +166,9 @@ pub const LANES: usize = 64;
 /// `fn(values, state, inputs, out)`.
 type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64);
 
+/// A function's machine code and its alignment, or why it has none.
+type Machine = Result<(u64, Vec<u8>), JitError>;
+
 /// A compiled circuit. Cloning shares the code, which is freed when the last
 /// clone is dropped; calls from many threads at once are fine (the code
 /// touches only the buffers each call passes).
@@ -254,10 +257,10 @@ impl CompiledCircuit {
             }
         };
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
-        let mut compiled: Vec<Option<Result<(u64, Vec<u8>), JitError>>> = (0..jobs.len()).map(|_| None).collect();
+        let mut compiled: Vec<Option<Machine>> = (0..jobs.len()).map(|_| None).collect();
         std::thread::scope(|s| {
             let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
-            let mut place = |done: Vec<(usize, Result<(u64, Vec<u8>), JitError>)>| {
+            let mut place = |done: Vec<(usize, Machine)>| {
                 for (i, code) in done {
                     compiled[i] = Some(code);
                 }
