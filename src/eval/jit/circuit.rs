@@ -16,12 +16,15 @@
 //!
 //! A long routine is cut into functions of
 //! at most [`CHUNK`] assignments, because Cranelift's time grows faster than
-//! linearly with a function's size. Every index is checked when the circuit
+//! linearly with a function's size. The functions are compiled in parallel
+//! threads and placed in their order, so the code does not depend on the
+//! threads. Every index is checked when the circuit
 //! is compiled and every buffer's length when it is run, so running a
 //! compiled circuit is safe.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use cranelift_codegen::ir::{self, AbiParam, InstBuilder, MemFlagsData, types};
@@ -163,6 +166,9 @@ pub const LANES: usize = 64;
 /// `fn(values, state, inputs, out)`.
 type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64);
 
+/// A function's machine code and its alignment, or why it has none.
+type Machine = Result<(u64, Vec<u8>), JitError>;
+
 /// A compiled circuit. Cloning shares the code, which is freed when the last
 /// clone is dropped; calls from many threads at once are fine (the code
 /// touches only the buffers each call passes).
@@ -199,29 +205,82 @@ impl CompiledCircuit {
         let started = Instant::now();
         let config = JitConfig { optimize: false, fast_regalloc: true, ..JitConfig::default() };
         let isa = host_isa(config)?;
-        let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
-        let mut ctx = module.make_context();
-        let mut fctx = FunctionBuilderContext::new();
+        let mut module = JITModule::new(JITBuilder::with_isa(isa.clone(), default_libcall_names()));
         let ptr = module.target_config().pointer_type();
+        let frontend = module.target_config();
         let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
-        let mut ids: Vec<Vec<FuncId>> = Vec::new();
-        for routine in &circuit.routines {
-            let chunks = chunks(routine);
-            let mut routine_ids = Vec::new();
-            for (k, blocks) in chunks.iter().enumerate() {
-                let outputs: &[(u32, Wire)] = if k + 1 == chunks.len() { &routine.outputs } else { &[] };
-                module.clear_context(&mut ctx);
-                ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
-                let target = Target { layout, state_bits: circuit.n_state_bits, frontend: module.target_config() };
-                build(&mut ctx.func, &mut fctx, blocks, outputs, target);
-                let sig = ctx.func.signature.clone();
-                let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
-                let defined = module.define_function(id, &mut ctx);
-                module.clear_context(&mut ctx);
-                defined.map_err(|e| codegen(&e))?;
-                routine_ids.push(id);
+        let jobs: Vec<(usize, bool, Vec<Block>)> = circuit
+            .routines
+            .iter()
+            .enumerate()
+            .flat_map(|(r, routine)| {
+                let chunks = chunks(routine);
+                let last = chunks.len() - 1;
+                chunks.into_iter().enumerate().map(move |(k, blocks)| (r, k == last, blocks))
+            })
+            .collect();
+        // Functions are compiled in parallel, each on its own, then defined
+        // in their order: the code is the same whatever the threads do. Plain
+        // scoped threads, not rayon's: a rayon worker waiting for its jobs
+        // may run an unrelated one, which could wait on a lock its caller
+        // holds (the registry compiles games under one).
+        let one = |ctx: &mut cranelift_codegen::Context, fctx: &mut FunctionBuilderContext, i: usize| {
+            let (r, last, blocks) = &jobs[i];
+            ctx.clear();
+            ctx.func.signature = ir::Signature::new(isa.default_call_conv());
+            ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
+            let outputs: &[(u32, Wire)] = if *last { &circuit.routines[*r].outputs } else { &[] };
+            let target = Target { layout, state_bits: circuit.n_state_bits, frontend };
+            build(&mut ctx.func, fctx, blocks, outputs, target);
+            let code = ctx
+                .compile(&*isa, &mut cranelift_codegen::control::ControlPlane::default())
+                .map_err(|e| JitError::Codegen(format!("{:?}", e.inner)))?;
+            // The circuit's code reads and writes its buffers only.
+            if !code.buffer.relocs().is_empty() {
+                return Err(JitError::Codegen("a circuit function needs relocations".to_owned()));
             }
-            ids.push(routine_ids);
+            let align = u64::from(code.buffer.alignment)
+                .max(isa.function_alignment().minimum.into())
+                .max(isa.symbol_alignment());
+            Ok((align, code.code_buffer().to_vec()))
+        };
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let (mut ctx, mut fctx) = (cranelift_codegen::Context::new(), FunctionBuilderContext::new());
+            let mut done = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= jobs.len() {
+                    return done;
+                }
+                done.push((i, one(&mut ctx, &mut fctx, i)));
+            }
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(jobs.len());
+        let mut compiled: Vec<Option<Machine>> = (0..jobs.len()).map(|_| None).collect();
+        std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+            let mut place = |done: Vec<(usize, Machine)>| {
+                for (i, code) in done {
+                    compiled[i] = Some(code);
+                }
+            };
+            place(work());
+            for h in helpers {
+                match h.join() {
+                    Ok(done) => place(done),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
+        let mut ids: Vec<Vec<FuncId>> = vec![Vec::new(); circuit.routines.len()];
+        let mut sig = ir::Signature::new(isa.default_call_conv());
+        sig.params.extend([AbiParam::new(ptr); 4]);
+        for ((r, _, _), code) in jobs.iter().zip(compiled) {
+            let (align, bytes) = code.ok_or_else(|| JitError::Codegen("a function was not compiled".to_owned()))??;
+            let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
+            module.define_function_bytes(id, align, &bytes, &[]).map_err(|e| codegen(&e))?;
+            ids[*r].push(id);
         }
         module.finalize_definitions().map_err(|e| codegen(&e))?;
         let routines: Vec<Vec<CircuitSig>> = ids
