@@ -116,9 +116,8 @@ pub fn legal_moves(p: &Position, moves: &mut Vec<Move>) {
     let first_empty_cascade = (0..CASCADES).find(|&i| p.lens[i] == 0);
     // To the foundations.
     for i in 0..CELLS {
-        if let Some(c) = p.cell(i).filter(|&c| p.foundation(suit(c)) == rank(c)) {
+        if p.cell(i).is_some_and(|c| p.foundation(suit(c)) == rank(c)) {
             add(CELL + i as u8, FOUNDATION, 1);
-            let _ = c;
         }
     }
     for i in 0..CASCADES {
@@ -167,7 +166,7 @@ pub fn legal_moves(p: &Position, moves: &mut Vec<Move>) {
     // Cascade to free cell.
     if let Some(cell) = first_empty_cell {
         for from in 0..CASCADES {
-            if p.lens[from] > 0 {
+            if !p.cascade(from).is_empty() {
                 add(from as u8, CELL + cell as u8, 1);
             }
         }
@@ -371,7 +370,7 @@ mod tests {
         legal_moves(&p, &mut moves);
         order(&p, &mut moves);
         let text: Vec<String> = moves.iter().map(move_text).collect();
-        assert_eq!(&text[..4], ["1h", "42", "67", "a3"], "{text:?}");
+        assert_eq!(&text[..5], ["1h", "16", "42", "67", "a3"], "{text:?}");
         assert_eq!(text.last().map(String::as_str), Some("8b"), "{text:?}");
     }
 

@@ -395,7 +395,7 @@ mod tests {
         let found = format!("Foundations: H-X\n{DEAL_1}");
         assert_eq!(parse_layout(&found).expect_err("bad foundation").message, "`H-X` is not a foundation");
         let up = format!("Foundations: S-2\n{DEAL_1}");
-        assert_eq!(parse_layout(&up).expect_err("AS twice").message, "AS is in the layout twice");
+        assert_eq!(parse_layout(&up).expect_err("2S twice").message, "2S is in the layout twice");
         assert!(parse_layout("").is_err());
         assert!(parse_layout("Foundations:é\n").is_err());
     }
