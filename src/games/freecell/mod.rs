@@ -10,8 +10,8 @@
 //!   rule), the automatic safe moves to the foundations that every move
 //!   carries, move text, move ordering.
 //!
-//! A move is the player's move and the automatic moves after it, and costs
-//! 1. The goal: all 52 cards on the foundations. A position with no legal
+//! A move is the player's move and the automatic moves after it, at a cost
+//! of one. The goal: all 52 cards on the foundations. A position with no legal
 //! move is over and lost. docs/FREECELL.md gives the rules chosen.
 
 pub mod cards;
