@@ -177,11 +177,11 @@ pub enum Command {
     /// Solve every puzzle of a file with BFS, iterative deepening or IDA*:
     /// length, moves, nodes expanded and time per puzzle.
     Solve {
-        /// The puzzle (`stratagem games` lists them): rush-hour.
+        /// The puzzle (`stratagem games` lists them): rush-hour, freecell.
         game: String,
         /// One puzzle a line, in the game's format (Rush Hour: the cards'
         /// `<card> <board> <length>`, Fogleman's `<length> <board> <cluster>`,
-        /// or a board alone).
+        /// or a board alone; FreeCell: a line of ms32k.txt or a deal number).
         #[arg(long, value_name = "FILE")]
         puzzles: PathBuf,
         #[arg(long, value_enum, default_value_t = solve::SearchKind::Bfs)]

@@ -1,6 +1,6 @@
 //! Games: the game model ([`model`]) that searches, players and the CLI are
 //! generic over, the registry that turns a game's name into its engine
-//! ([`registry`]), and the native engines (lose checkers, Nine Men's Morris, Rush Hour).
+//! ([`registry`]), and the native engines (lose checkers, Nine Men's Morris, Rush Hour, FreeCell).
 //!
 //! A new game implements [`Game`] and the views it supports ([`TwoPlayer`],
 //! [`Puzzle`], [`Observe`]); its files go in `src/games/<game>/`, with its GP
@@ -9,6 +9,7 @@
 
 pub mod checkers;
 pub mod domain;
+pub mod freecell;
 pub mod gdl;
 pub mod instances;
 pub mod model;

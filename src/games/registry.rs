@@ -27,6 +27,7 @@ use std::sync::{Mutex, PoisonError};
 use super::Puzzle;
 use super::checkers::Checkers;
 use super::domain::{Binding, GpDomain, GpGame};
+use super::freecell::FreeCell;
 use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
 use super::rushhour::RushHour;
@@ -73,6 +74,7 @@ enum Engine {
     Morris,
     MorrisNoFlying,
     RushHour,
+    FreeCell,
     /// A GDL game loaded from a file.
     Gdl(&'static GdlRules),
 }
@@ -94,7 +96,7 @@ pub struct Entry {
 }
 
 /// Every game, in the order `stratagem games` lists them.
-pub static GAMES: [Entry; 4] = [
+pub static GAMES: [Entry; 5] = [
     Entry {
         name: "lose-checkers",
         summary: "lose (giveaway) checkers: American checkers moves, the side without a move wins (seeds/001)",
@@ -126,6 +128,14 @@ pub static GAMES: [Entry; 4] = [
         roles: &["solver"],
         domain: "rush-hour",
         engine: Engine::RushHour,
+    },
+    Entry {
+        name: "freecell",
+        summary: "FreeCell, 8 cascades and 4 free cells, Microsoft's deals, safe automatic moves (issue 22)",
+        kind: Kind::Puzzle,
+        roles: &["solver"],
+        domain: "freecell",
+        engine: Engine::FreeCell,
     },
 ];
 
@@ -288,6 +298,7 @@ impl Entry {
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
             Engine::RushHour => task.run(RushHour),
+            Engine::FreeCell => task.run(FreeCell),
             Engine::Gdl(rules) => task.run(GdlGame::new(rules)),
         }
     }
@@ -298,6 +309,7 @@ impl Entry {
         self.serves(Kind::Puzzle, request)?;
         match self.engine {
             Engine::RushHour => Ok(task.run(RushHour)),
+            Engine::FreeCell => Ok(task.run(FreeCell)),
             _ => Err(self.unsupported(Kind::Puzzle, request)),
         }
     }
@@ -329,7 +341,7 @@ impl Entry {
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
             Engine::Gdl(rules) => task.run(GdlTwoPlayer::new(rules)),
-            Engine::RushHour => return Err(self.unsupported(Kind::TwoPlayer, request)),
+            Engine::RushHour | Engine::FreeCell => return Err(self.unsupported(Kind::TwoPlayer, request)),
         })
     }
 
@@ -469,5 +481,6 @@ mod tests {
         assert_eq!(GAMES[1].primsets(), ["morris"]);
         assert_eq!(GAMES[2].primsets(), ["morris"]);
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
+        assert!(GAMES[4].primsets().is_empty(), "no FreeCell primset yet");
     }
 }

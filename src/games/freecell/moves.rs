@@ -1,0 +1,385 @@
+//! Moves, their legality, the automatic moves to the foundations, and move
+//! text.
+//!
+//! Places are numbered: cascades 0..8, free cells 8..12, the foundations 12
+//! (the foundation of the card's suit). A [`Move`] is the player's move
+//! (from, to, how many cards) followed by the automatic moves it set off,
+//! so [`apply`] replays a record exactly and a solution can be written out
+//! card by card ([`steps_text`]).
+//!
+//! Rules:
+//! - One card moves from a cascade's top or a free cell to a foundation (its
+//!   suit's next rank), to an empty free cell, or onto a cascade whose top is
+//!   one rank higher and of the other colour, or onto an empty cascade.
+//! - A sequence move takes the top `n` cards of a cascade, alternating
+//!   colours and descending, as one move (a macro of single-card moves
+//!   through free cells and empty cascades): `n` ≤ (empty free cells + 1) ×
+//!   2^(empty cascades, not counting the destination).
+//! - Automatic moves: after every player move, a card goes to its
+//!   foundation when it is safe there: its rank is 1 or 2 (ace, two), or
+//!   both cards of the other colour one rank lower are already up, so no
+//!   card still out could want to go on it. Free cells are looked at
+//!   first (left to right), then cascades (left to right), again from the
+//!   start after each automatic move, until none is safe. A deal's own
+//!   position is left as dealt: automatic moves follow moves.
+//!
+//! Moves generated, to keep symmetric duplicates out without reordering the
+//! position: a card goes only to the first empty free cell and, from a free
+//! cell or a cascade, only to the first empty cascade; moving a whole
+//! cascade to an empty one (which only renames it) is not a move. To an
+//! empty cascade every sequence length the rule allows is a move.
+//!
+//! Text, as Freecell Solver's "standard notation": cascades `1`..`8`, free
+//! cells `a`..`d`, the foundations `h`; a move is source and destination,
+//! `3a`, `a8`, `1h`, `ah`, `38`, and `/n` after a sequence move of n > 1
+//! cards: `38/4`.
+
+use super::cards::{DECK, NO_CARD, fits_on, opposite_suits, rank, suit};
+use super::position::{CASCADES, CELLS, Position};
+
+/// The first free cell's place.
+pub const CELL: u8 = CASCADES as u8;
+/// The foundations' place.
+pub const FOUNDATION: u8 = (CASCADES + CELLS) as u8;
+
+/// Automatic moves to the foundations: their sources, four bits each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct AutoMoves {
+    len: u8,
+    packed: [u8; DECK / 2],
+}
+
+impl AutoMoves {
+    fn push(&mut self, from: u8) {
+        let i = usize::from(self.len);
+        self.packed[i / 2] |= from << (4 * (i % 2));
+        self.len += 1;
+    }
+
+    /// The sources in the order played.
+    pub fn iter(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..usize::from(self.len)).map(|i| (self.packed[i / 2] >> (4 * (i % 2))) & 0xF)
+    }
+
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A player's move and the automatic moves after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub from: u8,
+    pub to: u8,
+    /// Cards moved: more than 1 only from cascade to cascade.
+    pub count: u8,
+    pub autos: AutoMoves,
+}
+
+/// How many cards a sequence move to a cascade may carry.
+pub fn capacity(p: &Position, to_empty: bool) -> usize {
+    let empty = p.empty_cascades() - usize::from(to_empty);
+    (p.empty_cells() + 1) << empty
+}
+
+/// How many cards on top of `cascade` alternate colours and descend.
+pub fn run_len(cascade: &[u8]) -> usize {
+    match cascade.len() {
+        0 => 0,
+        n => 1 + cascade.windows(2).rev().take_while(|w| fits_on(w[1], w[0])).count().min(n - 1),
+    }
+}
+
+/// Whether `card` may go up now and is safe there (the module doc's rule).
+pub fn safe_to_foundation(p: &Position, card: u8) -> bool {
+    let r = rank(card);
+    p.foundation(suit(card)) == r && (r <= 1 || opposite_suits(suit(card)).iter().all(|&s| p.foundation(s) >= r))
+}
+
+/// Writes every legal move of `p` into `moves` (none once it is solved),
+/// each with its automatic moves.
+pub fn legal_moves(p: &Position, moves: &mut Vec<Move>) {
+    moves.clear();
+    if p.is_solved() {
+        return;
+    }
+    let mut add = |from: u8, to: u8, count: usize| {
+        let mut q = *p;
+        play(&mut q, from, to, count);
+        moves.push(Move { from, to, count: count as u8, autos: auto_play(&mut q) });
+    };
+    let first_empty_cell = (0..CELLS).find(|&i| p.cell(i).is_none());
+    let first_empty_cascade = (0..CASCADES).find(|&i| p.lens[i] == 0);
+    // To the foundations.
+    for i in 0..CELLS {
+        if p.cell(i).is_some_and(|c| p.foundation(suit(c)) == rank(c)) {
+            add(CELL + i as u8, FOUNDATION, 1);
+        }
+    }
+    for i in 0..CASCADES {
+        if p.top(i).is_some_and(|c| p.foundation(suit(c)) == rank(c)) {
+            add(i as u8, FOUNDATION, 1);
+        }
+    }
+    // Cascade to cascade.
+    for from in 0..CASCADES {
+        let cascade = p.cascade(from);
+        let run = run_len(cascade);
+        if run == 0 {
+            continue;
+        }
+        for to in 0..CASCADES {
+            if to == from {
+                continue;
+            }
+            match p.top(to) {
+                Some(below) => {
+                    let fitting = (1..=run).find(|&n| fits_on(cascade[cascade.len() - n], below));
+                    if let Some(n) = fitting.filter(|&n| n <= capacity(p, false)) {
+                        add(from as u8, to as u8, n);
+                    }
+                }
+                None if Some(to) == first_empty_cascade => {
+                    let most = run.min(capacity(p, true)).min(cascade.len() - 1);
+                    for n in (1..=most).rev() {
+                        add(from as u8, to as u8, n);
+                    }
+                }
+                None => {}
+            }
+        }
+    }
+    // Free cell to cascade.
+    for i in 0..CELLS {
+        let Some(c) = p.cell(i) else { continue };
+        for to in 0..CASCADES {
+            let fits = p.top(to).map_or(Some(to) == first_empty_cascade, |below| fits_on(c, below));
+            if fits {
+                add(CELL + i as u8, to as u8, 1);
+            }
+        }
+    }
+    // Cascade to free cell.
+    if let Some(cell) = first_empty_cell {
+        for from in 0..CASCADES {
+            if !p.cascade(from).is_empty() {
+                add(from as u8, CELL + cell as u8, 1);
+            }
+        }
+    }
+}
+
+/// Plays `count` cards from `from` to `to` on `p` (no checks: the move is
+/// legal).
+fn play(p: &mut Position, from: u8, to: u8, count: usize) {
+    let mut run = [NO_CARD; DECK];
+    if from < CELL {
+        p.take(usize::from(from), count, &mut run);
+    } else {
+        let cell = usize::from(from - CELL);
+        run[0] = p.cells[cell];
+        p.cells[cell] = NO_CARD;
+    }
+    if to < CELL {
+        p.put(usize::from(to), &run[..count]);
+    } else if to < FOUNDATION {
+        p.cells[usize::from(to - CELL)] = run[0];
+    } else {
+        p.foundations[usize::from(suit(run[0]))] += 1;
+    }
+}
+
+/// Plays every safe automatic move on `p` and returns them.
+pub fn auto_play(p: &mut Position) -> AutoMoves {
+    let mut autos = AutoMoves::default();
+    'again: loop {
+        for i in 0..CELLS {
+            if p.cell(i).is_some_and(|c| safe_to_foundation(p, c)) {
+                play(p, CELL + i as u8, FOUNDATION, 1);
+                autos.push(CELL + i as u8);
+                continue 'again;
+            }
+        }
+        for i in 0..CASCADES {
+            if p.top(i).is_some_and(|c| safe_to_foundation(p, c)) {
+                play(p, i as u8, FOUNDATION, 1);
+                autos.push(i as u8);
+                continue 'again;
+            }
+        }
+        return autos;
+    }
+}
+
+/// The position after `mv`, one of `legal_moves(p)`: its player move, then
+/// its automatic moves as recorded.
+pub fn apply(p: &Position, mv: &Move) -> Position {
+    let mut q = *p;
+    play(&mut q, mv.from, mv.to, usize::from(mv.count));
+    for from in mv.autos.iter() {
+        play(&mut q, from, FOUNDATION, 1);
+    }
+    q
+}
+
+/// A place as move text writes it.
+pub fn place_char(place: u8) -> char {
+    match place {
+        p if p < CELL => char::from(b'1' + p),
+        p if p < FOUNDATION => char::from(b'a' + p - CELL),
+        _ => 'h',
+    }
+}
+
+/// The player's move as text: `3a`, `a8`, `1h`, `38`, `38/4`.
+pub fn move_text(mv: &Move) -> String {
+    let mut s = format!("{}{}", place_char(mv.from), place_char(mv.to));
+    if mv.count > 1 {
+        s.push_str(&format!("/{}", mv.count));
+    }
+    s
+}
+
+/// The move card by card: the player's move, then each automatic move
+/// (`2h`, `bh`).
+pub fn steps_text(mv: &Move) -> Vec<String> {
+    let mut steps = vec![move_text(mv)];
+    steps.extend(mv.autos.iter().map(|from| format!("{}h", place_char(from))));
+    steps
+}
+
+/// Puts foundation moves first, then moves onto a card of a cascade
+/// (longer sequences first, from cascades before free cells), then moves to
+/// an empty cascade, then moves to a free cell; the sort is stable, so each
+/// group keeps generation order.
+pub fn order(p: &Position, moves: &mut [Move]) {
+    moves.sort_by_key(|mv| match mv.to {
+        FOUNDATION => (0, 0),
+        to if to < CELL && p.lens[usize::from(to)] > 0 => (1 + u8::from(mv.from >= CELL), u8::MAX - mv.count),
+        to if to < CELL => (3, u8::MAX - mv.count),
+        _ => (4, 0),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::cards::{card_name, parse_card};
+    use super::super::position::{format_layout, is_consistent, parse_layout};
+    use super::*;
+
+    fn texts(p: &Position) -> Vec<String> {
+        let mut moves = Vec::new();
+        legal_moves(p, &mut moves);
+        moves.iter().map(move_text).collect()
+    }
+
+    /// A position from its foundations line, free cells and first 7
+    /// cascades; cascade 8 holds every other card, lowest first (so a king
+    /// is on top, out of the way).
+    fn position(found: &str, cells: &str, cascades: [&str; 7]) -> Position {
+        let head =
+            format!("Foundations: {found}\nFreecells: {cells}\n{}", cascades.map(|c| format!(": {c}\n")).concat());
+        let mut rest = String::from(":");
+        for c in 0..DECK as u8 {
+            let name = card_name(c);
+            let up = found.split_whitespace().any(|f| {
+                let (s, r) = f.split_at(1);
+                let top = r.trim_start_matches('-').bytes().next().and_then(super::super::cards::parse_rank);
+                s.as_bytes()[0] == b"CDHS"[usize::from(suit(c))] && top.is_some_and(|t| rank(c) <= t)
+            });
+            if !up && !head[head.find('\n').unwrap_or(0)..].split_whitespace().any(|w| w == name) {
+                rest.push(' ');
+                rest.push_str(&name);
+            }
+        }
+        let text = format!("{head}{rest}\n");
+        parse_layout(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+    }
+
+    #[test]
+    fn sequence_moves_follow_the_capacity_rule() {
+        // A run of 5 (9H 8S 7D 6C 5H) that goes onto TS only whole.
+        let run = "KC QD 9H 8S 7D 6C 5H";
+        let zero = "C-0 D-0 H-0 S-0";
+        // 2 empty free cells, no empty cascade: (2 + 1) × 1 = 3.
+        let p = position(zero, "3C 3D - -", [run, "KH TS", "KD", "KS", "QC QH", "JC JD", "TC TD"]);
+        assert_eq!(capacity(&p, false), 3);
+        assert!(!texts(&p).iter().any(|t| t.starts_with("12")), "{:?}", texts(&p));
+        // 4 empty free cells: 5.
+        let p = position(zero, "- - - -", [run, "KH TS", "KD", "KS", "QC QH", "JC JD", "TC TD"]);
+        assert_eq!(capacity(&p, false), 5);
+        assert!(texts(&p).contains(&"12/5".to_owned()), "{:?}", texts(&p));
+        // 1 empty free cell and an empty cascade: (1 + 1) × 2 = 4 onto a
+        // card, (1 + 1) × 1 = 2 into the empty cascade.
+        let p = position(zero, "3C 3D QC -", [run, "KH TS", "KD", "KS", "", "JC JD", "TC TD"]);
+        assert_eq!((capacity(&p, false), capacity(&p, true)), (4, 2));
+        let moves = texts(&p);
+        assert!(!moves.iter().any(|t| t.starts_with("12")), "{moves:?}");
+        assert!(moves.contains(&"15/2".to_owned()) && moves.contains(&"15".to_owned()), "{moves:?}");
+        assert!(!moves.contains(&"15/3".to_owned()), "{moves:?}");
+        // A free cell's card goes to the empty cascade; cards go to the
+        // empty free cell.
+        assert!(moves.contains(&"a5".to_owned()) && moves.contains(&"1d".to_owned()), "{moves:?}");
+        assert!(!moves.iter().any(|t| t.len() == 2 && t.ends_with(['a', 'b', 'c'])), "{moves:?}");
+    }
+
+    #[test]
+    fn safe_cards_go_up_by_themselves() {
+        let found = "C-A D-A H-A S-0";
+        // AS, the twos, then 3H (both black twos are up).
+        let mut p = position(found, "3H - - -", ["AS", "2C", "2S", "2H", "", "", ""]);
+        assert_eq!(auto_play(&mut p).iter().collect::<Vec<_>>(), [0, 1, 2, 3, 8]);
+        assert!(is_consistent(&p));
+        // With 2S under KH, 3H waits.
+        let p = position(found, "3H - - -", ["AS", "2C", "2S KH", "2H", "", "", ""]);
+        let mut q = p;
+        assert_eq!(auto_play(&mut q).iter().collect::<Vec<_>>(), [0, 1, 3]);
+        assert_eq!(q.cell(0), parse_card("3H"));
+        // Moving KH away sets 2S and then 3H off; the move records them.
+        let mut moves = Vec::new();
+        legal_moves(&q, &mut moves);
+        let mv = moves.iter().find(|m| move_text(m) == "3b").expect("KH to a free cell");
+        assert_eq!(steps_text(mv), ["3b", "3h", "ah"]);
+        let after = apply(&q, mv);
+        assert_eq!((after.foundation(2), after.foundation(3), after.cell(0)), (3, 2, None));
+        assert!(is_consistent(&after));
+    }
+
+    #[test]
+    fn moves_of_deal_1_replay() {
+        let p = parse_layout(&format_layout(&Position::from_cascades(&super::super::deal::deal(1)).expect("a deal")))
+            .expect("deal 1");
+        let mut moves = Vec::new();
+        legal_moves(&p, &mut moves);
+        let text: Vec<String> = moves.iter().map(move_text).collect();
+        // No top card fits on another, no ace is on top.
+        assert_eq!(text, ["1a", "2a", "3a", "4a", "5a", "6a", "7a", "8a"]);
+        for mv in &moves {
+            assert!(is_consistent(&apply(&p, mv)), "{}", move_text(mv));
+        }
+    }
+
+    #[test]
+    fn moves_are_ordered_foundations_first() {
+        let p = position("C-0 D-0 H-0 S-0", "5D - - -", ["AC", "KH TS", "6C", "9H", "", "2D", "3S"]);
+        let mut moves = Vec::new();
+        legal_moves(&p, &mut moves);
+        order(&p, &mut moves);
+        let text: Vec<String> = moves.iter().map(move_text).collect();
+        assert_eq!(&text[..5], ["1h", "16", "42", "67", "a3"], "{text:?}");
+        assert_eq!(text.last().map(String::as_str), Some("8b"), "{text:?}");
+    }
+
+    #[test]
+    fn run_lengths() {
+        let cards = |s: &str| s.split_whitespace().filter_map(parse_card).collect::<Vec<_>>();
+        assert_eq!(run_len(&[]), 0);
+        assert_eq!(run_len(&cards("KC")), 1);
+        assert_eq!(run_len(&cards("2C KC QH JS")), 3);
+        assert_eq!(run_len(&cards("QH JS TD 9D")), 1);
+    }
+}

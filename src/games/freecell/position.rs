@@ -1,0 +1,402 @@
+//! Positions and their text layout.
+//!
+//! A [`Position`] is 68 bytes, `Copy` and hashed as it stands: the cards up
+//! per suit, the 4 free cells, and the 8 cascades laid end to end in one
+//! buffer. Free cells and cascades keep their places (no canonical
+//! reordering), so a move such as `3a` or `a8` means the same slot when a
+//! solution is replayed or written out. Symmetric duplicates are kept out
+//! of the search instead by the move generator, which moves to the first
+//! empty free cell and the first empty cascade only.
+//!
+//! The layout is Freecell Solver's board format, which `ms_deal.py --fcs`
+//! writes:
+//!
+//! ```text
+//! Foundations: H-0 C-2 D-A S-0
+//! Freecells: 8H - - -
+//! : 4C 2C 9C 8C QS 4S 2H
+//! : 5H QH 3C AC 3H 4H QD
+//! ...
+//! ```
+//!
+//! - `Foundations:` gives, per suit, the highest card up (`0` for none), in
+//!   any order; suits left out have none. The line may be left out.
+//! - `Freecells:` lists up to 4 cards, `-` for an empty cell. The line may
+//!   be left out.
+//! - Then 8 cascade lines, each bottom card first (so the card that moves is
+//!   last), with or without a leading `:`; an empty cascade is a line `:`.
+//!   Blank lines are skipped.
+//!
+//! Cards are rank and suit (`TD`; `10D` and lower case are read too). Every
+//! card must be somewhere exactly once. [`format_layout`] writes every line,
+//! all 4 cells and `:` before each cascade, so it reads back to the same
+//! position.
+
+use super::cards::{DECK, NO_CARD, RANKS, SUITS, card, card_name, parse_card, parse_rank, parse_suit};
+use crate::games::ParseError;
+
+/// How many cascades and free cells the game has.
+pub const CASCADES: usize = 8;
+pub const CELLS: usize = 4;
+
+/// A FreeCell position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Per suit, how many cards are up (the top one is `count − 1`'s rank).
+    pub(crate) foundations: [u8; 4],
+    /// The free cells; [`NO_CARD`] when empty.
+    pub(crate) cells: [u8; CELLS],
+    /// The cascades' lengths.
+    pub(crate) lens: [u8; CASCADES],
+    /// The cascades one after another, each bottom card first; the rest is
+    /// [`NO_CARD`], so equal positions are equal bytes.
+    pub(crate) cards: [u8; DECK],
+}
+
+impl Position {
+    /// The position with `cascades` (bottom first), nothing else out.
+    /// `None` unless the cascades hold every card once.
+    pub fn from_cascades(cascades: &[Vec<u8>; CASCADES]) -> Option<Position> {
+        let mut p =
+            Position { foundations: [0; 4], cells: [NO_CARD; CELLS], lens: [0; CASCADES], cards: [NO_CARD; DECK] };
+        let mut seen = 0u64;
+        let mut n = 0;
+        for (i, cascade) in cascades.iter().enumerate() {
+            for &c in cascade {
+                if usize::from(c) >= DECK || seen & (1 << c) != 0 {
+                    return None;
+                }
+                seen |= 1 << c;
+                p.cards[n] = c;
+                n += 1;
+            }
+            p.lens[i] = cascade.len() as u8;
+        }
+        (n == DECK).then_some(p)
+    }
+
+    /// Cascade `i`, bottom card first.
+    pub fn cascade(&self, i: usize) -> &[u8] {
+        let start = self.start(i);
+        &self.cards[start..start + usize::from(self.lens[i])]
+    }
+
+    /// The card that moves from cascade `i`.
+    pub fn top(&self, i: usize) -> Option<u8> {
+        self.cascade(i).last().copied()
+    }
+
+    pub fn cell(&self, i: usize) -> Option<u8> {
+        self.cells.get(i).copied().filter(|&c| c != NO_CARD)
+    }
+
+    /// How many cards of `suit` are up.
+    pub fn foundation(&self, suit: u8) -> u8 {
+        self.foundations[usize::from(suit)]
+    }
+
+    pub fn empty_cells(&self) -> usize {
+        self.cells.iter().filter(|&&c| c == NO_CARD).count()
+    }
+
+    pub fn empty_cascades(&self) -> usize {
+        self.lens.iter().filter(|&&n| n == 0).count()
+    }
+
+    /// Every card is on the foundations.
+    pub fn is_solved(&self) -> bool {
+        self.foundations == [13; 4]
+    }
+
+    /// How many cards are not on the foundations yet.
+    pub fn cards_out(&self) -> u32 {
+        52 - self.foundations.iter().map(|&n| u32::from(n)).sum::<u32>()
+    }
+
+    fn start(&self, i: usize) -> usize {
+        self.lens[..i].iter().map(|&n| usize::from(n)).sum()
+    }
+
+    fn total(&self) -> usize {
+        self.lens.iter().map(|&n| usize::from(n)).sum()
+    }
+
+    /// Takes the top `n` cards of cascade `i` off, bottom first, into `out`.
+    pub(crate) fn take(&mut self, i: usize, n: usize, out: &mut [u8; DECK]) {
+        let end = self.start(i) + usize::from(self.lens[i]);
+        let total = self.total();
+        out[..n].copy_from_slice(&self.cards[end - n..end]);
+        self.cards.copy_within(end..total, end - n);
+        self.cards[total - n..total].fill(NO_CARD);
+        self.lens[i] -= n as u8;
+    }
+
+    /// Puts `run` (bottom first) on top of cascade `i`.
+    pub(crate) fn put(&mut self, i: usize, run: &[u8]) {
+        let end = self.start(i) + usize::from(self.lens[i]);
+        let total = self.total();
+        self.cards.copy_within(end..total, end + run.len());
+        self.cards[end..end + run.len()].copy_from_slice(run);
+        self.lens[i] += run.len() as u8;
+    }
+}
+
+/// Reads a layout (the module doc gives the format).
+pub fn parse_layout(text: &str) -> Result<Position, ParseError> {
+    let mut p = Position { foundations: [0; 4], cells: [NO_CARD; CELLS], lens: [0; CASCADES], cards: [NO_CARD; DECK] };
+    // Where each card was met, for duplicates.
+    let mut where_: [Option<std::ops::Range<usize>>; DECK] = std::array::from_fn(|_| None);
+    let mut place = |c: u8, span: std::ops::Range<usize>| -> Result<(), ParseError> {
+        if let Some(first) = &where_[usize::from(c)] {
+            return Err(ParseError::new(format!("{} is in the layout twice", card_name(c)), span)
+                .with_help(format!("it is already at bytes {}..{}", first.start, first.end)));
+        }
+        where_[usize::from(c)] = Some(span);
+        Ok(())
+    };
+    let (mut n_cascades, mut n_cards) = (0, 0);
+    let mut line_start = 0;
+    let mut last_line = 0..0;
+    for line in text.split('\n') {
+        let at = line_start;
+        line_start += line.len() + 1;
+        let line = line.trim_end_matches('\r');
+        let body = line.trim_start();
+        let body_at = at + line.len() - body.len();
+        if body.trim().is_empty() {
+            continue;
+        }
+        last_line = at..at + line.len();
+        if let Some(rest) = strip_keyword(body, "foundations:") {
+            let rest_at = body_at + body.len() - rest.len();
+            for (word, span) in words(rest, rest_at) {
+                let (s, top) = parse_foundation(word, span.clone())?;
+                if p.foundations[usize::from(s)] != 0 {
+                    return Err(ParseError::new(
+                        format!("the {} foundation is given twice", char::from(SUITS[usize::from(s)])),
+                        span,
+                    ));
+                }
+                for r in 0..top {
+                    place(card(r, s), span.clone())?;
+                }
+                p.foundations[usize::from(s)] = top;
+            }
+        } else if let Some(rest) = strip_keyword(body, "freecells:") {
+            let rest_at = body_at + body.len() - rest.len();
+            for (k, (word, span)) in words(rest, rest_at).enumerate() {
+                if k >= CELLS {
+                    return Err(ParseError::new("more than 4 free cells", span)
+                        .with_help("FreeCell has 4 free cells; `-` is an empty one"));
+                }
+                if word != "-" {
+                    let c = parse_card_at(word, span.clone())?;
+                    place(c, span)?;
+                    p.cells[k] = c;
+                }
+            }
+        } else {
+            if n_cascades == CASCADES {
+                return Err(ParseError::new("more than 8 cascades", last_line.clone())
+                    .with_help("a layout has 8 cascade lines; an empty cascade is a line `:`"));
+            }
+            let (rest, rest_at) = match body.strip_prefix(':') {
+                Some(rest) => (rest, body_at + 1),
+                None => (body, body_at),
+            };
+            for (word, span) in words(rest, rest_at) {
+                let c = parse_card_at(word, span.clone())?;
+                place(c, span)?;
+                p.cards[n_cards] = c;
+                n_cards += 1;
+                p.lens[n_cascades] += 1;
+            }
+            n_cascades += 1;
+        }
+    }
+    if n_cascades < CASCADES {
+        return Err(ParseError::new(format!("{n_cascades} cascades; a layout has 8"), text.len()..text.len())
+            .with_help("write an empty cascade as a line `:`"));
+    }
+    let missing: Vec<String> = (0..DECK as u8).filter(|&c| where_[usize::from(c)].is_none()).map(card_name).collect();
+    if !missing.is_empty() {
+        let s = if missing.len() == 1 { "" } else { "s" };
+        return Err(ParseError::new(
+            format!("{} card{s} missing: {}", missing.len(), missing.join(" ")),
+            0..text.len(),
+        )
+        .with_help("every one of the 52 cards is on a foundation, in a free cell or in a cascade"));
+    }
+    Ok(p)
+}
+
+/// `body` after `keyword` (any case), or `None`.
+fn strip_keyword<'a>(body: &'a str, keyword: &str) -> Option<&'a str> {
+    let head = body.get(..keyword.len())?;
+    head.eq_ignore_ascii_case(keyword).then(|| &body[keyword.len()..])
+}
+
+/// The words of `text`, which starts at byte `at`, with their spans.
+fn words(text: &str, at: usize) -> impl Iterator<Item = (&str, std::ops::Range<usize>)> {
+    text.split_whitespace().map(move |w| {
+        let start = at + (w.as_ptr() as usize - text.as_ptr() as usize);
+        (w, start..start + w.len())
+    })
+}
+
+fn parse_card_at(word: &str, span: std::ops::Range<usize>) -> Result<u8, ParseError> {
+    parse_card(word).ok_or_else(|| {
+        ParseError::new(format!("`{word}` is not a card"), span)
+            .with_help("a card is a rank (A 2-9 T J Q K) and a suit (C D H S), e.g. `TD`")
+    })
+}
+
+/// A foundation entry `H-5` (suit, dash, the top card's rank or `0`).
+fn parse_foundation(word: &str, span: std::ops::Range<usize>) -> Result<(u8, u8), ParseError> {
+    let bad = || {
+        ParseError::new(format!("`{word}` is not a foundation"), span.clone())
+            .with_help("a foundation is a suit, `-` and its top card's rank, `0` for none: `H-5`, `S-K`, `D-0`")
+    };
+    let (s, r) = word.split_once('-').ok_or_else(bad)?;
+    let s = match s.as_bytes() {
+        [c] => parse_suit(*c).ok_or_else(bad)?,
+        _ => return Err(bad()),
+    };
+    let top = match r.as_bytes() {
+        [b'0'] => 0,
+        [b'1', b'0'] => 10,
+        [c] => parse_rank(*c).ok_or_else(bad)? + 1,
+        _ => return Err(bad()),
+    };
+    Ok((s, top))
+}
+
+/// Writes `p` in the layout format, every line included.
+pub fn format_layout(p: &Position) -> String {
+    let mut out = String::from("Foundations:");
+    for s in [2u8, 0, 1, 3] {
+        let n = p.foundation(s);
+        let top = if n == 0 { '0' } else { char::from(RANKS[usize::from(n - 1)]) };
+        out.push_str(&format!(" {}-{top}", char::from(SUITS[usize::from(s)])));
+    }
+    out.push_str("\nFreecells:");
+    for i in 0..CELLS {
+        out.push(' ');
+        out.push_str(&p.cell(i).map_or("-".to_owned(), card_name));
+    }
+    out.push('\n');
+    for i in 0..CASCADES {
+        out.push(':');
+        for &c in p.cascade(i) {
+            out.push(' ');
+            out.push_str(&card_name(c));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `p`'s cascades on one line as ms32k.txt writes a deal, `col1 | ... | col8`
+/// (the `N: ` before it is the caller's).
+pub fn format_cascades_line(p: &Position) -> String {
+    let cols: Vec<String> =
+        (0..CASCADES).map(|i| p.cascade(i).iter().map(|&c| card_name(c)).collect::<Vec<_>>().join(" ")).collect();
+    cols.join(" | ")
+}
+
+/// Sanity of the unused buffer tail, for tests: every card once, the tail
+/// [`NO_CARD`].
+#[cfg(test)]
+pub(crate) fn is_consistent(p: &Position) -> bool {
+    use super::cards::{rank, suit};
+    let mut seen = 0u64;
+    let mut count = 0;
+    let mut mark = |c: u8| {
+        if usize::from(c) < DECK && seen & (1 << c) == 0 {
+            seen |= 1 << c;
+            count += 1;
+        }
+    };
+    for s in 0..4u8 {
+        (0..p.foundation(s)).for_each(|r| mark(card(r, s)));
+    }
+    p.cells.iter().filter(|&&c| c != NO_CARD).for_each(|&c| mark(c));
+    let total = p.total();
+    p.cards[..total].iter().for_each(|&c| mark(c));
+    count == DECK
+        && p.cards[total..].iter().all(|&c| c == NO_CARD)
+        && p.cards[..total].iter().all(|&c| rank(c) < 13 && suit(c) < 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEAL_1: &str = "\
+: JD KD 2S 4C 3S 6D 6S
+: 2D KC KS 5C TD 8S 9C
+: 9H 9S 9D TS 4S 8D 2H
+: JC 5S QD QH TH QS 6H
+: 5D AD JS 4H 8H 6C
+: 7H QC AS AC 2C 3D
+: 7C KH AH 4D JH 8C
+: 5H 3H 3C 7S 7D TC
+";
+
+    #[test]
+    fn deals_read_as_ms_deal_writes_them_and_round_trip() {
+        let p = parse_layout(DEAL_1).expect("deal 1");
+        assert_eq!(p, Position::from_cascades(&super::super::deal::deal(1)).expect("a deal"));
+        assert_eq!(p.top(0), parse_card("6S"));
+        let text = format_layout(&p);
+        assert!(text.starts_with("Foundations: H-0 C-0 D-0 S-0\nFreecells: - - - -\n: JD KD"), "{text}");
+        assert_eq!(parse_layout(&text), Ok(p));
+        assert!(is_consistent(&p));
+    }
+
+    #[test]
+    fn foundations_cells_and_empty_cascades_round_trip() {
+        let text = "Foundations: H-2 C-A D-0 S-K\nFreecells: - 3H - TD\n\
+                    : 4C 2C\n:\n3C\n: 5C 6C 7C 8C 9C TC JC QC KC\n: AD 2D 3D 4D 5D 6D 7D 8D 9D\n\
+                    : JD QD KD\n: 4H 5H 6H 7H 8H 9H TH JH QH KH\n:\n";
+        let p = parse_layout(text).expect("a position");
+        assert_eq!((p.foundation(2), p.foundation(0), p.foundation(3)), (2, 1, 13));
+        assert_eq!((p.empty_cells(), p.empty_cascades()), (2, 2));
+        assert_eq!(p.cascade(2), [parse_card("3C").unwrap_or(NO_CARD)]);
+        assert_eq!(parse_layout(&format_layout(&p)), Ok(p));
+        assert!(is_consistent(&p));
+    }
+
+    #[test]
+    fn bad_layouts_say_what_is_wrong_and_where() {
+        let dup = DEAL_1.replacen("6S\n", "JD\n", 1);
+        let err = parse_layout(&dup).expect_err("JD twice");
+        assert_eq!(err.message, "JD is in the layout twice");
+        assert_eq!(&dup[err.span.clone()], "JD");
+        assert!(err.span.start > 2);
+
+        let bad = DEAL_1.replacen("KD", "KX", 1);
+        let err = parse_layout(&bad).expect_err("no such card");
+        assert_eq!((err.message.as_str(), &bad[err.span.clone()]), ("`KX` is not a card", "KX"));
+
+        let short = DEAL_1.replacen(" 6S", "", 1);
+        let err = parse_layout(&short).expect_err("6S missing");
+        assert_eq!(err.message, "1 card missing: 6S");
+
+        let cells = format!("Freecells: - - - - -\n{DEAL_1}");
+        let err = parse_layout(&cells).expect_err("five cells");
+        assert_eq!((err.message.as_str(), err.span.clone()), ("more than 4 free cells", 19..20));
+
+        let seven: String = DEAL_1.lines().take(7).map(|l| format!("{l}\n")).collect();
+        assert_eq!(parse_layout(&seven).expect_err("7 cascades").message, "7 cascades; a layout has 8");
+        let nine = format!("{DEAL_1}:\n");
+        assert_eq!(parse_layout(&nine).expect_err("9 cascades").message, "more than 8 cascades");
+
+        let found = format!("Foundations: H-X\n{DEAL_1}");
+        assert_eq!(parse_layout(&found).expect_err("bad foundation").message, "`H-X` is not a foundation");
+        let up = format!("Foundations: S-2\n{DEAL_1}");
+        assert_eq!(parse_layout(&up).expect_err("2S twice").message, "2S is in the layout twice");
+        assert!(parse_layout("").is_err());
+        assert!(parse_layout("Foundations:é\n").is_err());
+    }
+}
