@@ -131,7 +131,7 @@ pub static GAMES: [Entry; 5] = [
     },
     Entry {
         name: "freecell",
-        summary: "FreeCell, 8 cascades and 4 free cells, Microsoft's deals, safe automatic moves (issue 22)",
+        summary: "FreeCell, 8 cascades and 4 free cells, Microsoft's deals, safe automatic moves (seeds/001)",
         kind: Kind::Puzzle,
         roles: &["solver"],
         domain: "freecell",

@@ -1,5 +1,5 @@
 //! FreeCell as a GP domain: no terminals or natives yet (they come with the
-//! evolved solvers of issue 22); the registry needs the domain to list the
+//! evolved solvers of GA-FreeCell); the registry needs the domain to list the
 //! game and run `solve` on it.
 
 use super::{FreeCell, Position};

@@ -1,4 +1,4 @@
-//! FreeCell (issue 22, seeds/001): 8 cascades, 4 free cells, 4 foundations,
+//! FreeCell (docs/FREECELL.md, seeds/001): 8 cascades, 4 free cells, 4 foundations,
 //! a puzzle of the game model.
 //!
 //! - [`cards`]: cards as bytes.
