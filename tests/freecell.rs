@@ -4,8 +4,8 @@
 //! position and their solutions replay card by card; `games` and `solve`
 //! take the game as a user runs them.
 
-use std::process::Command;
-
+mod common;
+use common::stratagem;
 use stratagem::games::freecell::moves::steps_text;
 use stratagem::games::freecell::position::format_cascades_line;
 use stratagem::games::freecell::{FreeCell, deal_position, format_layout, parse_layout};
@@ -13,13 +13,6 @@ use stratagem::games::{Game, Puzzle};
 use stratagem::search::puzzle::{bfs, iterative_deepening, replay};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/domains/freecell");
-
-fn stratagem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
-}
 
 #[test]
 fn the_generator_deals_all_32000_deals_of_ms32k() {
