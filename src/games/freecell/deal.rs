@@ -81,9 +81,11 @@ fn trimmed_span(part: &str, at: usize) -> Range<usize> {
 fn number(text: &str, span: Range<usize>) -> Result<u32, ParseError> {
     let bad =
         |what: String| ParseError::new(what, span.clone()).with_help(format!("deal numbers run from 1 to {MAX_DEAL}"));
-    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        let shown = if text.is_empty() { "nothing".to_owned() } else { format!("`{text}`") };
-        return Err(bad(format!("{shown} is not a deal number")));
+    if text.is_empty() {
+        return Err(bad("a range needs a deal number at each end".to_owned()));
+    }
+    if !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad(format!("`{text}` is not a deal number")));
     }
     match text.parse::<u32>() {
         Ok(0) => Err(bad("there is no deal 0".to_owned())),
@@ -121,10 +123,10 @@ mod tests {
             ("0", "there is no deal 0", 0..1),
             ("1,10-5", "the range `10-5` runs backwards", 2..6),
             ("1,x7", "`x7` is not a deal number", 2..4),
-            ("3-", "nothing is not a deal number", 2..2),
+            ("3-", "a range needs a deal number at each end", 2..2),
             ("1-2-3", "`2-3` is not a deal number", 2..5),
             ("99999999999", "deal `99999999999` is past the last deal", 0..11),
-            ("-5", "nothing is not a deal number", 0..0),
+            ("-5", "a range needs a deal number at each end", 0..0),
         ];
         for (text, message, span) in cases {
             let err = parse_deals(text).expect_err(text);
