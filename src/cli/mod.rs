@@ -22,6 +22,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
+use crate::search::staged::StagedSettings;
 
 #[derive(Parser, Debug)]
 #[command(name = "stratagem", version, about = "A language and toolkit for evolved game-playing programs")]
@@ -174,8 +175,10 @@ pub enum Command {
     /// Rush Hour tools: `generate` hard boards.
     #[command(subcommand, name = "rush-hour")]
     RushHour(rush_hour::RushHourCommand),
-    /// Solve every puzzle of a file with BFS, iterative deepening or IDA*:
-    /// length, moves, nodes expanded and time per puzzle.
+    /// Solve every puzzle of a file, or numbered deals, with BFS, iterative
+    /// deepening, IDA* or staged deepening: length, moves, nodes and time per
+    /// puzzle.
+    #[command(group = clap::ArgGroup::new("source").required(true).args(["puzzles", "deals"]))]
     Solve {
         /// The puzzle (`stratagem games` lists them): rush-hour, freecell.
         game: String,
@@ -183,29 +186,57 @@ pub enum Command {
         /// `<card> <board> <length>`, Fogleman's `<length> <board> <cluster>`,
         /// or a board alone; FreeCell: a line of ms32k.txt or a deal number).
         #[arg(long, value_name = "FILE")]
-        puzzles: PathBuf,
-        #[arg(long, value_enum, default_value_t = solve::SearchKind::Bfs)]
-        search: solve::SearchKind,
-        /// IDA*'s heuristic (Rush Hour: blockers, goal-distance, hybrid; default:
+        puzzles: Option<PathBuf>,
+        /// Numbered puzzles (FreeCell: Microsoft's deals), numbers and ranges
+        /// separated by commas: `1-100,617,11982`.
+        #[arg(long, value_name = "LIST")]
+        deals: Option<String>,
+        /// The search (default: hsd for FreeCell, bfs otherwise).
+        #[arg(long, value_enum)]
+        search: Option<solve::SearchKind>,
+        /// The heuristic of IDA* and staged deepening: one of the game's
+        /// (Rush Hour: blockers, goal-distance, hybrid; FreeCell: hsdh; default:
         /// the first), or FILE:NAME, a policy, individual or weight vector of a
-        /// .sg file over the game's primset (rush-hour).
+        /// .sg file over the game's primset (rush-hour, freecell).
         #[arg(long, value_name = "NAME|FILE:NAME")]
         heuristic: Option<String>,
         /// How a program heuristic is evaluated (the same values either way).
         #[arg(long, value_enum, default_value_t = Engine::Jit)]
         engine: Engine,
-        /// Puzzles solved at once (results are the same, in file order).
+        /// Puzzles solved at once (results are the same, in order).
         #[arg(long, value_name = "T", default_value_t = 1)]
         threads: usize,
-        /// Nodes each search may expand before it gives up on a puzzle.
+        /// Nodes each search may count before it gives up on a puzzle.
         #[arg(long, value_name = "N", default_value_t = 10_000_000)]
         max_nodes: u64,
+        /// Seconds each search may take before it gives up on a puzzle (no
+        /// limit unless given; BFS has none).
+        #[arg(long, value_name = "S", value_parser = positive_seconds)]
+        time_limit: Option<f64>,
+        /// Staged deepening: the depth of each stage's depth-first search (k).
+        #[arg(long, value_name = "K", default_value_t = StagedSettings::default().depth,
+              value_parser = clap::value_parser!(u32).range(1..=64))]
+        stage_depth: u32,
+        /// Staged deepening: the transposition table is emptied when it holds
+        /// this many states (N).
+        #[arg(long, value_name = "N", default_value_t = StagedSettings::default().table_size)]
+        table_size: usize,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        /// Replay every solution and fail on an illegal one.
+        /// Replay every solution step by step from its text and fail on an
+        /// illegal one.
         #[arg(long)]
         check: bool,
     },
+}
+
+/// A time limit: a positive number of seconds.
+fn positive_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 1e9 => Ok(s),
+        Ok(_) => Err("a time limit is a positive number of seconds".to_owned()),
+        Err(_) => Err(format!("`{text}` is not a number of seconds")),
+    }
 }
 
 /// Which evaluation engine to use.
@@ -312,11 +343,29 @@ fn run() -> ExitCode {
             };
             play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }
-        Command::Solve { game, puzzles, search, heuristic, engine, threads, max_nodes, format, check } => {
+        Command::Solve {
+            game,
+            puzzles,
+            deals,
+            search,
+            heuristic,
+            engine,
+            threads,
+            max_nodes,
+            time_limit,
+            stage_depth,
+            table_size,
+            format,
+            check,
+        } => {
             let engine = if engine == Engine::Interp {
                 crate::search::programs::ProgramEngine::Interp
             } else {
                 crate::search::programs::ProgramEngine::Jit
+            };
+            let puzzles = match (puzzles, deals) {
+                (Some(file), _) => solve::PuzzleSource::File(file),
+                (None, list) => solve::PuzzleSource::Numbers(list.unwrap_or_default()),
             };
             solve::run(&solve::SolveArgs {
                 game,
@@ -326,6 +375,8 @@ fn run() -> ExitCode {
                 engine,
                 threads,
                 max_nodes,
+                time_limit,
+                staged: StagedSettings { depth: stage_depth, table_size: table_size.max(1) },
                 format,
                 check,
             })

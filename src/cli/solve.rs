@@ -1,30 +1,36 @@
-//! `stratagem solve GAME --puzzles FILE [--search bfs|id|ida] [--heuristic
-//! NAME] [--max-nodes N] [--format text|json] [--check]`: solves every
-//! puzzle of a file (one per line, in the game's puzzle-line format) and
-//! prints, per puzzle, whether it was solved, the solution's length and
-//! moves, the nodes expanded and the time; in text, a summary line with
-//! puzzles/s and nodes/s. `--check` replays every solution and fails on an
+//! `stratagem solve GAME (--puzzles FILE | --deals LIST) [--search
+//! bfs|id|ida|hsd] [--heuristic NAME|FILE:NAME] [--max-nodes N]
+//! [--time-limit S] [--format text|json] [--check]`: solves every puzzle of a
+//! file (one per line, in the game's puzzle-line format) or every numbered
+//! instance of a list (FreeCell's deals) and prints, per puzzle, whether it
+//! was solved, the solution's length and moves, the nodes and the time; in
+//! text, a summary line. Moves are written step by step as the game lists
+//! them (FreeCell: automatic moves to the foundations too). `--check`
+//! replays every solution from its text, step by step, and fails on an
 //! illegal one.
 
 use std::hash::Hash;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
 use rayon::prelude::*;
 
+use super::perft::text_failure;
 use super::play::{compile_programs, read_programs};
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, Sources, suggest_or_list};
-use crate::games::domain::{Binding, GpDomain};
+use crate::games::domain::{Binding, GpDomain, SearchNode};
 use crate::games::instances::parse_instances;
 use crate::games::registry::PuzzleTask;
 use crate::games::{Instance, Puzzle};
 use crate::limits::Limit;
 use crate::search::guided::{NodeProgram, difficulties, program_ida};
 use crate::search::programs::ProgramEngine;
-use crate::search::puzzle::{NodeView, Solution, bfs, ida_star, iterative_deepening, replay};
+use crate::search::puzzle::{Budget, NodeView, Solution, bfs, ida_star, iterative_deepening};
+use crate::search::staged::{StagedSettings, staged_deepening};
 
 /// Which search solves the puzzles.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,16 +41,38 @@ pub enum SearchKind {
     Id,
     /// IDA* guided by `--heuristic`.
     Ida,
+    /// Heineman's staged deepening guided by `--heuristic` (not optimal):
+    /// depth-first stages of `--stage-depth` moves from the best state of a
+    /// list kept by heuristic value.
+    Hsd,
+}
+
+impl SearchKind {
+    fn guided(self) -> bool {
+        matches!(self, SearchKind::Ida | SearchKind::Hsd)
+    }
+}
+
+/// Where the puzzles come from.
+pub enum PuzzleSource {
+    /// A file, one puzzle a line.
+    File(PathBuf),
+    /// Numbered instances (FreeCell's deals), as `--deals` lists them.
+    Numbers(String),
 }
 
 pub struct SolveArgs {
     pub game: String,
-    pub puzzles: PathBuf,
-    pub search: SearchKind,
+    pub puzzles: PuzzleSource,
+    /// The game's preferred search when `None`: staged deepening or BFS.
+    pub search: Option<SearchKind>,
     pub heuristic: Option<String>,
     pub engine: ProgramEngine,
     pub threads: usize,
     pub max_nodes: u64,
+    /// Seconds each puzzle's search may take.
+    pub time_limit: Option<f64>,
+    pub staged: StagedSettings,
     pub format: Format,
     pub check: bool,
 }
@@ -80,70 +108,134 @@ struct Solved<M> {
     ms: f64,
 }
 
+/// What a result line names a puzzle by.
+#[derive(Clone, Copy)]
+enum Label {
+    /// Its line's place among the file's puzzles, from 1.
+    Index(usize),
+    /// Its number (a deal).
+    Number(u32),
+}
+
+/// The puzzles to solve, read ahead of time (a file) or made as they are
+/// reached (numbered instances, so `1-32000` costs nothing up front).
+enum Puzzles<S> {
+    File(Vec<Instance<S>>, Vec<f64>),
+    Numbers(Vec<RangeInclusive<u32>>),
+}
+
+impl<S> Puzzles<S> {
+    fn len(&self) -> u64 {
+        match self {
+            Puzzles::File(p, _) => p.len() as u64,
+            Puzzles::Numbers(ranges) => ranges.iter().map(|r| u64::from(r.end() - r.start()) + 1).sum(),
+        }
+    }
+
+    /// The puzzles in order, each with its label and difficulty, made as
+    /// they are reached.
+    fn items<'a, G: Puzzle<State = S>>(
+        &'a self,
+        game: &'a G,
+    ) -> Box<dyn Iterator<Item = (Label, Instance<S>, f64)> + 'a>
+    where
+        S: Clone,
+    {
+        match self {
+            Puzzles::File(puzzles, difficulty) => {
+                Box::new(puzzles.iter().zip(difficulty).enumerate().map(|(i, (p, &d))| {
+                    (Label::Index(i), Instance { state: p.state.clone(), optimal_cost: p.optimal_cost }, d)
+                }))
+            }
+            Puzzles::Numbers(ranges) => Box::new(ranges.iter().flat_map(|r| r.clone()).filter_map(|n| {
+                game.numbered_instance(n).map(|state| (Label::Number(n), Instance { state, optimal_cost: None }, 0.0))
+            })),
+        }
+    }
+}
+
 fn solve<G>(game: &G, args: &SolveArgs) -> Outcome
 where
     G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync>,
 {
-    let guide = choose_guide(game, args)?;
+    let search = args.search.unwrap_or(if game.prefers_staged_deepening() { SearchKind::Hsd } else { SearchKind::Bfs });
+    let guide = choose_guide(game, args, search)?;
     let puzzles = read_puzzles(game, args)?;
-    let difficulty = difficulties(&puzzles);
     let threads = args.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| Failure::message("stratagem::solve::threads", format!("cannot start {threads} threads: {e}")))?;
     let started = Instant::now();
-    let (mut n_solved, mut total_nodes) = (0, 0);
-    let indexed: Vec<(usize, &Instance<G::State>)> = puzzles.iter().enumerate().collect();
-    // Chunks of a few puzzles per thread: results print in file order as
-    // each chunk ends.
-    for chunk in indexed.chunks(threads * 4) {
+    let (mut n_solved, mut total_nodes, mut total_steps) = (0u64, 0u64, 0u64);
+    let mut items = puzzles.items(game).peekable();
+    // Chunks of a few puzzles per thread: results print in order as each
+    // chunk ends.
+    while items.peek().is_some() {
+        let chunk: Vec<(Label, Instance<G::State>, f64)> = items.by_ref().take(threads * 4).collect();
         let results: Vec<Solved<G::Move>> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|&(index, instance)| solve_one(game, args, &guide, &instance.state, difficulty[index]))
+                .map(|(_, instance, difficulty)| solve_one(game, args, search, &guide, &instance.state, *difficulty))
                 .collect()
         });
-        for (&(index, instance), Solved { moves, nodes, ms }) in chunk.iter().zip(results) {
+        for ((label, instance, _), Solved { moves, nodes, ms }) in chunk.iter().zip(results) {
             let start = &instance.state;
             total_nodes += nodes;
-            let texts = moves.as_ref().map(|moves| move_texts(game, start, moves));
-            if let (true, Some(moves)) = (args.check, &moves)
-                && let Err(at) = replay(game, start, moves)
+            let steps = moves.as_ref().map(|moves| solution_steps(game, start, moves));
+            let name = match label {
+                Label::Index(i) => format!("puzzle {}", i + 1),
+                Label::Number(n) => format!("deal {n}"),
+            };
+            if let (true, Some(steps)) = (args.check, &steps)
+                && let Err((at, why)) = game.check_steps(start, steps)
             {
                 return Err(Failure::message(
                     "stratagem::solve::check",
-                    format!(
-                        "puzzle {}: the solution is not legal at move {} ({})",
-                        index + 1,
-                        at + 1,
-                        texts.as_ref().and_then(|t| t.get(at)).map_or("the goal is not reached", String::as_str)
-                    ),
+                    format!("{name}: the solution is not legal at step {} of {}: {why}", at + 1, steps.len()),
                 ));
             }
-            n_solved += usize::from(moves.is_some());
-            let board = game.format_state(start);
+            n_solved += u64::from(moves.is_some());
+            total_steps += steps.as_ref().map_or(0, |s| s.len() as u64);
+            let ms = (ms * 1000.0).round() / 1000.0;
             let line = match args.format {
-                Format::Json => serde_json::json!({
-                    "index": index + 1,
-                    "board": board,
-                    "solved": moves.is_some(),
-                    "length": texts.as_ref().map(Vec::len),
-                    "nodes": nodes,
-                    "ms": (ms * 1000.0).round() / 1000.0,
-                    "moves": texts.clone().unwrap_or_default(),
-                })
-                .to_string(),
+                Format::Json => {
+                    let mut line = serde_json::Map::new();
+                    match label {
+                        Label::Index(i) => {
+                            line.insert("index".into(), (i + 1).into());
+                            line.insert("board".into(), game.format_instance(start).into());
+                        }
+                        Label::Number(n) => {
+                            line.insert("deal".into(), (*n).into());
+                        }
+                    }
+                    line.insert("solved".into(), moves.is_some().into());
+                    line.insert("length".into(), steps.as_ref().map(Vec::len).into());
+                    line.insert("nodes".into(), nodes.into());
+                    line.insert("ms".into(), ms.into());
+                    line.insert("moves".into(), steps.clone().unwrap_or_default().into());
+                    serde_json::Value::Object(line).to_string()
+                }
                 Format::Text => {
-                    let result = match (&texts, instance.optimal_cost) {
+                    let result = match (&steps, instance.optimal_cost) {
                         (None, _) => "unsolved".to_owned(),
                         (Some(t), Some(best)) if t.len() as u32 != best => {
                             format!("length {} (published {best})", t.len())
                         }
                         (Some(t), _) => format!("length {}", t.len()),
                     };
-                    let moves = texts.map(|t| t.join(" ")).unwrap_or_default();
-                    format!("{:>5} {board} {result} nodes {nodes} {ms:.2} ms  {moves}", index + 1)
+                    let steps = steps.map(|t| t.join(" ")).unwrap_or_default();
+                    match label {
+                        Label::Index(i) => {
+                            format!(
+                                "{:>5} {} {result} nodes {nodes} {ms:.2} ms  {steps}",
+                                i + 1,
+                                game.format_instance(start)
+                            )
+                        }
+                        Label::Number(n) => format!("deal {n:>5} {result} nodes {nodes} {ms:.2} ms  {steps}"),
+                    }
                 }
             };
             out(&format!("{line}\n"));
@@ -151,11 +243,13 @@ where
     }
     if args.format == Format::Text {
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
+        let n = puzzles.len();
         out(&format!(
-            "solved {n_solved} of {} puzzles, {total_nodes} nodes in {seconds:.3} s: {:.1} puzzles/s, {:.0} nodes/s\n",
-            puzzles.len(),
-            puzzles.len() as f64 / seconds,
+            "solved {n_solved} of {n} puzzles, {total_nodes} nodes in {seconds:.3} s: {:.1} puzzles/s, {:.0} nodes/s, \
+             mean length {:.1}\n",
+            n as f64 / seconds,
             total_nodes as f64 / seconds,
+            if n_solved == 0 { 0.0 } else { total_steps as f64 / n_solved as f64 },
         ));
     }
     Ok(())
@@ -165,6 +259,7 @@ where
 fn solve_one<G>(
     game: &G,
     args: &SolveArgs,
+    search: SearchKind,
     guide: &Guide<G::State, G::Move>,
     start: &G::State,
     difficulty: f64,
@@ -173,31 +268,51 @@ where
     G: GpDomain + Puzzle<State: Hash + Eq>,
 {
     let begun = Instant::now();
-    let Solution { moves, nodes } = match (args.search, guide) {
-        (SearchKind::Bfs, _) => bfs(game, start, args.max_nodes),
-        (SearchKind::Id, _) => iterative_deepening(game, start, args.max_nodes),
+    let budget = Budget {
+        max_nodes: args.max_nodes,
+        deadline: args.time_limit.and_then(|s| begun.checked_add(Duration::from_secs_f64(s))),
+    };
+    let Solution { moves, nodes } = match (search, guide) {
+        (SearchKind::Bfs, _) => bfs(game, start, budget.max_nodes),
+        (SearchKind::Id, _) => iterative_deepening(game, start, budget),
         (SearchKind::Ida, Guide::Builtin(h)) => {
-            ida_star(game, start, |n: NodeView<'_, _, _>| game.heuristic(*h, n.state), args.max_nodes)
+            ida_star(game, start, |n: NodeView<'_, _, _>| game.heuristic(*h, n.state), budget)
         }
-        (SearchKind::Ida, Guide::Program(program)) => program_ida(game, start, program, difficulty, args.max_nodes),
+        (SearchKind::Ida, Guide::Program(program)) => program_ida(game, start, program, difficulty, budget),
+        (SearchKind::Hsd, Guide::Builtin(h)) => {
+            staged_deepening(game, start, |s, _| f64::from(game.heuristic(*h, s)), args.staged, budget)
+        }
+        (SearchKind::Hsd, Guide::Program(program)) => {
+            let h = |state: &G::State, g: u32| {
+                let node = SearchNode { state: state.clone(), parent: None, g, siblings: 0, difficulty };
+                program.value(&node, 0)
+            };
+            staged_deepening(game, start, h, args.staged, budget)
+        }
     };
     Solved { moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }
 }
 
-/// The heuristic `--heuristic` names (IDA* only; the puzzle's first by
-/// default): one of the puzzle's, or `FILE:NAME`, a program of a file.
-fn choose_guide<G: GpDomain + Puzzle>(game: &G, args: &SolveArgs) -> Result<Guide<G::State, G::Move>, Failure> {
+/// The heuristic `--heuristic` names (IDA* and staged deepening; the
+/// puzzle's first by default): one of the puzzle's, or `FILE:NAME`, a
+/// program of a file.
+fn choose_guide<G: GpDomain + Puzzle>(
+    game: &G,
+    args: &SolveArgs,
+    search: SearchKind,
+) -> Result<Guide<G::State, G::Move>, Failure> {
     let names = game.heuristic_names();
-    match (&args.heuristic, args.search) {
-        (Some(_), SearchKind::Bfs | SearchKind::Id) => Err(Failure::message(
+    match (&args.heuristic, search.guided()) {
+        (Some(_), false) => Err(Failure::message(
             "stratagem::solve::heuristic",
-            "`--heuristic` guides IDA* only: add `--search ida`, or leave the heuristic out",
+            "`--heuristic` guides IDA* and staged deepening only: add `--search ida` or `--search hsd`, or leave \
+             the heuristic out",
         )),
-        (Some(name), SearchKind::Ida) if !names.contains(&name.as_str()) && name.contains(':') => {
+        (Some(name), true) if !names.contains(&name.as_str()) && name.contains(':') => {
             let (file, program) = name.rsplit_once(':').unwrap_or((name, ""));
             load_guide(game, Path::new(file), program, args.engine).map(|p| Guide::Program(Box::new(p)))
         }
-        (Some(name), SearchKind::Ida) => names.iter().position(|n| n == name).map(Guide::Builtin).ok_or_else(|| {
+        (Some(name), true) => names.iter().position(|n| n == name).map(Guide::Builtin).ok_or_else(|| {
             Failure::new(
                 Sources::new(),
                 vec![
@@ -212,9 +327,9 @@ fn choose_guide<G: GpDomain + Puzzle>(game: &G, args: &SolveArgs) -> Result<Guid
                 ],
             )
         }),
-        (None, SearchKind::Ida) if names.is_empty() => Err(Failure::message(
+        (None, true) if names.is_empty() => Err(Failure::message(
             "stratagem::solve::heuristic",
-            format!("{} offers no heuristic for IDA*", game.name()),
+            format!("{} offers no heuristic of its own: give `--heuristic FILE:NAME`", game.name()),
         )),
         (None, _) => Ok(Guide::Builtin(0)),
     }
@@ -235,25 +350,42 @@ fn load_guide<G: GpDomain>(
     Ok(programs.remove(0))
 }
 
-/// Every puzzle of `--puzzles`, or a diagnostic for each line that is not one.
-fn read_puzzles<G: Puzzle>(game: &G, args: &SolveArgs) -> Result<Vec<Instance<G::State>>, Failure> {
+/// Every puzzle of `--puzzles`, or a diagnostic for each line that is not
+/// one; or the numbers `--deals` lists, or a diagnostic pointing into the
+/// list.
+fn read_puzzles<G: Puzzle>(game: &G, args: &SolveArgs) -> Result<Puzzles<G::State>, Failure> {
     let mut sources = Sources::new();
-    let file = sources.load_within(&args.puzzles, Limit::InputSize).map_err(|e| {
-        Failure::message("stratagem::solve::file", format!("cannot read `{}`: {e}", args.puzzles.display()))
-    })?;
-    let text = sources.get(file).text.clone();
-    parse_instances(game, file, &text).map_err(|diags| Failure::new(sources, diags))
+    match &args.puzzles {
+        PuzzleSource::File(path) => {
+            let file = sources.load_within(path, Limit::InputSize).map_err(|e| {
+                Failure::message("stratagem::solve::file", format!("cannot read `{}`: {e}", path.display()))
+            })?;
+            let text = sources.get(file).text.clone();
+            let puzzles = parse_instances(game, file, &text).map_err(|diags| Failure::new(sources, diags))?;
+            let difficulty = difficulties(&puzzles);
+            Ok(Puzzles::File(puzzles, difficulty))
+        }
+        PuzzleSource::Numbers(list) => match game.parse_numbers(list) {
+            None => Err(Failure::message(
+                "stratagem::solve::deals",
+                format!("{} has no numbered puzzles: give a file with `--puzzles FILE`", game.name()),
+            )),
+            Some(Ok(ranges)) => Ok(Puzzles::Numbers(ranges)),
+            Some(Err(e)) => Err(text_failure("stratagem::solve::deals", "--deals", list, e)),
+        },
+    }
 }
 
-/// The moves in the game's move text, each written in the state it is played in.
-fn move_texts<G: Puzzle>(game: &G, start: &G::State, moves: &[G::Move]) -> Vec<String> {
+/// The solution written out step by step, each step in the state it is
+/// played in.
+fn solution_steps<G: Puzzle>(game: &G, start: &G::State, moves: &[G::Move]) -> Vec<String> {
     let mut state = start.clone();
     moves
         .iter()
-        .map(|mv| {
-            let text = game.format_move(&state, mv);
+        .flat_map(|mv| {
+            let steps = game.move_steps(&state, mv);
             state = game.apply(&state, mv);
-            text
+            steps
         })
         .collect()
 }

@@ -22,7 +22,7 @@
 //! one call per node to know both.
 
 use std::fmt::Debug;
-use std::ops::Range;
+use std::ops::{Range, RangeInclusive};
 
 use rand::{Rng, RngExt};
 
@@ -376,6 +376,32 @@ pub trait Puzzle: Game {
         0
     }
 
+    /// What a transposition table keys `state` by: states with one key
+    /// are the same puzzle up to a renaming (FreeCell: the order of free
+    /// cells and cascades). The state itself by default.
+    fn transposition_key(&self, state: &Self::State) -> Self::State {
+        state.clone()
+    }
+
+    /// `mv` written out step by step as a solution lists it (FreeCell: the
+    /// player's move, then each automatic move). The move's text by default.
+    fn move_steps(&self, state: &Self::State, mv: &Self::Move) -> Vec<String> {
+        vec![self.format_move(state, mv)]
+    }
+
+    /// Replays a solution written as [`Puzzle::move_steps`] writes it from
+    /// `start`, checking each step under the rules and that the goal is
+    /// reached: the index of the first bad step (the length when the goal is
+    /// not reached) and why.
+    fn check_steps(&self, start: &Self::State, steps: &[String]) -> Result<(), (usize, String)> {
+        let mut state = start.clone();
+        for (at, step) in steps.iter().enumerate() {
+            let mv = self.parse_move(&state, step).map_err(|e| (at, e.message))?;
+            state = self.apply(&state, &mv);
+        }
+        if self.is_goal(&state) { Ok(()) } else { Err((steps.len(), "the goal is not reached".to_owned())) }
+    }
+
     /// Puts the moves most likely to lead to the goal first (depth-first
     /// searches try them first); a stable reordering, the same every time.
     fn order_moves(&self, state: &Self::State, moves: &mut [Self::Move]) {
@@ -394,6 +420,32 @@ pub trait Puzzle: Game {
         self.parse_state(trimmed)
             .map(|state| Some(Instance { state, optimal_cost: None }))
             .map_err(|e| ParseError { span: e.span.start + offset..e.span.end + offset, ..e })
+    }
+
+    /// Reads a list of instance numbers for `solve --deals` (FreeCell:
+    /// Microsoft's deals, `1-100,617,11982`): inclusive ranges, kept as
+    /// ranges. `None` when the puzzle has no numbered instances.
+    fn parse_numbers(&self, list: &str) -> Option<Result<Vec<RangeInclusive<u32>>, ParseError>> {
+        let _ = list;
+        None
+    }
+
+    /// Instance `number` of [`Puzzle::parse_numbers`]' lists.
+    fn numbered_instance(&self, number: u32) -> Option<Self::State> {
+        let _ = number;
+        None
+    }
+
+    /// A start state on one line, for listings of results (the state's
+    /// text by default).
+    fn format_instance(&self, state: &Self::State) -> String {
+        self.format_state(state)
+    }
+
+    /// Whether `solve` runs staged deepening unless told otherwise (IDA*
+    /// and its kin meet too many states: FreeCell).
+    fn prefers_staged_deepening(&self) -> bool {
+        false
     }
 
     /// A puzzle a small change away from `state`, drawn from `rng`, for

@@ -6,7 +6,7 @@
 use std::hash::Hash;
 
 use super::programs::GpProgram;
-use super::puzzle::{NodeView, Solution, ida_star};
+use super::puzzle::{Budget, NodeView, Solution, ida_star};
 use crate::games::domain::SearchNode;
 use crate::games::{Instance, Puzzle};
 
@@ -33,13 +33,13 @@ pub fn difficulties<S>(puzzles: &[Instance<S>]) -> Vec<f64> {
 }
 
 /// IDA* from `start` guided by `program` (the puzzle's difficulty in its
-/// set is `difficulty`), expanding at most `max_nodes` nodes.
+/// set is `difficulty`), within `budget`.
 pub fn program_ida<G>(
     game: &G,
     start: &G::State,
     program: &NodeProgram<G::State, G::Move>,
     difficulty: f64,
-    max_nodes: u64,
+    budget: impl Into<Budget>,
 ) -> Solution<G::Move>
 where
     G: Puzzle,
@@ -55,5 +55,5 @@ where
         };
         estimate(program.value(&node, 0))
     };
-    ida_star(game, start, h, max_nodes)
+    ida_star(game, start, h, budget)
 }

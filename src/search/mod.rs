@@ -8,3 +8,4 @@ pub mod guided;
 pub mod players;
 pub mod programs;
 pub mod puzzle;
+pub mod staged;

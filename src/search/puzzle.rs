@@ -44,6 +44,7 @@
 //!   a longer one.
 
 use std::hash::Hash;
+use std::time::Instant;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -57,6 +58,28 @@ pub struct Solution<M> {
     pub moves: Option<Vec<M>>,
     /// Nodes expanded.
     pub nodes: u64,
+}
+
+/// How much a search may spend: nodes, and time when a deadline is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub max_nodes: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl Budget {
+    /// Whether a search that has counted `nodes` must stop. The clock is
+    /// read once every 1,024 nodes.
+    pub fn spent(&self, nodes: u64) -> bool {
+        nodes >= self.max_nodes || (nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+    }
+}
+
+impl From<u64> for Budget {
+    /// A node limit alone.
+    fn from(max_nodes: u64) -> Budget {
+        Budget { max_nodes, deadline: None }
+    }
 }
 
 /// Breadth-first search from `start`, expanding at most `max_nodes` nodes.
@@ -123,17 +146,17 @@ pub struct NodeView<'a, S, M> {
 }
 
 /// Iterative deepening: [`ida_star`] with h = 0, so every bound is a depth.
-pub fn iterative_deepening<G>(game: &G, start: &G::State, max_nodes: u64) -> Solution<G::Move>
+pub fn iterative_deepening<G>(game: &G, start: &G::State, budget: impl Into<Budget>) -> Solution<G::Move>
 where
     G: Puzzle,
     G::State: Hash + Eq,
 {
-    ida_star(game, start, |_: NodeView<'_, G::State, G::Move>| 0, max_nodes)
+    ida_star(game, start, |_: NodeView<'_, G::State, G::Move>| 0, budget)
 }
 
-/// IDA* guided by `h` (an estimate of the cost to the goal), expanding at
-/// most `max_nodes` nodes over all its iterations.
-pub fn ida_star<G, H>(game: &G, start: &G::State, h: H, max_nodes: u64) -> Solution<G::Move>
+/// IDA* guided by `h` (an estimate of the cost to the goal), within
+/// `budget` over all its iterations.
+pub fn ida_star<G, H>(game: &G, start: &G::State, h: H, budget: impl Into<Budget>) -> Solution<G::Move>
 where
     G: Puzzle,
     G::State: Hash + Eq,
@@ -148,7 +171,7 @@ where
         spare_moves: Vec::new(),
         spare_children: Vec::new(),
         nodes: 0,
-        max_nodes,
+        budget: budget.into(),
         bound: 0,
     };
     let h_start = (dfs.h)(NodeView { state: start, parent: None, g: 0, siblings: 0 });
@@ -198,7 +221,7 @@ struct Dfs<'g, G: Puzzle, H> {
     spare_moves: Vec<Vec<G::Move>>,
     spare_children: Vec<Vec<Child<G::State, G::Move>>>,
     nodes: u64,
-    max_nodes: u64,
+    budget: Budget,
     bound: u32,
 }
 
@@ -292,7 +315,7 @@ where
                 self.table.insert(state.clone(), Met { g, below: Below::Searching });
             }
         }
-        if self.nodes >= self.max_nodes {
+        if self.budget.spent(self.nodes) {
             return Entered::Done(Flow::Limit, f, false);
         }
         self.nodes += 1;
@@ -376,13 +399,13 @@ pub fn replay<G: Puzzle>(game: &G, start: &G::State, moves: &[G::Move]) -> Resul
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::games::{Game, ParseError, Role, Turn};
 
     /// A puzzle on an undirected graph: a state is a vertex, a move goes to
     /// a neighbour (in the listed order), the goal is the last vertex.
-    struct Graph(Vec<Vec<u32>>);
+    pub(in crate::search) struct Graph(pub Vec<Vec<u32>>);
 
     impl Game for Graph {
         type State = u32;

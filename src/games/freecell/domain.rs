@@ -1,14 +1,18 @@
-//! FreeCell as a GP domain: no terminals or natives yet (they come with the
-//! evolved solvers of GA-FreeCell); the registry needs the domain to list the
-//! game and run `solve` on it.
+//! FreeCell as a GP domain: the nine heuristics of GA-FreeCell (seeds/001
+//! table 1), normalised to [0, 1] as distances ([`heuristics::normalised`]),
+//! as terminals of a position and of a search node. The freecell primset
+//! declares them; a `weights` individual over them is the paper's genome.
 
-use super::{FreeCell, Position};
+use std::cell::Cell;
+
+use super::heuristics::{self, NAMES};
+use super::{FreeCell, Move, Position};
 use crate::games::Player;
-use crate::games::domain::{FeatureDef, GpDomain, NativeDef};
+use crate::games::domain::{Compute, FeatureDef, GpDomain, NativeDef, SearchNode};
 
 impl GpDomain for FreeCell {
     fn features(&self) -> Vec<FeatureDef<Position>> {
-        Vec::new()
+        terminals()
     }
 
     fn natives(&self) -> Vec<NativeDef<Position>> {
@@ -19,4 +23,66 @@ impl GpDomain for FreeCell {
     fn material(&self, p: &Position, _: Player) -> f64 {
         -f64::from(p.cards_out())
     }
+
+    /// The same nine terminals, of the node's position.
+    fn node_features(&self) -> Vec<FeatureDef<SearchNode<Position, Move>>> {
+        terminals()
+    }
+}
+
+/// The nine terminals over anything that holds a position.
+fn terminals<S: HoldsPosition>() -> Vec<FeatureDef<S>> {
+    // A function pointer per heuristic: `Compute::F` takes plain `fn`s.
+    let computes: [fn(&S, Player) -> f64; 9] = [
+        |s, _| values(s.position())[0],
+        |s, _| values(s.position())[1],
+        |s, _| values(s.position())[2],
+        |s, _| values(s.position())[3],
+        |s, _| values(s.position())[4],
+        |s, _| values(s.position())[5],
+        |s, _| values(s.position())[6],
+        |s, _| values(s.position())[7],
+        |s, _| values(s.position())[8],
+    ];
+    NAMES
+        .iter()
+        .zip(computes)
+        .map(|(name, f)| FeatureDef { name: (*name).to_owned(), compute: Compute::F(f) })
+        .collect()
+}
+
+/// What the terminals read a position from.
+trait HoldsPosition {
+    fn position(&self) -> &Position;
+}
+
+impl HoldsPosition for Position {
+    fn position(&self) -> &Position {
+        self
+    }
+}
+
+impl HoldsPosition for SearchNode<Position, Move> {
+    fn position(&self) -> &Position {
+        &self.state
+    }
+}
+
+thread_local! {
+    /// The last position's values: a program's terminals are computed one
+    /// by one, and a weight vector reads all nine of one position.
+    static LAST: Cell<Option<(Position, [f64; 9])>> = const { Cell::new(None) };
+}
+
+/// [`heuristics::normalised`], computed once for consecutive calls on one
+/// position.
+fn values(p: &Position) -> [f64; 9] {
+    LAST.with(|last| match last.get() {
+        Some((known, values)) if known == *p => values,
+        _ => {
+            let values = heuristics::normalised(p);
+            last.set(Some((*p, values)));
+            values
+        }
+    })
 }

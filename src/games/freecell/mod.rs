@@ -17,11 +17,14 @@
 pub mod cards;
 pub mod deal;
 mod domain;
+pub mod heuristics;
 pub mod moves;
 pub mod position;
 
 pub use moves::Move;
 pub use position::{Position, format_layout, parse_layout};
+
+use std::ops::RangeInclusive;
 
 use rand::{Rng, RngExt};
 
@@ -121,10 +124,58 @@ impl Puzzle for FreeCell {
         p.is_solved()
     }
 
-    /// No heuristic yet: the cards still out is not admissible here, since
-    /// one move with its automatic moves can put many cards up.
+    /// Heineman's staged deepening heuristic ([`heuristics::hsdh`]); not
+    /// admissible (no FreeCell heuristic used here is).
     fn heuristic_names(&self) -> &'static [&'static str] {
-        &[]
+        &["hsdh"]
+    }
+
+    fn heuristic(&self, _: usize, p: &Position) -> u32 {
+        heuristics::hsdh(p)
+    }
+
+    /// Free cells sorted, cascades ordered by their bottom cards.
+    fn transposition_key(&self, p: &Position) -> Position {
+        p.canonical()
+    }
+
+    /// Microsoft's deal numbers ([`deal::parse_deals`]).
+    fn parse_numbers(&self, list: &str) -> Option<Result<Vec<RangeInclusive<u32>>, ParseError>> {
+        Some(deal::parse_deals(list))
+    }
+
+    fn numbered_instance(&self, number: u32) -> Option<Position> {
+        (1..=deal::MAX_DEAL).contains(&number).then(|| deal_position(number))
+    }
+
+    /// The cascades as a line of ms32k.txt writes them (a deal has nothing
+    /// elsewhere); the full layout when free cells or foundations hold cards.
+    fn format_instance(&self, p: &Position) -> String {
+        if p.cards_out() == 52 && p.empty_cells() == 4 {
+            position::format_cascades_line(p)
+        } else {
+            format_layout(p).trim_end().replace('\n', " / ")
+        }
+    }
+
+    fn prefers_staged_deepening(&self) -> bool {
+        true
+    }
+
+    /// The player's move, then each automatic move to the foundations.
+    fn move_steps(&self, _: &Position, mv: &Move) -> Vec<String> {
+        moves::steps_text(mv)
+    }
+
+    /// Replays the steps card by card under the rules, automatic moves
+    /// included as the steps give them.
+    fn check_steps(&self, start: &Position, steps: &[String]) -> Result<(), (usize, String)> {
+        let end = moves::replay_steps(start, steps)?;
+        if end.is_solved() {
+            Ok(())
+        } else {
+            Err((steps.len(), format!("{} cards are still out at the end", end.cards_out())))
+        }
     }
 
     /// [`moves::order`]: foundation moves, then moves onto a card, then to an

@@ -252,6 +252,80 @@ pub fn steps_text(mv: &Move) -> Vec<String> {
     steps
 }
 
+/// Reads a step's place: `1`..`8`, `a`..`d`, `h`.
+fn parse_place(c: u8) -> Option<u8> {
+    match c {
+        b'1'..=b'8' => Some(c - b'1'),
+        b'a'..=b'd' => Some(CELL + c - b'a'),
+        b'h' => Some(FOUNDATION),
+        _ => None,
+    }
+}
+
+/// Replays `steps` (as [`steps_text`] writes them: `3a`, `a8`, `1h`,
+/// `38/4`) from `start` one by one, each checked under the rules on its
+/// own, with no automatic moves but those the steps list: the position at
+/// the end, or the first bad step's index and why it is bad.
+pub fn replay_steps(start: &Position, steps: &[String]) -> Result<Position, (usize, String)> {
+    let mut p = *start;
+    for (at, step) in steps.iter().enumerate() {
+        let bad = |why: String| (at, format!("step `{step}`: {why}"));
+        let bytes = step.as_bytes();
+        let (from, to) = match bytes {
+            [a, b, ..] => (parse_place(*a), parse_place(*b)),
+            _ => (None, None),
+        };
+        let count = match step.get(2..) {
+            Some("") => Some(1),
+            Some(rest) => rest.strip_prefix('/').and_then(|n| n.parse::<usize>().ok()).filter(|&n| n >= 2),
+            None => None,
+        };
+        let (Some(from), Some(to), Some(count)) = (from, to, count) else {
+            return Err(bad("not a move".to_owned()));
+        };
+        let moving = if from < CELL {
+            let cascade = p.cascade(usize::from(from));
+            if count > run_len(cascade) {
+                return Err(bad(format!("cascade {} has no sequence of {count} cards on top", from + 1)));
+            }
+            cascade[cascade.len() - count]
+        } else if from < FOUNDATION {
+            match p.cell(usize::from(from - CELL)) {
+                Some(c) if count == 1 => c,
+                Some(_) => return Err(bad("a free cell holds one card".to_owned())),
+                None => return Err(bad("the free cell is empty".to_owned())),
+            }
+        } else {
+            return Err(bad("cards never leave the foundations".to_owned()));
+        };
+        if to == from {
+            return Err(bad("a move goes somewhere else".to_owned()));
+        }
+        if to == FOUNDATION {
+            if count != 1 || p.foundation(suit(moving)) != rank(moving) {
+                return Err(bad("the card is not the next of its foundation".to_owned()));
+            }
+        } else if to >= CELL {
+            if count != 1 || p.cell(usize::from(to - CELL)).is_some() {
+                return Err(bad("one card goes to an empty free cell".to_owned()));
+            }
+        } else {
+            let limit = match p.top(usize::from(to)) {
+                Some(below) if !fits_on(moving, below) => {
+                    return Err(bad(format!("the card does not fit on cascade {}", to + 1)));
+                }
+                Some(_) => capacity(&p, false),
+                None => capacity(&p, true),
+            };
+            if count > limit {
+                return Err(bad(format!("{count} cards move only with more free cells or cascades (at most {limit})")));
+            }
+        }
+        play(&mut p, from, to, count);
+    }
+    Ok(p)
+}
+
 /// Puts foundation moves first, then moves onto a card of a cascade
 /// (longer sequences first, from cascades before free cells), then moves to
 /// an empty cascade, then moves to a free cell; the sort is stable, so each

@@ -113,6 +113,25 @@ impl Position {
         52 - self.foundations.iter().map(|&n| u32::from(n)).sum::<u32>()
     }
 
+    /// The position with its free cells sorted and its cascades ordered by
+    /// their bottom cards (empty ones last): the same for every position
+    /// that differs from this one only in which slot holds what, so
+    /// transposition tables meet renamed positions as one.
+    pub fn canonical(&self) -> Position {
+        let mut q = *self;
+        q.cells.sort_unstable();
+        let mut order: [usize; CASCADES] = std::array::from_fn(|i| i);
+        order.sort_unstable_by_key(|&i| self.cascade(i).first().copied().unwrap_or(NO_CARD));
+        let mut n = 0;
+        for (k, &i) in order.iter().enumerate() {
+            let cascade = self.cascade(i);
+            q.cards[n..n + cascade.len()].copy_from_slice(cascade);
+            q.lens[k] = self.lens[i];
+            n += cascade.len();
+        }
+        q
+    }
+
     fn start(&self, i: usize) -> usize {
         self.lens[..i].iter().map(|&n| usize::from(n)).sum()
     }
