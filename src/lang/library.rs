@@ -3,6 +3,7 @@
 
 const PRIMSETS: &[(&str, &str)] = &[
     ("arith", include_str!("../../programs/primsets/arith.sg")),
+    ("freecell", include_str!("../../programs/primsets/freecell.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),
     ("morris", include_str!("../../programs/primsets/morris.sg")),
     ("rush-hour", include_str!("../../programs/primsets/rush-hour.sg")),
