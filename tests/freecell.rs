@@ -1,16 +1,19 @@
 //! FreeCell against the published deals (../shared/domains/freecell): the
 //! generator equals ms32k.txt for all 32,000 deals; layouts round trip
 //! through random games; BFS and iterative deepening solve a nearly finished
-//! position and their solutions replay card by card; `games` and `solve`
-//! take the game as a user runs them.
+//! position and their solutions replay card by card; staged deepening
+//! solves deals and its solutions replay from their text, card by card;
+//! `games` and `solve` take the game as a user runs them.
 
 mod common;
 use common::stratagem;
-use stratagem::games::freecell::moves::steps_text;
+use stratagem::games::freecell::heuristics::hsdh;
+use stratagem::games::freecell::moves::{replay_steps, steps_text};
 use stratagem::games::freecell::position::format_cascades_line;
 use stratagem::games::freecell::{FreeCell, deal_position, format_layout, parse_layout};
 use stratagem::games::{Game, Puzzle};
 use stratagem::search::puzzle::{bfs, iterative_deepening, replay};
+use stratagem::search::staged::{StagedSettings, staged_deepening};
 
 const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/domains/freecell");
 
@@ -95,4 +98,114 @@ fn games_lists_freecell_and_solve_reads_deal_files() {
     assert!(stderr.contains("2 cascades; a deal line has 8"), "{stderr}");
     assert!(stderr.contains("runs backwards"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn staged_deepening_solves_deals_and_survives_emptying_its_table() {
+    let game = FreeCell;
+    let h = |p: &_, _| f64::from(hsdh(p));
+    for (number, settings) in [
+        (1, StagedSettings::default()),
+        (2, StagedSettings::default()),
+        (4, StagedSettings { depth: 2, table_size: 1_000 }),
+        (5, StagedSettings { depth: 4, table_size: 5_000 }),
+    ] {
+        let start = deal_position(number);
+        let found = staged_deepening(&game, &start, h, settings, 3_000_000);
+        let moves = found.moves.unwrap_or_else(|| panic!("deal {number}: unsolved in {} nodes", found.nodes));
+        let end = replay(&game, &start, &moves).expect("the solution replays");
+        assert!(game.is_goal(&end));
+        if settings.table_size < 10_000 {
+            assert!(found.nodes > 3 * settings.table_size as u64, "deal {number}: the table was emptied");
+        }
+        let steps: Vec<String> = moves.iter().flat_map(steps_text).collect();
+        assert_eq!(replay_steps(&start, &steps).map(|p| p.is_solved()), Ok(true), "deal {number}, card by card");
+    }
+}
+
+#[test]
+fn card_by_card_replay_refuses_illegal_steps() {
+    let start = deal_position(1);
+    // Deal 1's tops: 6S 9C 2H 6H 6C 3D 8C TC; its free cells are empty.
+    let refused = |steps: &[&str]| {
+        let steps: Vec<String> = steps.iter().map(|s| (*s).to_owned()).collect();
+        replay_steps(&start, &steps).map(|_| ())
+    };
+    assert_eq!(refused(&["6a", "7b"]), Ok(()));
+    for (steps, at, why) in [
+        (&["1h"][..], 0, "not the next of its foundation"),
+        (&["a1"][..], 0, "the free cell is empty"),
+        (&["12/2"][..], 0, "no sequence of 2 cards"),
+        (&["6a", "7a"][..], 1, "empty free cell"),
+        (&["13"][..], 0, "does not fit"),
+        (&["h1"][..], 0, "never leave the foundations"),
+        (&["9x"][..], 0, "not a move"),
+        (&["12/1"][..], 0, "not a move"),
+    ] {
+        let (bad, message) = refused(steps).expect_err(&format!("{steps:?} is illegal"));
+        assert_eq!(bad, at, "{steps:?}: {message}");
+        assert!(message.contains(why), "{steps:?}: {message}");
+    }
+}
+
+#[test]
+fn canonical_positions_forget_slot_order() {
+    let p = deal_position(617);
+    let mut cascades: Vec<String> = format_cascades_line(&p).split(" | ").map(str::to_owned).collect();
+    cascades.rotate_left(3);
+    let layout: String = cascades.iter().map(|c| format!(": {c}\n")).collect();
+    let renamed = parse_layout(&layout).expect("the same cards");
+    assert_ne!(renamed, p);
+    assert_eq!(renamed.canonical(), p.canonical());
+    assert_eq!(FreeCell.transposition_key(&renamed), p.canonical());
+}
+
+#[test]
+fn solve_writes_deals_card_by_card_and_checks_them() {
+    let (code, text, stderr) =
+        stratagem(&["solve", "freecell", "--deals", "1-3, 617", "--format", "json", "--check", "--threads", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).expect("one JSON object a line")).collect();
+    let deals: Vec<u64> = lines.iter().filter_map(|l| l["deal"].as_u64()).collect();
+    assert_eq!(deals, [1, 2, 3, 617]);
+    for line in &lines {
+        assert_eq!(line["solved"], true, "{line}");
+        let steps: Vec<String> =
+            line["moves"].as_array().expect("moves").iter().filter_map(|m| m.as_str().map(str::to_owned)).collect();
+        assert_eq!(line["length"].as_u64(), Some(steps.len() as u64));
+        assert!(line["nodes"].as_u64().is_some_and(|n| n > 0) && line["ms"].as_f64().is_some(), "{line}");
+        let start = deal_position(line["deal"].as_u64().unwrap_or(0) as u32);
+        let end = replay_steps(&start, &steps).expect("the steps replay card by card");
+        assert!(end.is_solved(), "{line}");
+        let up = steps.iter().filter(|s| s.ends_with('h')).count();
+        assert_eq!(up, 52, "every card goes up once, automatic moves written out");
+    }
+    let (code, text, stderr) =
+        stratagem(&["solve", "freecell", "--deals", "1", "--search", "hsd", "--stage-depth", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(text.starts_with("deal     1 length ") && text.contains("solved 1 of 1 puzzles"), "{text}");
+}
+
+#[test]
+fn solve_refuses_bad_deal_lists_and_settings() {
+    for (args, code, expected) in [
+        (&["--deals", "0"][..], 1, "--deals"),
+        (&["--deals", "5-3"][..], 1, "runs backwards"),
+        (&["--deals", "1,,2"][..], 1, "an empty item"),
+        (&["--deals", "1", "--time-limit=0"][..], 1, "positive number of seconds"),
+        (&["--deals", "1", "--stage-depth", "0"][..], 1, "--stage-depth"),
+        (&["--deals", "1", "--search", "bfs", "--heuristic", "hsdh"][..], 1, "guides IDA* and staged deepening only"),
+        (&["--deals", "1", "--heuristic", "hsdx"][..], 1, "did you mean `hsdh`"),
+        (&[][..], 1, "--puzzles"),
+    ] {
+        let mut all = vec!["solve", "freecell"];
+        all.extend(args);
+        let (got, _, stderr) = stratagem(&all);
+        assert_eq!(got, code, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    let (code, _, stderr) = stratagem(&["solve", "rush-hour", "--deals", "1-3"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("rush-hour has no numbered puzzles"), "{stderr}");
 }

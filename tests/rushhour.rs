@@ -144,7 +144,7 @@ fn solve_refuses_bad_files_and_arguments() {
     let cards = format!("{DATA}/cards40.txt");
     for (args, message) in [
         (vec!["--puzzles", "no/such/file.txt"], "cannot read"),
-        (vec!["--puzzles", &cards, "--heuristic", "blockers"], "guides IDA* only"),
+        (vec!["--puzzles", &cards, "--heuristic", "blockers"], "guides IDA* and staged deepening only"),
         (vec!["--puzzles", &cards, "--search", "ida", "--heuristic", "blocker"], "did you mean `blockers`"),
     ] {
         let args: Vec<&str> = ["solve", "rush-hour"].into_iter().chain(args).collect();
