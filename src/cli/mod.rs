@@ -221,6 +221,11 @@ pub enum Command {
         /// this many states (N).
         #[arg(long, value_name = "N", default_value_t = StagedSettings::default().table_size)]
         table_size: usize,
+        /// Staged deepening: how many of the states the open list replaced
+        /// (by a state of the same value) are kept to go on from when it runs
+        /// empty; 0 is Algorithm 1 exactly, which then gives up.
+        #[arg(long, value_name = "N", default_value_t = StagedSettings::default().reserve)]
+        reserve: usize,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Replay every solution step by step from its text and fail on an
@@ -355,6 +360,7 @@ fn run() -> ExitCode {
             time_limit,
             stage_depth,
             table_size,
+            reserve,
             format,
             check,
         } => {
@@ -376,7 +382,7 @@ fn run() -> ExitCode {
                 threads,
                 max_nodes,
                 time_limit,
-                staged: StagedSettings { depth: stage_depth, table_size: table_size.max(1) },
+                staged: StagedSettings { depth: stage_depth, table_size: table_size.max(1), reserve },
                 format,
                 check,
             })

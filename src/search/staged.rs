@@ -37,13 +37,18 @@ pub struct StagedSettings {
     pub depth: u32,
     /// N: the transposition table's size when it is emptied.
     pub table_size: usize,
+    /// How many of the states the open list let go of (replaced by a state
+    /// of the same value) are kept, best first, to go on from once the list
+    /// is empty; 0 ends the search there, as Algorithm 1 does.
+    pub reserve: usize,
 }
 
 impl Default for StagedSettings {
     /// k = 3 (the paper leaves k open; docs/FREECELL.md gives the
-    /// measurements behind the choice) and Heineman's N = 200,000.
+    /// measurements behind the choice), Heineman's N = 200,000, and a
+    /// reserve of a million states.
     fn default() -> StagedSettings {
-        StagedSettings { depth: 3, table_size: 200_000 }
+        StagedSettings { depth: 3, table_size: 200_000, reserve: 1_000_000 }
     }
 }
 
@@ -90,7 +95,12 @@ where
     search.table.insert(game.transposition_key(start));
     let mut open: BTreeMap<i64, Open<G::State>> = BTreeMap::new();
     open.insert(order_key(h(start, 0)), Open { state: start.clone(), record: ROOT, g: 0 });
-    while let Some((_, Open { state, record, g })) = open.pop_first() {
+    // States the open list let go of, by value and then age.
+    let mut reserve: BTreeMap<(i64, u64), Open<G::State>> = BTreeMap::new();
+    let mut replaced = 0u64;
+    while let Some(Open { state, record, g }) =
+        open.pop_first().map(|(_, best)| best).or_else(|| reserve.pop_first().map(|(_, best)| best))
+    {
         search.path.clear();
         search.chain.clear();
         match search.dfs(&state, record) {
@@ -103,12 +113,22 @@ where
             Stage::Done => {}
         }
         let g = g + search.depth as u32;
-        for (leaf, leaf_record) in search.leaves.drain(..) {
-            open.insert(order_key(h(&leaf, g)), Open { state: leaf, record: leaf_record, g });
+        // The first leaf found of each value stays: leaves go in last first.
+        for (leaf, leaf_record) in search.leaves.drain(..).rev() {
+            let key = order_key(h(&leaf, g));
+            let Some(old) = open.insert(key, Open { state: leaf, record: leaf_record, g }) else { continue };
+            if settings.reserve > 0 {
+                reserve.insert((key, replaced), old);
+                replaced += 1;
+                if reserve.len() > settings.reserve {
+                    reserve.pop_last();
+                }
+            }
         }
         if search.table.len() >= settings.table_size {
             search.table.clear();
-            search.compact(&mut open);
+            let records = open.values_mut().chain(reserve.values_mut()).map(|o| &mut o.record);
+            search.compact(records);
         }
     }
     Solution { moves: None, nodes: search.nodes }
@@ -216,10 +236,10 @@ where
     }
 
     /// Keeps only the records the open list's states need, renumbered.
-    fn compact(&mut self, open: &mut BTreeMap<i64, Open<G::State>>) {
+    fn compact<'a>(&mut self, open: impl Iterator<Item = &'a mut u32>) {
         let mut kept: Vec<(u32, G::Move)> = Vec::new();
         let mut renumbered: FxHashMap<u32, u32> = FxHashMap::default();
-        for Open { record, .. } in open.values_mut() {
+        for record in open {
             // The chain up to the first record already kept.
             let mut chain = Vec::new();
             let mut at = *record;
@@ -263,24 +283,39 @@ mod tests {
 
     #[test]
     fn stages_search_to_their_depth_then_the_best_leaf_on() {
-        let settings = StagedSettings { depth: 2, table_size: 100 };
+        let settings = StagedSettings { depth: 2, table_size: 100, reserve: 0 };
         // Leaves 3 and 4 at depth 2; 3 is better, and its stage meets 5.
         let found = staged_deepening(&two_branches(), &0, |&v, _| f64::from(5 - v.min(5)), settings, 100);
         assert_eq!(found.moves, Some(vec![1, 3, 5]));
         assert_eq!(found.nodes, 6, "0, 1, 3, 2, 4, 5");
     }
 
+    /// The same graph with the dead end tried first.
+    fn dead_end_first() -> Graph {
+        Graph(vec![vec![2, 1], vec![3], vec![4], vec![5], vec![], vec![]])
+    }
+
     #[test]
-    fn a_leaf_of_equal_value_overwrites_the_one_in_the_list() {
-        let settings = StagedSettings { depth: 2, table_size: 100 };
-        // Every state is worth 0: leaf 4 replaces leaf 3, and 4 leads nowhere.
+    fn the_first_leaf_of_a_value_stays_in_the_list() {
+        let settings = StagedSettings { depth: 2, table_size: 100, reserve: 0 };
+        // Every state is worth 0: leaf 3, found first, stays and leads on.
         let found = staged_deepening(&two_branches(), &0, |_, _| 0.0, settings, 100);
+        assert_eq!((found.moves, found.nodes), (Some(vec![1, 3, 5]), 6));
+        // Dead end first: leaf 4 stays, 3 is let go of, and Algorithm 1 ends.
+        let found = staged_deepening(&dead_end_first(), &0, |_, _| 0.0, settings, 100);
         assert_eq!((found.moves, found.nodes), (None, 5));
     }
 
     #[test]
+    fn the_reserve_goes_on_from_a_state_the_list_let_go_of() {
+        let settings = StagedSettings { depth: 2, table_size: 100, reserve: 10 };
+        let found = staged_deepening(&dead_end_first(), &0, |_, _| 0.0, settings, 100);
+        assert_eq!((found.moves, found.nodes), (Some(vec![1, 3, 5]), 6));
+    }
+
+    #[test]
     fn the_node_limit_stops_the_search() {
-        let settings = StagedSettings { depth: 2, table_size: 100 };
+        let settings = StagedSettings { depth: 2, table_size: 100, reserve: 0 };
         let found = staged_deepening(&two_branches(), &0, |_, _| 0.0, settings, 3);
         assert_eq!((found.moves, found.nodes), (None, 3));
     }
