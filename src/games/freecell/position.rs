@@ -120,14 +120,25 @@ impl Position {
     pub fn canonical(&self) -> Position {
         let mut q = *self;
         q.cells.sort_unstable();
-        let mut order: [usize; CASCADES] = std::array::from_fn(|i| i);
-        order.sort_unstable_by_key(|&i| self.cascade(i).first().copied().unwrap_or(NO_CARD));
+        // Each cascade's start, and a sort key: its bottom card, then its
+        // index (cards are distinct, so only empty cascades tie).
+        let mut starts = [0usize; CASCADES];
+        let mut keys = [0u16; CASCADES];
+        let mut at = 0;
+        for i in 0..CASCADES {
+            starts[i] = at;
+            let bottom = if self.lens[i] == 0 { NO_CARD } else { self.cards[at] };
+            keys[i] = u16::from(bottom) << 8 | i as u16;
+            at += usize::from(self.lens[i]);
+        }
+        keys.sort_unstable();
         let mut n = 0;
-        for (k, &i) in order.iter().enumerate() {
-            let cascade = self.cascade(i);
-            q.cards[n..n + cascade.len()].copy_from_slice(cascade);
+        for (k, key) in keys.iter().enumerate() {
+            let i = usize::from(key & 0xFF);
+            let len = usize::from(self.lens[i]);
+            q.cards[n..n + len].copy_from_slice(&self.cards[starts[i]..starts[i] + len]);
             q.lens[k] = self.lens[i];
-            n += cascade.len();
+            n += len;
         }
         q
     }
