@@ -25,7 +25,7 @@ use super::engine::Fitness;
 use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
 use super::experiment::FitnessPart;
-use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
+use super::experiment::{ChampionRule, Experiment, HillisSpec, Numbered, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
@@ -38,14 +38,14 @@ use super::policy_ops::RuleList;
 use super::puzzle_fitness::{NodePrograms, PuzzleFitness};
 use super::select;
 use crate::diagnostic::{Diagnostic, FileId};
-use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
 use crate::games::instances::parse_instances;
 use crate::games::registry::{Kind, PuzzleTask, TwoPlayerTask};
+use crate::games::{Instance, Puzzle};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
-use crate::syntax::{Sexp, read};
+use crate::syntax::{Sexp, Span, read};
 
 pub struct RunOptions {
     pub out: PathBuf,
@@ -315,15 +315,19 @@ where
     let source = exp.puzzles.as_ref().ok_or_else(|| {
         vec![Diagnostic::error("stratagem::experiment::puzzle", "the experiment names no training puzzles")]
     })?;
-    let (file, text) = source.loaded.clone().ok_or_else(|| {
-        vec![Diagnostic::error(
-            "stratagem::experiment::puzzle",
-            format!("the puzzles file `{}` was not read", source.path),
-        )]
-    })?;
-    let all = parse_instances(&game, file, &text)?;
-    let puzzles: Vec<_> =
-        all.into_iter().enumerate().filter(|(i, p)| source.keeps(*i, p.optimal_cost)).map(|(_, p)| p).collect();
+    let puzzles: Vec<_> = match &source.numbered {
+        Some(numbered) => numbered_instances(&game, numbered, exp.file, source.span)?,
+        None => {
+            let (file, text) = source.loaded.clone().ok_or_else(|| {
+                vec![Diagnostic::error(
+                    "stratagem::experiment::puzzle",
+                    format!("the puzzles file `{}` was not read", source.path),
+                )]
+            })?;
+            let all = parse_instances(&game, file, &text)?;
+            all.into_iter().enumerate().filter(|(i, p)| source.keeps(*i, p.optimal_cost)).map(|(_, p)| p).collect()
+        }
+    };
     if puzzles.is_empty() {
         return Err(vec![
             Diagnostic::error(
@@ -352,6 +356,32 @@ where
     };
     let fitness = PuzzleFitness::new(game, programs, puzzles, per_generation, source.max_nodes);
     run_generations(&fitness, module, form, exp, primset_import, opts)
+}
+
+/// The training instances `numbered` draws ([`Numbered::training_numbers`]),
+/// refused when the puzzle has no instance of one of the numbers.
+fn numbered_instances<G: Puzzle>(
+    game: &G,
+    numbered: &Numbered,
+    file: FileId,
+    span: Span,
+) -> Result<Vec<Instance<G::State>>, Vec<Diagnostic>> {
+    numbered
+        .training_numbers()
+        .into_iter()
+        .map(|n| {
+            game.numbered_instance(n).map(|state| Instance { state, optimal_cost: None }).ok_or_else(|| {
+                vec![
+                    Diagnostic::error(
+                        "stratagem::experiment::puzzle",
+                        format!("the puzzle has no instance numbered {n}"),
+                    )
+                    .at(file, span, "numbered instances")
+                    .with_help("numbered instances are for puzzles with numbered deals (FreeCell: 1 to 1000000); give a file of puzzles instead"),
+                ]
+            })
+        })
+        .collect()
 }
 
 /// The generational loop of any run, with its checkpoints, log, plot and

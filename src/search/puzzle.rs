@@ -71,7 +71,7 @@ impl Budget {
     /// Whether a search that has counted `nodes` must stop. The clock is
     /// read once every 1,024 nodes.
     pub fn spent(&self, nodes: u64) -> bool {
-        nodes >= self.max_nodes || (nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+        nodes >= self.max_nodes || (nodes.is_multiple_of(1024) && self.deadline.is_some_and(|d| Instant::now() >= d))
     }
 }
 
