@@ -10,6 +10,7 @@ mod common;
 use common::{read, stratagem, temp};
 
 const TINY: &str = "tests/data/evolve/tiny-freecell.sg";
+const TINY_CO: &str = "tests/data/evolve/tiny-freecell-coevolution.sg";
 
 #[test]
 fn a_weight_vector_evolves_on_deals_the_same_on_one_and_two_threads() {
@@ -45,9 +46,53 @@ fn a_weight_vector_evolves_on_deals_the_same_on_one_and_two_threads() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// Deal sets coevolve with the solvers: the same on 1 and 2 threads and
+/// across a resume; the checkpoint keeps the sets as training deal
+/// numbers, which breed every 2 generations.
+#[test]
+fn deal_sets_coevolve_the_same_on_one_and_two_threads_and_across_a_resume() {
+    let dir = temp("freecell-coevolution");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let out_s = out.to_str().expect("utf-8").to_owned();
+        let mut args = vec!["evolve", TINY_CO, "--out", &out_s];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = stratagem(&args);
+        assert_eq!(code, 0, "{stderr}");
+        (out, stdout)
+    };
+    let (one, _) = run("one", &["--threads", "1"]);
+    let (two, _) = run("two", &["--threads", "2"]);
+    let (resumed, stdout) = run("resumed", &["--threads", "2", "--stop-after", "1"]);
+    assert!(stdout.contains("1 of 3 generations"), "{stdout}");
+    let (code, _, stderr) = stratagem(&["evolve", TINY_CO, "--resume", resumed.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    let champion = "champions/tiny-freecell-coevolution.sg";
+    for other in [&two, &resumed] {
+        assert_eq!(read(&one, "log.jsonl"), read(other, "log.jsonl"));
+        let name = other.file_name().and_then(|n| n.to_str()).expect("a name");
+        assert_eq!(read(&one, champion), read(other, champion).replace(name, "one"));
+    }
+    for line in read(&one, "log.jsonl").lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("a log record");
+        assert_eq!(record["games"].as_u64(), Some(4 * 2 * 2), "4 solvers × 2 sets × 2 deals: {record}");
+        let solved = record["problems"]["solved"].as_f64().expect("solved");
+        assert!((0.0..=1.0).contains(&solved), "{record}");
+    }
+    let cp: serde_json::Value = serde_json::from_str(&read(&one, "checkpoint.json")).expect("checkpoint");
+    let sets = cp["problems"]["deal_sets"].as_array().expect("deal sets");
+    assert_eq!(sets.len(), 3);
+    for set in sets {
+        let deals = set.as_array().expect("a set");
+        assert_eq!(deals.len(), 2);
+        assert!(deals.iter().all(|d| d.as_u64().is_some_and(|d| (1..=32000).contains(&d))), "{set}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn the_shipped_freecell_experiments_check() {
-    for file in ["programs/experiments/freecell-ga.sg", TINY] {
+    for file in ["programs/experiments/freecell-ga.sg", "programs/experiments/freecell-coevolution.sg", TINY, TINY_CO] {
         let (code, stdout, stderr) = stratagem(&["check", file]);
         assert_eq!(code, 0, "{file}: {stderr}");
         assert!(stdout.contains("game=freecell"), "{stdout}");
@@ -67,6 +112,7 @@ fn bad_numbered_puzzles_and_rates_are_refused() {
         ("(puzzles (numbered 1 100) (training 3) (every 2 0))", "numbered puzzles are drawn"),
         ("(puzzles (numbered 1 100) (training 3)) (reproduction 0.5)", "do not add up to 1"),
         ("(puzzles (numbered 1 100) (training 3)) (individual weights (step big))", "a step"),
+        ("(puzzles (numbered 1 100) (training 3)) (fitness (hillis (deals 0)))", "`deals` must be between"),
     ];
     for (i, (clause, expected)) in cases.iter().enumerate() {
         let file = dir.join(format!("bad{i}.sg"));

@@ -195,7 +195,7 @@ where
     }
 
     /// The yardstick's nodes on puzzle `i` (see [`PuzzleFitness::yardstick_nodes`]).
-    fn yardstick(&self, i: usize) -> u64 {
+    pub(super) fn yardstick(&self, i: usize) -> u64 {
         *self.yardstick[i].get_or_init(|| self.yardstick_nodes(&self.puzzles[i].state))
     }
 
@@ -229,6 +229,15 @@ where
                 reduction_score(nodes, self.yardstick(i))
             }
         }
+    }
+
+    /// Staged deepening guided by `program` on training puzzle `i`: its
+    /// nodes (`None` when it did not solve it, or not within twice the
+    /// yardstick's nodes) and its score ([`reduction_score`]).
+    pub(super) fn staged_meeting(&self, program: &NodeProgram<G::State, G::Move>, i: usize) -> (Option<u64>, f64) {
+        let yard = self.yardstick(i);
+        let nodes = self.staged_nodes(program, &self.puzzles[i].state, yard).filter(|&n| n < yard.saturating_mul(2));
+        (nodes, reduction_score(nodes, yard))
     }
 
     /// The nodes of staged deepening guided by `program` on `state`, `None`

@@ -21,6 +21,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::champion::{Ending, Outputs, write_final_champion};
+use super::deal_sets::{DealSet, DealSetFitness};
 use super::engine::Fitness;
 use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
@@ -354,8 +355,63 @@ where
         eval_slot: slot.unwrap_or(0),
         engine: exp.engine,
     };
+    let numbers = source.numbered.map(|n| n.training_numbers());
     let fitness = PuzzleFitness::new(game, programs, puzzles, per_generation, source.max_nodes);
-    run_generations(&fitness, module, form, exp, primset_import, opts)
+    match (exp.hillis().and_then(|h| h.deal_sets), numbers) {
+        (None, _) => run_generations(&fitness, module, form, exp, primset_import, opts),
+        (Some(spec), Some(numbers)) => {
+            let fitness = DealSetFitness { inner: fitness, numbers, spec };
+            run_generations(&fitness, module, form, exp, primset_import, opts)
+        }
+        (Some(_), None) => Err(vec![
+            Diagnostic::error(
+                "stratagem::experiment::hillis",
+                "deal sets `(hillis (deals K) ...)` are sets of numbered training puzzles",
+            )
+            .at(exp.file, source.span, "a file of puzzles")
+            .with_help("name the training puzzles with (puzzles (numbered FIRST LAST) (training K) (seed S))"),
+        ]),
+    }
+}
+
+/// GA-FreeCell's coevolution: the problems are sets of training deals
+/// (src/evolve/deal_sets.rs); validation is the plain puzzle fitness's.
+impl<G> RunFitness for DealSetFitness<G>
+where
+    G: Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync> + Sync,
+{
+    type Problem = DealSet;
+
+    fn validate(&self, candidates: &[(u64, &Genome)], _: &Opponent, games: u32, round: u64, seed: u64) -> Vec<f64> {
+        self.inner.validate(candidates, games, round, seed)
+    }
+
+    fn initial_problems(&self, h: &HillisSpec, seed: u64) -> Result<Vec<DealSet>, Vec<Diagnostic>> {
+        Ok(self.initial(h, seed))
+    }
+
+    fn coevolve(
+        &self,
+        engine: &Engine,
+        state: &State,
+        h: &HillisSpec,
+        problems: &mut Vec<DealSet>,
+        seed: u64,
+    ) -> Option<(State, GenerationStats, Evaluation)> {
+        DealSetFitness::coevolve(self, engine, state, h, problems, seed)
+    }
+
+    fn save_problems(&self, problems: &[DealSet]) -> SavedProblems {
+        self.save(problems)
+    }
+
+    fn load_problems(&self, _: &HillisSpec, saved: SavedProblems) -> Result<Vec<DealSet>, String> {
+        self.load(saved)
+    }
+
+    fn problems_file(&self, _: &str, _: u64, _: &[DealSet]) -> Option<String> {
+        None
+    }
 }
 
 /// The training instances `numbered` draws ([`Numbered::training_numbers`]),

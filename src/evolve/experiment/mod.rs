@@ -41,7 +41,7 @@ use clauses::Clauses;
 use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
 
-pub use coevolution::{Goal, HillisSpec, ProblemStart};
+pub use coevolution::{DealSetSpec, Goal, HillisSpec, ProblemStart};
 pub use puzzles::{DEFAULT_MAX_NODES, Numbered, PuzzleSource};
 
 use super::engine::Selection;
