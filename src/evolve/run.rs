@@ -357,13 +357,21 @@ where
     };
     let numbers = source.numbered.map(|n| n.training_numbers());
     let fitness = PuzzleFitness::new(game, programs, puzzles, per_generation, source.max_nodes);
-    match (exp.hillis().and_then(|h| h.deal_sets), numbers) {
-        (None, _) => run_generations(&fitness, module, form, exp, primset_import, opts),
-        (Some(spec), Some(numbers)) => {
+    match (exp.hillis().map(|h| h.deal_sets), numbers) {
+        (Some(None), Some(_)) => Err(vec![
+            Diagnostic::error(
+                "stratagem::experiment::hillis",
+                "numbered training puzzles coevolve as deal sets, which `(hillis ...)` does not set up",
+            )
+            .at(exp.file, source.span, "numbered puzzles")
+            .with_help("add (deals K) to (hillis ...): each problem is K training deals (GA-FreeCell: (deals 6))"),
+        ]),
+        (None | Some(None), _) => run_generations(&fitness, module, form, exp, primset_import, opts),
+        (Some(Some(spec)), Some(numbers)) => {
             let fitness = DealSetFitness { inner: fitness, numbers, spec };
             run_generations(&fitness, module, form, exp, primset_import, opts)
         }
-        (Some(_), None) => Err(vec![
+        (Some(Some(_)), None) => Err(vec![
             Diagnostic::error(
                 "stratagem::experiment::hillis",
                 "deal sets `(hillis (deals K) ...)` are sets of numbered training puzzles",
