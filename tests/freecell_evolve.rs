@@ -124,3 +124,23 @@ fn bad_numbered_puzzles_and_rates_are_refused() {
     }
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// Numbered puzzles coevolve only as deal sets, and deal sets need
+/// numbered puzzles: both refused when the run starts, before any search.
+#[test]
+fn hillis_on_numbered_puzzles_needs_deal_sets() {
+    let dir = temp("freecell-hillis-refused");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let file = dir.join("co.sg");
+    let text = "(import freecell)\n(experiment co (primset freecell) (game freecell)\n  \
+                (puzzles (numbered 1 100) (training 5)) (max-nodes 1000)\n  \
+                (fitness (hillis (problems 4))) (individual weights) (population 4) (generations 1))\n";
+    std::fs::write(&file, text).expect("write");
+    let out = dir.join("run");
+    let (code, _, stderr) =
+        stratagem(&["evolve", file.to_str().expect("utf-8"), "--out", out.to_str().expect("utf-8")]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("coevolve as deal sets") && stderr.contains("add (deals K)"), "{stderr}");
+    assert!(!out.join("checkpoint.json").exists(), "no run started");
+    std::fs::remove_dir_all(dir).ok();
+}
