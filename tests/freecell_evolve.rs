@@ -144,3 +144,27 @@ fn hillis_on_numbered_puzzles_needs_deal_sets() {
     assert!(!out.join("checkpoint.json").exists(), "no run started");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// A checkpoint's deal sets are read strictly: a deal that is not a
+/// training deal, or a set of the wrong size, refuses the resume.
+#[test]
+fn a_checkpoint_with_a_foreign_deal_is_refused() {
+    let dir = temp("freecell-bad-checkpoint");
+    let dir_s = dir.to_str().expect("utf-8");
+    let (code, _, stderr) = stratagem(&["evolve", TINY_CO, "--out", dir_s, "--stop-after", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let good = read(&dir, "checkpoint.json");
+    let cp: serde_json::Value = serde_json::from_str(&good).expect("checkpoint");
+    for (edit, expected) in [
+        (serde_json::json!([0, 1]), "which is not a training deal"),
+        (serde_json::json!([cp["problems"]["deal_sets"][0][0].clone()]), "of 1 deals, not 2"),
+    ] {
+        let mut bad = cp.clone();
+        bad["problems"]["deal_sets"][0] = edit;
+        std::fs::write(dir.join("checkpoint.json"), bad.to_string()).expect("write");
+        let (code, _, stderr) = stratagem(&["evolve", TINY_CO, "--resume", dir_s]);
+        assert_eq!(code, 1, "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
