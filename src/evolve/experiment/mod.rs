@@ -18,6 +18,7 @@
 //!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)
 //!            (hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) ...)
 //!            (hillis (problems N) (sample K) (min-length L) (start puzzles|generated) ...)  ; on a puzzle
+//!            (hillis (problems N) (deals K) (meet M) (every E) (mutation P))  ; numbered puzzles: deal sets
 //!            (solve N))                              ; puzzles only (the default there)
 //!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
 //!   (puzzles (numbered FIRST LAST) (training K) (seed S))        ; numbered instances (FreeCell deals)
