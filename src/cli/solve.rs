@@ -22,12 +22,12 @@ use super::perft::text_failure;
 use super::play::{compile_programs, read_programs};
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, Sources, suggest_or_list};
-use crate::games::domain::{Binding, GpDomain, SearchNode};
+use crate::games::domain::{Binding, GpDomain};
 use crate::games::instances::parse_instances;
 use crate::games::registry::PuzzleTask;
 use crate::games::{Instance, Puzzle};
 use crate::limits::Limit;
-use crate::search::guided::{NodeProgram, difficulties, program_ida};
+use crate::search::guided::{NodeProgram, difficulties, program_ida, program_staged};
 use crate::search::programs::ProgramEngine;
 use crate::search::puzzle::{Budget, NodeView, Solution, bfs, ida_star, iterative_deepening};
 use crate::search::staged::{StagedSettings, staged_deepening};
@@ -283,11 +283,7 @@ where
             staged_deepening(game, start, |s, _| f64::from(game.heuristic(*h, s)), args.staged, budget)
         }
         (SearchKind::Hsd, Guide::Program(program)) => {
-            let h = |state: &G::State, g: u32| {
-                let node = SearchNode { state: state.clone(), parent: None, g, siblings: 0, difficulty };
-                program.value(&node, 0)
-            };
-            staged_deepening(game, start, h, args.staged, budget)
+            program_staged(game, start, program, difficulty, args.staged, budget)
         }
     };
     Solved { moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::experiment::{ChampionRule, Experiment, Opponent};
+use super::experiment::{ChampionRule, Experiment, Opponent, PuzzleSource};
 use super::finalists::{self, FinalResult, FinalRound, Finalist};
 use super::genome::{Genome, Representation};
 use super::output::{self, LogRecord};
@@ -151,6 +151,16 @@ fn write_champion(
     };
     let name = format!("{}-champion", exp.name);
     let usage = match &exp.puzzles {
+        // Numbered puzzles are solved with the puzzle's preferred search,
+        // which their fitness uses too.
+        Some(source @ PuzzleSource { numbered: Some(n), .. }) => format!(
+            "stratagem solve {} --deals {}-{} --max-nodes {} --heuristic {}:{name}",
+            exp.game.name,
+            n.first,
+            n.last,
+            source.max_nodes,
+            path.display()
+        ),
         Some(source) => format!(
             "stratagem solve {} --puzzles PUZZLES --search ida --max-nodes {} --heuristic {}:{name}",
             exp.game.name,

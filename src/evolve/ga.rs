@@ -1,6 +1,8 @@
 //! A genetic algorithm over weight vectors (GA-FreeCell's representation):
-//! uniform initialisation, single-point crossover, and per-gene Gaussian
-//! mutation with probability p.
+//! uniform initialisation, single-point crossover, and per-gene mutation
+//! with probability p: a Gaussian step, or (GA-FreeCell, seeds/001 section
+//! 3.4: "each gene is replaced by a new random value") a fresh value drawn
+//! uniformly from the range.
 
 use rand::RngExt;
 
@@ -16,11 +18,14 @@ pub struct GaParams {
     pub gene_rate: f64,
     /// Standard deviation of a mutation step, as a fraction of `hi - lo`.
     pub step: f64,
+    /// A mutated gene is replaced by a uniform draw from `[lo, hi)` instead
+    /// of stepped (`(step replace)`).
+    pub replace: bool,
 }
 
 impl Default for GaParams {
     fn default() -> GaParams {
-        GaParams { lo: 0.0, hi: 1.0, gene_rate: 0.1, step: 0.1 }
+        GaParams { lo: 0.0, hi: 1.0, gene_rate: 0.1, step: 0.1, replace: false }
     }
 }
 
@@ -50,6 +55,9 @@ pub fn mutate(rng: &mut GpRng, genome: &[f64], p: &GaParams) -> Vec<f64> {
             if !rng.random_bool(p.gene_rate.clamp(0.0, 1.0)) {
                 return g;
             }
+            if p.replace {
+                return if p.lo < p.hi { rng.random_range(p.lo..p.hi) } else { p.lo };
+            }
             let (u1, u2): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
             let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
             (g + z * p.step * (p.hi - p.lo)).clamp(p.lo, p.hi)
@@ -76,10 +84,21 @@ mod tests {
     #[test]
     fn mutation_stays_in_bounds_and_respects_rate() {
         let mut rng = stream(2, &[]);
-        let p = GaParams { lo: -1.0, hi: 1.0, gene_rate: 1.0, step: 5.0 };
+        let p = GaParams { lo: -1.0, hi: 1.0, gene_rate: 1.0, step: 5.0, replace: false };
         let g = mutate(&mut rng, &[0.5; 100], &p);
         assert!(g.iter().all(|x| (-1.0..=1.0).contains(x)));
         let none = mutate(&mut rng, &[0.5; 100], &GaParams { gene_rate: 0.0, ..p });
         assert!(none.iter().all(|x| *x == 0.5));
+    }
+
+    #[test]
+    fn replacement_draws_fresh_values_in_the_half_open_range() {
+        let mut rng = stream(3, &[]);
+        let p = GaParams { lo: 0.0, hi: 1.0, gene_rate: 1.0, step: 0.1, replace: true };
+        let g = mutate(&mut rng, &[2.0; 200], &p);
+        assert!(g.iter().all(|x| (0.0..1.0).contains(x)), "{g:?}");
+        let some = mutate(&mut rng, &[2.0; 1000], &GaParams { gene_rate: 0.1, ..p });
+        let changed = some.iter().filter(|&&x| x != 2.0).count();
+        assert!((50..150).contains(&changed), "about 10% of genes replaced: {changed}");
     }
 }

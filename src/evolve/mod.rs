@@ -2,6 +2,7 @@
 //! primitive set (selection, fitness and the generational loop build on these).
 
 pub mod champion;
+pub mod deal_sets;
 pub mod engine;
 pub mod experiment;
 pub mod finalists;

@@ -80,6 +80,9 @@ pub enum SavedProblems {
     /// Puzzles, each a line `<optimal length> <puzzle>` as `stratagem
     /// solve` reads it.
     Puzzles(Vec<String>),
+    /// Sets of numbered training puzzles (GA-FreeCell's deal individuals),
+    /// each its instance numbers.
+    DealSets { deal_sets: Vec<Vec<u32>> },
 }
 
 impl SavedProblems {
@@ -87,6 +90,7 @@ impl SavedProblems {
         match self {
             SavedProblems::Openings(p) => p.len(),
             SavedProblems::Puzzles(p) => p.len(),
+            SavedProblems::DealSets { deal_sets } => deal_sets.len(),
         }
     }
 

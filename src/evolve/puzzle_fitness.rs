@@ -14,6 +14,13 @@
 //! whether it solves the puzzle or not, so stopping changes no score and
 //! bounds each generation's work.
 //!
+//! A puzzle that prefers staged deepening ([`Puzzle::prefers_staged_deepening`],
+//! FreeCell) is scored as GA-FreeCell scores deals (seeds/001 section
+//! 3.3.4): each program guides staged deepening, and the yardstick is the
+//! same search guided by the puzzle's own heuristic 0 (HSDH), its nodes
+//! computed once per puzzle; an unsolved search counts as
+//! [`UNSOLVED_NODES`]. See [`reduction_score`].
+//!
 //! With `(fitness (hillis ...))` the puzzles coevolve instead
 //! (`hard_puzzles.rs`); this fitness lends them its programs and searches.
 
@@ -29,9 +36,49 @@ use crate::games::domain::{Binding, SearchNode};
 use crate::games::{Instance, Puzzle};
 use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
-use crate::search::guided::{NodeProgram, difficulties, program_ida};
+use crate::search::guided::{NodeProgram, difficulties, program_ida, program_staged};
 use crate::search::programs::{GpProgram, ProgramEngine};
 use crate::search::puzzle::{bfs, iterative_deepening};
+use crate::search::staged::{StagedSettings, staged_deepening};
+
+/// The nodes an unsolved search counts as (GA-FreeCell: "a value of 1000M
+/// nodes was assigned to it").
+pub const UNSOLVED_NODES: u64 = 1_000_000_000;
+
+/// GA-FreeCell's score of one deal (seeds/001 section 3.3.4), from the
+/// program's nodes (`None` when it did not solve the deal) and the
+/// yardstick's (HSDH's, [`UNSOLVED_NODES`] when it did not solve it):
+///
+/// - solved with fewer nodes: the node-reduction ratio, 1 − nodes ÷ yardstick;
+/// - solved without reduction: max{(1 − FractionExcessNodes) ÷ 1000, 0},
+///   FractionExcessNodes = (nodes − yardstick) ÷ yardstick truncated to 1,
+///   so a program that solves, however slowly, still beats one that does
+///   not, and never a program that reduces;
+/// - unsolved: 0.
+pub fn reduction_score(nodes: Option<u64>, yardstick: u64) -> f64 {
+    let Some(nodes) = nodes else { return 0.0 };
+    if yardstick == 0 {
+        return 0.0;
+    }
+    let (n, y) = (nodes as f64, yardstick as f64);
+    if n < y {
+        1.0 - n / y
+    } else {
+        let excess = ((n - y) / y).min(1.0);
+        ((1.0 - excess) / 1000.0).max(0.0)
+    }
+}
+
+/// How a meeting of a program and a puzzle is scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scoring {
+    /// GP-Rush: IDA* guided by the program against iterative deepening, in
+    /// percent of ID's nodes saved.
+    IdaSavings,
+    /// GA-FreeCell: staged deepening guided by the program against staged
+    /// deepening guided by the puzzle's heuristic 0 ([`reduction_score`]).
+    StagedReduction,
+}
 
 /// What evolves and how its programs are evaluated.
 pub struct NodePrograms<S, M> {
@@ -57,7 +104,9 @@ pub struct PuzzleFitness<G: Puzzle> {
     /// Puzzles drawn per generation.
     per_generation: usize,
     max_nodes: u64,
-    /// Iterative deepening's nodes per puzzle, computed on first use.
+    scoring: Scoring,
+    /// The yardstick's nodes per puzzle (iterative deepening's, or HSDH's
+    /// under [`Scoring::StagedReduction`]), computed on first use.
     yardstick: Vec<OnceLock<u64>>,
     /// BFS's optimal length per puzzle, computed on first use (coevolution).
     lengths: OnceLock<Vec<Option<u32>>>,
@@ -81,7 +130,9 @@ where
     ) -> Self {
         let difficulty = difficulties(&puzzles);
         let yardstick = puzzles.iter().map(|_| OnceLock::new()).collect();
+        let scoring = if game.prefers_staged_deepening() { Scoring::StagedReduction } else { Scoring::IdaSavings };
         PuzzleFitness {
+            scoring,
             game,
             programs,
             puzzles,
@@ -138,9 +189,29 @@ where
         rand::seq::index::sample(rng, n, count).into_vec()
     }
 
-    /// Iterative deepening's nodes on puzzle `i` (the budget when unsolved).
-    fn yardstick(&self, i: usize) -> u64 {
-        *self.yardstick[i].get_or_init(|| self.id_nodes(&self.puzzles[i].state))
+    /// How meetings are scored.
+    pub fn scoring(&self) -> Scoring {
+        self.scoring
+    }
+
+    /// The yardstick's nodes on puzzle `i` (see [`PuzzleFitness::yardstick_nodes`]).
+    pub(super) fn yardstick(&self, i: usize) -> u64 {
+        *self.yardstick[i].get_or_init(|| self.yardstick_nodes(&self.puzzles[i].state))
+    }
+
+    /// The yardstick's nodes on `state`: iterative deepening's (the budget
+    /// when unsolved), or under [`Scoring::StagedReduction`] staged
+    /// deepening's guided by the puzzle's heuristic 0 ([`UNSOLVED_NODES`]
+    /// when unsolved).
+    pub(super) fn yardstick_nodes(&self, state: &G::State) -> u64 {
+        match self.scoring {
+            Scoring::IdaSavings => self.id_nodes(state),
+            Scoring::StagedReduction => {
+                let h = |s: &G::State, _: u32| f64::from(self.game.heuristic(0, s));
+                let found = staged_deepening(&self.game, state, h, StagedSettings::default(), self.max_nodes);
+                if found.moves.is_some() { found.nodes } else { UNSOLVED_NODES }
+            }
+        }
     }
 
     /// Iterative deepening's nodes on `state` (the budget when unsolved).
@@ -149,9 +220,40 @@ where
         if found.moves.is_some() { found.nodes } else { self.max_nodes }
     }
 
-    /// The percentage of ID's nodes `program` saves on puzzle `i`.
+    /// The score of `program` on puzzle `i`.
     fn score(&self, program: &NodeProgram<G::State, G::Move>, i: usize) -> f64 {
-        self.saving(program, &self.puzzles[i].state, self.difficulty[i], self.yardstick(i))
+        match self.scoring {
+            Scoring::IdaSavings => self.saving(program, &self.puzzles[i].state, self.difficulty[i], self.yardstick(i)),
+            Scoring::StagedReduction => {
+                let nodes = self.staged_nodes(program, &self.puzzles[i].state, self.yardstick(i));
+                reduction_score(nodes, self.yardstick(i))
+            }
+        }
+    }
+
+    /// Staged deepening guided by `program` on training puzzle `i`: its
+    /// nodes (`None` when it did not solve it, or not within twice the
+    /// yardstick's nodes) and its score ([`reduction_score`]).
+    pub(super) fn staged_meeting(&self, program: &NodeProgram<G::State, G::Move>, i: usize) -> (Option<u64>, f64) {
+        let yard = self.yardstick(i);
+        let nodes = self.staged_nodes(program, &self.puzzles[i].state, yard).filter(|&n| n < yard.saturating_mul(2));
+        (nodes, reduction_score(nodes, yard))
+    }
+
+    /// The nodes of staged deepening guided by `program` on `state`, `None`
+    /// when it does not solve it within the budget. It stops at twice the
+    /// yardstick's `hsdh` nodes: past them a solution scores 0 as no
+    /// solution does (FractionExcessNodes is 1), so stopping changes no
+    /// score and bounds each generation's work.
+    pub(super) fn staged_nodes(
+        &self,
+        program: &NodeProgram<G::State, G::Move>,
+        state: &G::State,
+        hsdh: u64,
+    ) -> Option<u64> {
+        let limit = self.max_nodes.min(hsdh.saturating_mul(2));
+        let found = program_staged(&self.game, state, program, 0.0, StagedSettings::default(), limit);
+        found.moves.map(|_| found.nodes)
     }
 
     /// The percentage of ID's `id` nodes `program` saves on `state`, whose
@@ -266,5 +368,67 @@ mod tests {
             assert_eq!(f.to_bits(), expected.to_bits(), "{g:?}");
         }
         assert!(got.fitness.iter().any(|&f| f > 0.0), "some program saves nodes: {:?}", got.fitness);
+    }
+
+    /// GA-FreeCell's per-deal score (seeds/001 section 3.3.4), case by case.
+    #[test]
+    fn reduction_score_follows_the_paper() {
+        // Fewer nodes than HSDH: the reduction ratio.
+        assert_eq!(reduction_score(Some(250), 1000), 0.75);
+        // HSDH unsolved (1000M) and the program solves in 500M: 50%.
+        assert_eq!(reduction_score(Some(500_000_000), UNSOLVED_NODES), 0.5);
+        // Solved, no reduction: (1 − FractionExcessNodes) / 1000.
+        assert_eq!(reduction_score(Some(1000), 1000), 1.0 / 1000.0);
+        assert_eq!(reduction_score(Some(1500), 1000), 0.5 / 1000.0);
+        // FractionExcessNodes is truncated to 1: twice HSDH's nodes or more score 0.
+        assert_eq!(reduction_score(Some(2000), 1000), 0.0);
+        assert_eq!(reduction_score(Some(9000), 1000), 0.0);
+        // Unsolved: 0, whatever HSDH did.
+        assert_eq!(reduction_score(None, 1000), 0.0);
+        assert_eq!(reduction_score(None, UNSOLVED_NODES), 0.0);
+        // Any reduction beats any partial score.
+        assert!(reduction_score(Some(999), 1000) > reduction_score(Some(1000), 1000));
+    }
+
+    /// On FreeCell a program is scored by staged deepening against HSDH,
+    /// each deal as [`reduction_score`] says, computed here the long way;
+    /// HSDH as a program scores exactly what HSDH does (no reduction).
+    #[test]
+    fn freecell_fitness_is_the_mean_reduction_against_hsdh() {
+        use crate::games::freecell::FreeCell;
+        let game = FreeCell;
+        let deals: Vec<Instance<_>> = [1u32, 2, 3]
+            .iter()
+            .map(|&n| Instance { state: game.numbered_instance(n).expect("a deal"), optimal_cost: None })
+            .collect();
+        let ps = Arc::new(load_primset("freecell").expect("shipped primset"));
+        let binding = Arc::new(Binding::for_search(&game, &ps).expect("binds"));
+        let terms = crate::lang::forms::weighable_terminals(&ps);
+        let rep = Representation::Weights { terms: terms.clone(), ga: crate::evolve::ga::GaParams::default() };
+        let mut hsdh = vec![0.0; terms.len()];
+        hsdh[0] = 1.0;
+        let population = vec![Genome::Weights(hsdh), Genome::Weights(vec![0.5; terms.len()])];
+        let programs =
+            NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: ProgramEngine::Interp };
+        let max_nodes = 10_000;
+        let fitness = PuzzleFitness::new(game, programs, deals.clone(), 10, max_nodes);
+        assert_eq!(fitness.scoring(), Scoring::StagedReduction);
+        let got = fitness.evaluate(&population, 0, 1);
+        for (g, &f) in population.iter().zip(&got.fitness) {
+            let program = GpProgram::new(ps.clone(), fitness.programs.binding.clone(), g.program(&rep, &ps, 0));
+            let expected: f64 = deals
+                .iter()
+                .map(|d| {
+                    let h = |s: &_, _: u32| f64::from(game.heuristic(0, s));
+                    let base = staged_deepening(&game, &d.state, h, StagedSettings::default(), max_nodes);
+                    let yard = if base.moves.is_some() { base.nodes } else { UNSOLVED_NODES };
+                    let found = program_staged(&game, &d.state, &program, 0.0, StagedSettings::default(), max_nodes);
+                    let nodes = found.moves.map(|_| found.nodes).filter(|&n| n < 2 * yard);
+                    reduction_score(nodes, yard)
+                })
+                .sum::<f64>()
+                / 3.0;
+            assert_eq!(f.to_bits(), expected.to_bits(), "{g:?}");
+        }
     }
 }

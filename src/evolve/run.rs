@@ -21,11 +21,12 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::champion::{Ending, Outputs, write_final_champion};
+use super::deal_sets::{DealSet, DealSetFitness};
 use super::engine::Fitness;
 use super::engine::ProblemStats;
 use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
 use super::experiment::FitnessPart;
-use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
+use super::experiment::{ChampionRule, Experiment, HillisSpec, Numbered, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
@@ -38,14 +39,14 @@ use super::policy_ops::RuleList;
 use super::puzzle_fitness::{NodePrograms, PuzzleFitness};
 use super::select;
 use crate::diagnostic::{Diagnostic, FileId};
-use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
 use crate::games::instances::parse_instances;
 use crate::games::registry::{Kind, PuzzleTask, TwoPlayerTask};
+use crate::games::{Instance, Puzzle};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
-use crate::syntax::{Sexp, read};
+use crate::syntax::{Sexp, Span, read};
 
 pub struct RunOptions {
     pub out: PathBuf,
@@ -315,15 +316,19 @@ where
     let source = exp.puzzles.as_ref().ok_or_else(|| {
         vec![Diagnostic::error("stratagem::experiment::puzzle", "the experiment names no training puzzles")]
     })?;
-    let (file, text) = source.loaded.clone().ok_or_else(|| {
-        vec![Diagnostic::error(
-            "stratagem::experiment::puzzle",
-            format!("the puzzles file `{}` was not read", source.path),
-        )]
-    })?;
-    let all = parse_instances(&game, file, &text)?;
-    let puzzles: Vec<_> =
-        all.into_iter().enumerate().filter(|(i, p)| source.keeps(*i, p.optimal_cost)).map(|(_, p)| p).collect();
+    let puzzles: Vec<_> = match &source.numbered {
+        Some(numbered) => numbered_instances(&game, numbered, exp.file, source.span)?,
+        None => {
+            let (file, text) = source.loaded.clone().ok_or_else(|| {
+                vec![Diagnostic::error(
+                    "stratagem::experiment::puzzle",
+                    format!("the puzzles file `{}` was not read", source.path),
+                )]
+            })?;
+            let all = parse_instances(&game, file, &text)?;
+            all.into_iter().enumerate().filter(|(i, p)| source.keeps(*i, p.optimal_cost)).map(|(_, p)| p).collect()
+        }
+    };
     if puzzles.is_empty() {
         return Err(vec![
             Diagnostic::error(
@@ -350,8 +355,97 @@ where
         eval_slot: slot.unwrap_or(0),
         engine: exp.engine,
     };
+    let numbers = source.numbered.map(|n| n.training_numbers());
     let fitness = PuzzleFitness::new(game, programs, puzzles, per_generation, source.max_nodes);
-    run_generations(&fitness, module, form, exp, primset_import, opts)
+    match (exp.hillis().map(|h| h.deal_sets), numbers) {
+        (Some(None), Some(_)) => Err(vec![
+            Diagnostic::error(
+                "stratagem::experiment::hillis",
+                "numbered training puzzles coevolve as deal sets, which `(hillis ...)` does not set up",
+            )
+            .at(exp.file, source.span, "numbered puzzles")
+            .with_help("add (deals K) to (hillis ...): each problem is K training deals (GA-FreeCell: (deals 6))"),
+        ]),
+        (None | Some(None), _) => run_generations(&fitness, module, form, exp, primset_import, opts),
+        (Some(Some(spec)), Some(numbers)) => {
+            let fitness = DealSetFitness { inner: fitness, numbers, spec };
+            run_generations(&fitness, module, form, exp, primset_import, opts)
+        }
+        (Some(Some(_)), None) => Err(vec![
+            Diagnostic::error(
+                "stratagem::experiment::hillis",
+                "deal sets `(hillis (deals K) ...)` are sets of numbered training puzzles",
+            )
+            .at(exp.file, source.span, "a file of puzzles")
+            .with_help("name the training puzzles with (puzzles (numbered FIRST LAST) (training K) (seed S))"),
+        ]),
+    }
+}
+
+/// GA-FreeCell's coevolution: the problems are sets of training deals
+/// (src/evolve/deal_sets.rs); validation is the plain puzzle fitness's.
+impl<G> RunFitness for DealSetFitness<G>
+where
+    G: Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync> + Sync,
+{
+    type Problem = DealSet;
+
+    fn validate(&self, candidates: &[(u64, &Genome)], _: &Opponent, games: u32, round: u64, seed: u64) -> Vec<f64> {
+        self.inner.validate(candidates, games, round, seed)
+    }
+
+    fn initial_problems(&self, h: &HillisSpec, seed: u64) -> Result<Vec<DealSet>, Vec<Diagnostic>> {
+        Ok(self.initial(h, seed))
+    }
+
+    fn coevolve(
+        &self,
+        engine: &Engine,
+        state: &State,
+        h: &HillisSpec,
+        problems: &mut Vec<DealSet>,
+        seed: u64,
+    ) -> Option<(State, GenerationStats, Evaluation)> {
+        DealSetFitness::coevolve(self, engine, state, h, problems, seed)
+    }
+
+    fn save_problems(&self, problems: &[DealSet]) -> SavedProblems {
+        self.save(problems)
+    }
+
+    fn load_problems(&self, _: &HillisSpec, saved: SavedProblems) -> Result<Vec<DealSet>, String> {
+        self.load(saved)
+    }
+
+    fn problems_file(&self, _: &str, _: u64, _: &[DealSet]) -> Option<String> {
+        None
+    }
+}
+
+/// The training instances `numbered` draws ([`Numbered::training_numbers`]),
+/// refused when the puzzle has no instance of one of the numbers.
+fn numbered_instances<G: Puzzle>(
+    game: &G,
+    numbered: &Numbered,
+    file: FileId,
+    span: Span,
+) -> Result<Vec<Instance<G::State>>, Vec<Diagnostic>> {
+    numbered
+        .training_numbers()
+        .into_iter()
+        .map(|n| {
+            game.numbered_instance(n).map(|state| Instance { state, optimal_cost: None }).ok_or_else(|| {
+                vec![
+                    Diagnostic::error(
+                        "stratagem::experiment::puzzle",
+                        format!("the puzzle has no instance numbered {n}"),
+                    )
+                    .at(file, span, "numbered instances")
+                    .with_help("numbered instances are for puzzles with numbered deals (FreeCell: 1 to 1000000); give a file of puzzles instead"),
+                ]
+            })
+        })
+        .collect()
 }
 
 /// The generational loop of any run, with its checkpoints, log, plot and

@@ -481,6 +481,6 @@ mod tests {
         assert_eq!(GAMES[1].primsets(), ["morris"]);
         assert_eq!(GAMES[2].primsets(), ["morris"]);
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
-        assert!(GAMES[4].primsets().is_empty(), "no FreeCell primset yet");
+        assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
     }
 }

@@ -1,4 +1,4 @@
-//! IDA* guided by an evolved program: a policy, a tree or a weight vector
+//! IDA* and staged deepening guided by an evolved program: a policy, a tree or a weight vector
 //! over a puzzle's primset, evaluated on each search node. `solve` and the
 //! puzzle fitness of evolution share it, so a champion is judged by exactly
 //! the search it was evolved with.
@@ -7,6 +7,7 @@ use std::hash::Hash;
 
 use super::programs::GpProgram;
 use super::puzzle::{Budget, NodeView, Solution, ida_star};
+use super::staged::{StagedSettings, staged_deepening};
 use crate::games::domain::SearchNode;
 use crate::games::{Instance, Puzzle};
 
@@ -56,4 +57,26 @@ where
         estimate(program.value(&node, 0))
     };
     ida_star(game, start, h, budget)
+}
+
+/// Staged deepening from `start` guided by `program`'s value of each node
+/// (its state and path length; staged deepening keeps no parent and counts
+/// no siblings), within `budget`.
+pub fn program_staged<G>(
+    game: &G,
+    start: &G::State,
+    program: &NodeProgram<G::State, G::Move>,
+    difficulty: f64,
+    settings: StagedSettings,
+    budget: impl Into<Budget>,
+) -> Solution<G::Move>
+where
+    G: Puzzle,
+    G::State: Hash + Eq,
+{
+    let h = |state: &G::State, g: u32| {
+        let node = SearchNode { state: state.clone(), parent: None, g, siblings: 0, difficulty };
+        program.value(&node, 0)
+    };
+    staged_deepening(game, start, h, settings, budget)
 }

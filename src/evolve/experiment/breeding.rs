@@ -34,9 +34,12 @@ pub(super) fn lower_init(cx: &mut Cx, clauses: &Clauses) -> (usize, usize) {
     }
 }
 
-/// `(crossover P [one-way])`, `(mutation P)` and `(local-mutation P)`:
-/// the crossover probability, whether it is one-way, the mutation
-/// probability and the share of local mutations.
+/// `(crossover P [one-way])`, `(mutation P)`, `(reproduction P)` and
+/// `(local-mutation P)`: the crossover probability, whether it is one-way,
+/// the mutation probability and the share of local mutations. Each child is
+/// made by crossover, mutation or copying (reproduction), so reproduction
+/// is what the other two leave; `(reproduction P)` states it (GA-FreeCell's
+/// 0.2, 0.7, 0.1) and is refused when the three do not add up to 1.
 pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f64) {
     let (crossover, one_way) = match clauses.get("crossover") {
         None => (0.8, false),
@@ -58,6 +61,31 @@ pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f6
             .at(cx.file, clauses.span("mutation"), "too likely")
             .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
         );
+    }
+    if let Some(items) = clauses.get("reproduction") {
+        match items {
+            [p] => {
+                let reproduction = probability(cx, p, "reproduction");
+                let rest = 1.0 - crossover - mutation;
+                if (reproduction - rest).abs() > 1e-9 {
+                    cx.push(
+                        Diagnostic::error(
+                            "stratagem::experiment::range",
+                            format!(
+                                "reproduction {reproduction} + crossover {crossover} + mutation {mutation} \
+                                 do not add up to 1"
+                            ),
+                        )
+                        .at(cx.file, p.span, "not what crossover and mutation leave")
+                        .with_help(format!(
+                            "a child is made by crossover, mutation or copying; with these rates copying \
+                             has probability {rest:.4}: write (reproduction {rest:.4}) or change the others"
+                        )),
+                    );
+                }
+            }
+            _ => clauses.malformed(cx, "reproduction", "(reproduction P)"),
+        }
     }
     (crossover, one_way, mutation, local_mutation)
 }

@@ -7,6 +7,8 @@
 //!                  (goal win) (mutation 0.5) (tournament 2)))
 //! (fitness (hillis (problems 20) (sample 5) (min-length 30) (start puzzles)
 //!                  (mutation 0.5) (tournament 2)))         ; on a puzzle
+//! (fitness (hillis (problems 40) (deals 6) (meet 2) (every 5) (mutation 0.1)))
+//!                            ; numbered puzzles: sets of training deals (GA-FreeCell)
 //! (fitness (solve N))        ; puzzles only: refused on two-player games
 //! ```
 
@@ -61,6 +63,26 @@ pub struct HillisSpec {
     pub min_length: Option<u32>,
     /// Puzzles: where the first problems come from.
     pub start: ProblemStart,
+    /// Puzzles with numbered training instances: problems are sets of
+    /// training deals (GA-FreeCell, src/evolve/deal_sets.rs).
+    pub deal_sets: Option<DealSetSpec>,
+}
+
+/// `(deals K) (meet M) (every E)`: problems are sets of K training deals;
+/// each solver meets M sets a generation; the sets breed every E solver
+/// generations (GA-FreeCell: 6, 2, 5, the defaults of the others when one
+/// is given).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DealSetSpec {
+    pub deals: usize,
+    pub meet: usize,
+    pub every: u32,
+}
+
+impl Default for DealSetSpec {
+    fn default() -> DealSetSpec {
+        DealSetSpec { deals: 6, meet: 2, every: 5 }
+    }
 }
 
 impl Default for HillisSpec {
@@ -75,22 +97,35 @@ impl Default for HillisSpec {
             tournament: 2,
             min_length: None,
             start: ProblemStart::Puzzles,
+            deal_sets: None,
         }
     }
 }
 
-const OPTIONS: [&str; 9] =
-    ["problems", "sample", "opening", "opponent", "goal", "mutation", "tournament", "min-length", "start"];
+const OPTIONS: [&str; 12] = [
+    "problems",
+    "sample",
+    "opening",
+    "opponent",
+    "goal",
+    "mutation",
+    "tournament",
+    "min-length",
+    "start",
+    "deals",
+    "meet",
+    "every",
+];
 
 /// The options of problems that are openings (two-player games only).
 const OPENING_OPTIONS: [&str; 3] = ["opening", "opponent", "goal"];
 
 /// The options of problems that are puzzles (puzzles only).
-const PUZZLE_OPTIONS: [&str; 2] = ["min-length", "start"];
+const PUZZLE_OPTIONS: [&str; 5] = ["min-length", "start", "deals", "meet", "every"];
 
 const USAGE: &str = "(hillis (problems N) (sample K) (mutation P) (tournament K) OPTIONS...), OPTIONS on a \
                      two-player game: (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose); on a puzzle: \
-                     (min-length L) (start puzzles|generated)";
+                     (min-length L) (start puzzles|generated), or with numbered puzzles (deals K) (meet M) (every E)";
 
 /// The longest opening, in plies.
 const MAX_OPENING: i64 = 1000;
@@ -153,6 +188,18 @@ pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
                 _ => cx.error("stratagem::experiment::hillis", g, "a goal is `win` or `not-lose`", "unknown goal"),
             },
             ("mutation", [v]) => spec.mutation = super::clauses::probability(cx, v, "mutation"),
+            ("deals", [v]) => {
+                let sets = spec.deal_sets.get_or_insert_with(DealSetSpec::default);
+                sets.deals = count(cx, v, 1, 1000).map_or(sets.deals, |n| n as usize);
+            }
+            ("meet", [v]) => {
+                let sets = spec.deal_sets.get_or_insert_with(DealSetSpec::default);
+                sets.meet = count(cx, v, 1, 1000).map_or(sets.meet, |n| n as usize);
+            }
+            ("every", [v]) => {
+                let sets = spec.deal_sets.get_or_insert_with(DealSetSpec::default);
+                sets.every = count(cx, v, 1, 1_000_000).map_or(sets.every, |n| n as u32);
+            }
             ("min-length", [v]) => spec.min_length = count(cx, v, 1, MAX_LENGTH).map(|n| n as u32),
             ("start", [v]) => match v.as_symbol() {
                 Some("puzzles") => spec.start = ProblemStart::Puzzles,

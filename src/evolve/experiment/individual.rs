@@ -5,7 +5,7 @@
 //! ```text
 //! (individual tree)                                   ; the trees of (trees ...)
 //! (individual policy (max-rules 8) (reorder 0.2))     ; ordered IF-THEN rules
-//! (individual weights (terms T...) (range -1.0 1.0) (gene-rate 0.1) (step 0.1))
+//! (individual weights (terms T...) (range -1.0 1.0) (gene-rate 0.1) (step 0.1 | replace))
 //! ```
 
 use super::clauses::{Clauses, probability};
@@ -27,10 +27,10 @@ const KINDS: [(&str, &[&str]); 3] =
 const TREE_SETTINGS: [&str; 6] = ["init", "max-depth", "mutation-depth", "max-size", "local-mutation", "introns"];
 
 const USAGE: &str = "(individual tree), (individual policy (max-rules N) (reorder P)) or \
-                     (individual weights (terms T...) (range LO HI) (gene-rate P) (step S))";
+                     (individual weights (terms T...) (range LO HI) (gene-rate P) (step S|replace))";
 
 /// The default weight range: signed, so a term can count for or against.
-const DEFAULT_GA: GaParams = GaParams { lo: -1.0, hi: 1.0, gene_rate: 0.1, step: 0.1 };
+const DEFAULT_GA: GaParams = GaParams { lo: -1.0, hi: 1.0, gene_rate: 0.1, step: 0.1, replace: false };
 
 /// `(individual ...)` of an experiment over primset `ps`, and the trees of a
 /// tree experiment (`(trees ...)`); reports settings the representation has
@@ -222,7 +222,9 @@ fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clause
     (!out.is_empty()).then_some(out)
 }
 
-/// `(range LO HI)`, `(gene-rate P)` and `(step S)` of the weight GA.
+/// `(range LO HI)`, `(gene-rate P)` and `(step S)` of the weight GA;
+/// `(step replace)` replaces a mutated gene by a fresh draw from the range
+/// (GA-FreeCell's mutation).
 fn lower_ga(cx: &mut Cx, range: Option<&Sexp>, gene_rate: Option<&Sexp>, step: Option<&Sexp>) -> GaParams {
     let mut ga = DEFAULT_GA;
     if let Some(opt) = range {
@@ -245,6 +247,7 @@ fn lower_ga(cx: &mut Cx, range: Option<&Sexp>, gene_rate: Option<&Sexp>, step: O
     }
     if let Some(opt) = step {
         match opt.as_list().unwrap_or_default() {
+            [_, v] if v.as_symbol() == Some("replace") => ga.replace = true,
             [_, v] => match cx.expect_number(v, "a step") {
                 Some(s) if s > 0.0 && s <= 10.0 => ga.step = s,
                 Some(s) => cx.error(
@@ -255,7 +258,7 @@ fn lower_ga(cx: &mut Cx, range: Option<&Sexp>, gene_rate: Option<&Sexp>, step: O
                 ),
                 None => {}
             },
-            _ => usage(cx, opt, "(step S)"),
+            _ => usage(cx, opt, "(step S) or (step replace)"),
         }
     }
     ga

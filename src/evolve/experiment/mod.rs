@@ -9,7 +9,7 @@
 //!   (trees eval order)                               ; default: the primset's required trees
 //!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
 //!   (max-size 200)                                   ; nodes per tree (default: no limit)
-//!   (crossover 0.8 [one-way]) (mutation 0.2) (local-mutation 0.5)
+//!   (crossover 0.8 [one-way]) (mutation 0.2) (reproduction 0.0) (local-mutation 0.5)
 //!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
 //!   (elitism 1)
 //!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))  ; either with (perspective root)
@@ -18,8 +18,10 @@
 //!   (fitness (cohort 10) (pairings 20) (round-robin) (random N) (guide DEPTH N) (material DEPTH N)
 //!            (hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) ...)
 //!            (hillis (problems N) (sample K) (min-length L) (start puzzles|generated) ...)  ; on a puzzle
+//!            (hillis (problems N) (deals K) (meet M) (every E) (mutation P))  ; numbered puzzles: deal sets
 //!            (solve N))                              ; puzzles only (the default there)
 //!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
+//!   (puzzles (numbered FIRST LAST) (training K) (seed S))        ; numbered instances (FreeCell deals)
 //!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
 //!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
 //! ```
@@ -40,8 +42,8 @@ use clauses::Clauses;
 use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
 
-pub use coevolution::{Goal, HillisSpec, ProblemStart};
-pub use puzzles::{DEFAULT_MAX_NODES, PuzzleSource};
+pub use coevolution::{DealSetSpec, Goal, HillisSpec, ProblemStart};
+pub use puzzles::{DEFAULT_MAX_NODES, Numbered, PuzzleSource};
 
 use super::engine::Selection;
 use super::genome::{Representation, Variation};
@@ -135,7 +137,7 @@ pub struct Experiment {
     pub puzzles: Option<PuzzleSource>,
 }
 
-const KEYS: [&str; 25] = [
+const KEYS: [&str; 26] = [
     "individual",
     "puzzles",
     "max-nodes",
@@ -154,6 +156,7 @@ const KEYS: [&str; 25] = [
     "mutation-depth",
     "crossover",
     "mutation",
+    "reproduction",
     "local-mutation",
     "selection",
     "match-games",

@@ -8,6 +8,18 @@
 //! `(every K O)` keeps the puzzles at positions O, O + K, O + 2K, ... of the
 //! file (from 0), so the others stay held out; `(lengths MIN MAX)` keeps
 //! those whose published optimal length lies in the range.
+//!
+//! A puzzle whose instances are numbered (FreeCell's Microsoft deals) may
+//! name them by number instead of a file (GA-FreeCell, seeds/001 section
+//! 3.3: "a random sample of 1000 deals" of Microsoft 32K for training, the
+//! rest for testing):
+//! ```text
+//! (puzzles (numbered 1 32000) (training 1000) (seed 2011))
+//! ```
+//! The training puzzles are `training` distinct numbers drawn uniformly from
+//! FIRST..=LAST by `seed` (its own stream, apart from the run's seed, so
+//! every run with the same clause trains on the same puzzles), in
+//! increasing order; the others are held out.
 
 use super::clauses::Clauses;
 use super::{ChampionRule, FitnessPart};
@@ -34,7 +46,36 @@ pub struct PuzzleSource {
     pub max_nodes: u64,
     /// The file's text once the command has read it (see `load`).
     pub loaded: Option<(FileId, std::sync::Arc<str>)>,
+    /// Numbered instances instead of a file (then `path` is empty).
+    pub numbered: Option<Numbered>,
 }
+
+/// `(numbered FIRST LAST) (training K) (seed S)`: K distinct instance
+/// numbers of FIRST..=LAST drawn by S.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Numbered {
+    pub first: u32,
+    pub last: u32,
+    pub training: u32,
+    pub seed: u64,
+}
+
+impl Numbered {
+    /// The training numbers, in increasing order.
+    pub fn training_numbers(&self) -> Vec<u32> {
+        let n = (self.last - self.first) as usize + 1;
+        let mut rng = crate::rng::stream(self.seed, &[NUMBERED]);
+        let mut picked: Vec<u32> = rand::seq::index::sample(&mut rng, n, (self.training as usize).min(n))
+            .into_iter()
+            .map(|i| self.first + i as u32)
+            .collect();
+        picked.sort_unstable();
+        picked
+    }
+}
+
+/// The stream purpose of the training numbers' draw.
+const NUMBERED: u64 = 0x6e75_6d62;
 
 impl PuzzleSource {
     /// Whether the puzzle at `position` of the file, with published optimal
@@ -92,8 +133,16 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         clauses.malformed(cx, "puzzles", USAGE);
         return None;
     };
+    if file.head() == Some("numbered") {
+        return lower_numbered(cx, file, options, max_nodes);
+    }
     let SexpKind::Atom(Atom::Str(path)) = &file.kind else {
-        cx.error("stratagem::experiment::usage", file, format!("usage: {USAGE}"), "expected the file as a string");
+        cx.error(
+            "stratagem::experiment::usage",
+            file,
+            format!("usage: {USAGE} or {NUMBERED_USAGE}"),
+            "expected the file as a string, or (numbered FIRST LAST)",
+        );
         return None;
     };
     let mut source = PuzzleSource {
@@ -104,6 +153,7 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         lengths: None,
         max_nodes,
         loaded: None,
+        numbered: None,
     };
     let reported = cx.diags.len();
     for option in options {
@@ -140,6 +190,93 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         }
     }
     (cx.diags.len() == reported).then_some(source)
+}
+
+const NUMBERED_USAGE: &str = "(puzzles (numbered FIRST LAST) (training K) (seed S))";
+
+/// `(puzzles (numbered FIRST LAST) (training K) (seed S))`: `range` is the
+/// `(numbered ...)` list, `options` what follows it.
+fn lower_numbered(cx: &mut Cx, range: &Sexp, options: &[Sexp], max_nodes: u64) -> Option<PuzzleSource> {
+    let reported = cx.diags.len();
+    let int = |cx: &mut Cx, s: &Sexp, what: &str, lo: i64, hi: i64| match cx.expect_int(s, what) {
+        Some(n) if (lo..=hi).contains(&n) => Some(n),
+        Some(n) => {
+            cx.error(
+                "stratagem::experiment::range",
+                s,
+                format!("{what} must be in {lo}..={hi}, not {n}"),
+                "out of range",
+            );
+            None
+        }
+        None => None,
+    };
+    let bounds = match range.as_list().unwrap_or_default() {
+        [_, a, b] => {
+            let max = i64::from(u32::MAX);
+            match (int(cx, a, "an instance number", 0, max), int(cx, b, "an instance number", 0, max)) {
+                (Some(a), Some(b)) if a <= b => Some((a as u32, b as u32)),
+                (Some(_), Some(_)) => {
+                    cx.error("stratagem::experiment::range", range, "FIRST above LAST", "empty range");
+                    None
+                }
+                _ => None,
+            }
+        }
+        _ => {
+            cx.error("stratagem::experiment::usage", range, format!("usage: {NUMBERED_USAGE}"), "malformed");
+            None
+        }
+    };
+    let (mut training, mut seed) = (None, 1u64);
+    for option in options {
+        let list = option.as_list().unwrap_or_default();
+        match (option.head(), list) {
+            (Some("training"), [_, k]) => training = int(cx, k, "the number of training puzzles", 1, 1_000_000),
+            (Some("seed"), [_, v]) => seed = int(cx, v, "a seed", 0, i64::MAX).map_or(seed, |v| v as u64),
+            (Some("every" | "lengths"), _) => cx.error(
+                "stratagem::experiment::usage",
+                option,
+                "`(every ...)` and `(lengths ...)` select lines of a puzzles file; numbered puzzles are drawn",
+                "not for numbered puzzles",
+            ),
+            _ => cx.error("stratagem::experiment::usage", option, format!("usage: {NUMBERED_USAGE}"), "unknown option"),
+        }
+    }
+    let (first, last) = bounds?;
+    let count = u64::from(last - first) + 1;
+    let training = match training {
+        Some(k) if k as u64 <= count => k as u32,
+        Some(k) => {
+            cx.error(
+                "stratagem::experiment::range",
+                range,
+                format!("{k} training puzzles cannot be drawn from the {count} numbers {first}..={last}"),
+                "too few numbers",
+            );
+            return None;
+        }
+        None if cx.diags.len() > reported => return None,
+        None => {
+            cx.error(
+                "stratagem::experiment::usage",
+                range,
+                format!("numbered puzzles need `(training K)`: how many to draw; usage: {NUMBERED_USAGE}"),
+                "how many?",
+            );
+            return None;
+        }
+    };
+    (cx.diags.len() == reported).then_some(PuzzleSource {
+        path: String::new(),
+        span: range.span,
+        every: 1,
+        offset: 0,
+        lengths: None,
+        max_nodes,
+        loaded: None,
+        numbered: Some(Numbered { first, last, training, seed }),
+    })
 }
 
 /// On a puzzle: the fitness is `(solve N)` or `(hillis ...)`, alone, and
