@@ -43,6 +43,23 @@ fn a_weight_vector_evolves_on_deals_the_same_on_one_and_two_threads() {
         stratagem(&["solve", "freecell", "--deals", "1-2", "--max-nodes", "20000", "--heuristic", &heuristic]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("nodes"), "{stdout}");
+    // The split, as deal lists `solve --deals` takes: 20 training deals and
+    // the other 31,980 of 1-32000.
+    let (training, test) = (read(&runs[0], "training-deals.txt"), read(&runs[0], "test-deals.txt"));
+    let count = |list: &str| -> u32 {
+        list.trim()
+            .split(',')
+            .map(|part| match part.split_once('-') {
+                Some((a, b)) => b.parse::<u32>().expect("a number") - a.parse::<u32>().expect("a number") + 1,
+                None => 1,
+            })
+            .sum()
+    };
+    assert_eq!((count(&training), count(&test)), (20, 31_980), "{training}");
+    assert!(!test.split(',').any(|part| training.trim().split(',').any(|t| t == part)), "{training}");
+    let (code, stdout, stderr) = stratagem(&["solve", "freecell", "--deals", training.trim(), "--max-nodes", "1000"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("of 20 puzzles"), "{stdout}");
     std::fs::remove_dir_all(dir).ok();
 }
 

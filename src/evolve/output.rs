@@ -13,6 +13,8 @@
 //! <out>/champions/*.sg       simplified best programs, checkable and playable
 //! <out>/final.json           the final round of validated finalists, when there is one
 //! <out>/boards.txt           the coevolved puzzles, `<optimal length> <board>` a line (puzzle coevolution)
+//! <out>/training-deals.txt   numbered training puzzles as a deal list, `--deals` reads it (numbered puzzles)
+//! <out>/test-deals.txt       the rest of their range, the test set, as a deal list
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -108,12 +110,43 @@ pub fn checkpoint_path(dir: &Path) -> PathBuf {
 }
 
 /// The files a run writes in its output directory (besides `champions/`).
-pub const OUTPUT_FILES: [&str; 6] =
-    ["checkpoint.json", "log.jsonl", "timing.jsonl", "fitness.svg", "final.json", BOARDS_FILE];
+pub const OUTPUT_FILES: [&str; 8] = [
+    "checkpoint.json",
+    "log.jsonl",
+    "timing.jsonl",
+    "fitness.svg",
+    "final.json",
+    BOARDS_FILE,
+    TRAINING_DEALS_FILE,
+    TEST_DEALS_FILE,
+];
 
 /// The file of a run that coevolves puzzles: its problem population, one
 /// `<optimal length> <puzzle>` a line, which `stratagem solve --puzzles` reads.
 pub const BOARDS_FILE: &str = "boards.txt";
+
+/// The training puzzles of a run on numbered puzzles, as a deal list
+/// (`112,114,129-130,...`) that `stratagem solve --deals` reads.
+pub const TRAINING_DEALS_FILE: &str = "training-deals.txt";
+
+/// The other numbers of the range, the test set, as a deal list.
+pub const TEST_DEALS_FILE: &str = "test-deals.txt";
+
+/// `numbers` (increasing) as a deal list: runs of consecutive numbers as
+/// ranges.
+pub fn deal_list(numbers: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < numbers.len() {
+        let mut j = i;
+        while j + 1 < numbers.len() && numbers[j + 1] == numbers[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j == i { numbers[i].to_string() } else { format!("{}-{}", numbers[i], numbers[j]) });
+        i = j + 1;
+    }
+    parts.join(",") + "\n"
+}
 
 /// The environment variable of a test hook: with `N`, the process exits at
 /// once, as if killed, right after the N-th file a run writes (counted over

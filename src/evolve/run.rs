@@ -317,7 +317,11 @@ where
         vec![Diagnostic::error("stratagem::experiment::puzzle", "the experiment names no training puzzles")]
     })?;
     let puzzles: Vec<_> = match &source.numbered {
-        Some(numbered) => numbered_instances(&game, numbered, exp.file, source.span)?,
+        Some(numbered) => {
+            let puzzles = numbered_instances(&game, numbered, exp.file, source.span)?;
+            write_deal_split(numbered, &opts.out)?;
+            puzzles
+        }
         None => {
             let (file, text) = source.loaded.clone().ok_or_else(|| {
                 vec![Diagnostic::error(
@@ -422,6 +426,25 @@ where
     }
 }
 
+/// Writes the run's training deals and the rest of the range, its test
+/// set, as deal lists (the same every time for one experiment).
+fn write_deal_split(numbered: &Numbered, out: &Path) -> Result<(), Vec<Diagnostic>> {
+    let training = numbered.training_numbers();
+    let mut drawn = training.iter().peekable();
+    let test: Vec<u32> = (numbered.first..=numbered.last)
+        .filter(|n| {
+            while drawn.next_if(|&&d| d < *n).is_some() {}
+            drawn.peek() != Some(&n)
+        })
+        .collect();
+    std::fs::create_dir_all(out).map_err(|e| io_error("create", out, e))?;
+    for (name, numbers) in [(output::TRAINING_DEALS_FILE, &training), (output::TEST_DEALS_FILE, &test)] {
+        let path = out.join(name);
+        output::write_output(&path, output::deal_list(numbers).as_bytes()).map_err(|e| io_error("write", &path, e))?;
+    }
+    Ok(())
+}
+
 /// The training instances `numbered` draws ([`Numbered::training_numbers`]),
 /// refused when the puzzle has no instance of one of the numbers.
 fn numbered_instances<G: Puzzle>(
@@ -441,7 +464,7 @@ fn numbered_instances<G: Puzzle>(
                         format!("the puzzle has no instance numbered {n}"),
                     )
                     .at(file, span, "numbered instances")
-                    .with_help("numbered instances are for puzzles with numbered deals (FreeCell: 1 to 1000000); give a file of puzzles instead"),
+                    .with_help("numbered instances are for puzzles with numbered deals (FreeCell: Microsoft deal numbers); give a file of puzzles instead"),
                 ]
             })
         })
