@@ -188,6 +188,24 @@ fn solve_writes_deals_card_by_card_and_checks_them() {
 }
 
 #[test]
+fn several_heuristics_are_tried_in_turn() {
+    let champion = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/champions/ga-freecell.sg:ga-freecell");
+    let json = |args: &[&str]| -> serde_json::Value {
+        let mut all = vec!["solve", "freecell", "--deals", "3", "--max-nodes", "4000", "--format", "json"];
+        all.extend(args);
+        let (code, text, stderr) = stratagem(&all);
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str(text.trim()).expect("one JSON line")
+    };
+    // HSDH alone does not solve deal 3 in 4,000 nodes; the champion does in 3,700.
+    assert_eq!(json(&["--heuristic", "hsdh"])["solved"], false);
+    let alone = json(&["--heuristic", champion]);
+    let both = json(&["--heuristic", "hsdh", "--heuristic", champion]);
+    assert_eq!((both["solved"].clone(), both["moves"].clone()), (serde_json::json!(true), alone["moves"].clone()));
+    assert_eq!(both["nodes"].as_u64(), alone["nodes"].as_u64().map(|n| n + 4_000), "nodes add up");
+}
+
+#[test]
 fn solve_refuses_bad_deal_lists_and_settings() {
     for (args, code, expected) in [
         (&["--deals", "0"][..], 1, "--deals"),

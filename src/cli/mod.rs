@@ -197,9 +197,11 @@ pub enum Command {
         /// The heuristic of IDA* and staged deepening: one of the game's
         /// (Rush Hour: blockers, goal-distance, hybrid; FreeCell: hsdh; default:
         /// the first), or FILE:NAME, a policy, individual or weight vector of a
-        /// .sg file over the game's primset (rush-hour, freecell).
+        /// .sg file over the game's primset (rush-hour, freecell). Given more
+        /// than once, a portfolio: each is tried in turn on a puzzle the ones
+        /// before left unsolved, each within the limits.
         #[arg(long, value_name = "NAME|FILE:NAME")]
-        heuristic: Option<String>,
+        heuristic: Vec<String>,
         /// How a program heuristic is evaluated (the same values either way).
         #[arg(long, value_enum, default_value_t = Engine::Jit)]
         engine: Engine,
@@ -377,7 +379,7 @@ fn run() -> ExitCode {
                 game,
                 puzzles,
                 search,
-                heuristic,
+                heuristics: heuristic,
                 engine,
                 threads,
                 max_nodes,

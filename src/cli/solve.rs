@@ -1,5 +1,5 @@
 //! `stratagem solve GAME (--puzzles FILE | --deals LIST) [--search
-//! bfs|id|ida|hsd] [--heuristic NAME|FILE:NAME] [--max-nodes N]
+//! bfs|id|ida|hsd] [--heuristic NAME|FILE:NAME]... [--max-nodes N]
 //! [--time-limit S] [--format text|json] [--check]`: solves every puzzle of a
 //! file (one per line, in the game's puzzle-line format) or every numbered
 //! instance of a list (FreeCell's deals) and prints, per puzzle, whether it
@@ -66,7 +66,9 @@ pub struct SolveArgs {
     pub puzzles: PuzzleSource,
     /// The game's preferred search when `None`: staged deepening or BFS.
     pub search: Option<SearchKind>,
-    pub heuristic: Option<String>,
+    /// Tried in turn on a puzzle the ones before left unsolved; none: the
+    /// puzzle's first.
+    pub heuristics: Vec<String>,
     pub engine: ProgramEngine,
     pub threads: usize,
     pub max_nodes: u64,
@@ -159,7 +161,7 @@ where
     G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync>,
 {
     let search = args.search.unwrap_or(if game.prefers_staged_deepening() { SearchKind::Hsd } else { SearchKind::Bfs });
-    let guide = choose_guide(game, args, search)?;
+    let guides = choose_guides(game, args, search)?;
     let puzzles = read_puzzles(game, args)?;
     let threads = args.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -176,7 +178,7 @@ where
         let results: Vec<Solved<G::Move>> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|(_, instance, difficulty)| solve_one(game, args, search, &guide, &instance.state, *difficulty))
+                .map(|(_, instance, difficulty)| solve_one(game, args, search, &guides, &instance.state, *difficulty))
                 .collect()
         });
         for ((label, instance, _), Solved { moves, nodes, ms }) in chunk.iter().zip(results) {
@@ -255,12 +257,13 @@ where
     Ok(())
 }
 
-/// Solves one puzzle with the chosen search.
+/// Solves one puzzle with the chosen search, with each guide in turn until
+/// one solves it (each within the limits); nodes and time add up.
 fn solve_one<G>(
     game: &G,
     args: &SolveArgs,
     search: SearchKind,
-    guide: &Guide<G::State, G::Move>,
+    guides: &[Guide<G::State, G::Move>],
     start: &G::State,
     difficulty: f64,
 ) -> Solved<G::Move>
@@ -268,11 +271,34 @@ where
     G: GpDomain + Puzzle<State: Hash + Eq>,
 {
     let begun = Instant::now();
+    let mut nodes = 0;
+    for guide in guides {
+        let found = search_once(game, args, search, guide, start, difficulty);
+        nodes += found.nodes;
+        if found.moves.is_some() {
+            return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+        }
+    }
+    Solved { moves: None, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }
+}
+
+/// One search of `start` guided by `guide`, within the limits.
+fn search_once<G>(
+    game: &G,
+    args: &SolveArgs,
+    search: SearchKind,
+    guide: &Guide<G::State, G::Move>,
+    start: &G::State,
+    difficulty: f64,
+) -> Solution<G::Move>
+where
+    G: GpDomain + Puzzle<State: Hash + Eq>,
+{
     let budget = Budget {
         max_nodes: args.max_nodes,
-        deadline: args.time_limit.and_then(|s| begun.checked_add(Duration::from_secs_f64(s))),
+        deadline: args.time_limit.and_then(|s| Instant::now().checked_add(Duration::from_secs_f64(s))),
     };
-    let Solution { moves, nodes } = match (search, guide) {
+    match (search, guide) {
         (SearchKind::Bfs, _) => bfs(game, start, budget.max_nodes),
         (SearchKind::Id, _) => iterative_deepening(game, start, budget),
         (SearchKind::Ida, Guide::Builtin(h)) => {
@@ -285,20 +311,32 @@ where
         (SearchKind::Hsd, Guide::Program(program)) => {
             program_staged(game, start, program, difficulty, args.staged, budget)
         }
-    };
-    Solved { moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }
+    }
 }
 
-/// The heuristic `--heuristic` names (IDA* and staged deepening; the
-/// puzzle's first by default): one of the puzzle's, or `FILE:NAME`, a
-/// program of a file.
+/// The heuristics `--heuristic` names, in order (IDA* and staged
+/// deepening; the puzzle's first by default).
+fn choose_guides<G: GpDomain + Puzzle>(
+    game: &G,
+    args: &SolveArgs,
+    search: SearchKind,
+) -> Result<Vec<Guide<G::State, G::Move>>, Failure> {
+    if args.heuristics.is_empty() {
+        return choose_guide(game, args, search, None).map(|g| vec![g]);
+    }
+    args.heuristics.iter().map(|name| choose_guide(game, args, search, Some(name))).collect()
+}
+
+/// The heuristic `name` names: one of the puzzle's, or `FILE:NAME`, a
+/// program of a file; `None`: the puzzle's first.
 fn choose_guide<G: GpDomain + Puzzle>(
     game: &G,
     args: &SolveArgs,
     search: SearchKind,
+    name: Option<&String>,
 ) -> Result<Guide<G::State, G::Move>, Failure> {
     let names = game.heuristic_names();
-    match (&args.heuristic, search.guided()) {
+    match (name, search.guided()) {
         (Some(_), false) => Err(Failure::message(
             "stratagem::solve::heuristic",
             "`--heuristic` guides IDA* and staged deepening only: add `--search ida` or `--search hsd`, or leave \
