@@ -103,6 +103,9 @@ enum Guide<S, M> {
     Program(Box<NodeProgram<S, M>>),
 }
 
+/// A guide for puzzle `G`.
+type GuideOf<G> = Guide<<G as crate::games::Game>::State, <G as crate::games::Game>::Move>;
+
 /// One puzzle's search.
 struct Solved<M> {
     moves: Option<Vec<M>>,
@@ -320,7 +323,7 @@ fn choose_guides<G: GpDomain + Puzzle>(
     game: &G,
     args: &SolveArgs,
     search: SearchKind,
-) -> Result<Vec<Guide<G::State, G::Move>>, Failure> {
+) -> Result<Vec<GuideOf<G>>, Failure> {
     if args.heuristics.is_empty() {
         return choose_guide(game, args, search, None).map(|g| vec![g]);
     }
