@@ -78,8 +78,12 @@ fn value(c: u8) -> u32 {
 /// The average value of the cascades' top cards minus the average value of
 /// the foundations' top cards (0 for an empty foundation; no cascade: 0).
 pub fn difference_from_top(p: &Position) -> f64 {
-    let tops: Vec<u32> = (0..CASCADES).filter_map(|i| p.top(i)).map(value).collect();
-    let cascades = if tops.is_empty() { 0.0 } else { f64::from(tops.iter().sum::<u32>()) / tops.len() as f64 };
+    let (mut sum, mut count) = (0u32, 0u32);
+    for top in (0..CASCADES).filter_map(|i| p.top(i)) {
+        sum += value(top);
+        count += 1;
+    }
+    let cascades = if count == 0 { 0.0 } else { f64::from(sum) / f64::from(count) };
     let foundations = (0..4u8).map(|s| f64::from(p.foundation(s))).sum::<f64>() / 4.0;
     cascades - foundations
 }
@@ -93,7 +97,7 @@ pub fn sum_of_bottom_cards(p: &Position) -> u32 {
 
 /// Every heuristic of [`NAMES`] normalised to [0, 1] as a distance.
 pub fn normalised(p: &Position) -> [f64; 9] {
-    let up: Vec<u8> = (0..4u8).map(|s| p.foundation(s)).collect();
+    let up = [0u8, 1, 2, 3].map(|s| p.foundation(s));
     let lowest = f64::from(up.iter().copied().min().unwrap_or(0));
     let highest = f64::from(up.iter().copied().max().unwrap_or(0));
     let deck = DECK as f64;
