@@ -174,10 +174,11 @@ where
     let started = Instant::now();
     let (mut n_solved, mut total_nodes, mut total_steps) = (0u64, 0u64, 0u64);
     let mut items = puzzles.items(game).peekable();
-    // Chunks of a few puzzles per thread: results print in order as each
-    // chunk ends.
+    // Chunks of 64 puzzles per thread: results print in order as each chunk
+    // ends, and a slow puzzle holds up the other threads only at a chunk's
+    // end.
     while items.peek().is_some() {
-        let chunk: Vec<(Label, Instance<G::State>, f64)> = items.by_ref().take(threads * 4).collect();
+        let chunk: Vec<(Label, Instance<G::State>, f64)> = items.by_ref().take(threads * 64).collect();
         let results: Vec<Solved<G::Move>> = pool.install(|| {
             chunk
                 .par_iter()
