@@ -104,6 +104,8 @@ pub struct PuzzleFitness<G: Puzzle> {
     /// Puzzles drawn per generation.
     per_generation: usize,
     max_nodes: u64,
+    /// Staged deepening's settings (k from the experiment).
+    staged: StagedSettings,
     scoring: Scoring,
     /// The yardstick's nodes per puzzle (iterative deepening's, or HSDH's
     /// under [`Scoring::StagedReduction`]), computed on first use.
@@ -127,6 +129,7 @@ where
         puzzles: Vec<Instance<G::State>>,
         per_generation: usize,
         max_nodes: u64,
+        staged: StagedSettings,
     ) -> Self {
         let difficulty = difficulties(&puzzles);
         let yardstick = puzzles.iter().map(|_| OnceLock::new()).collect();
@@ -139,6 +142,7 @@ where
             difficulty,
             per_generation,
             max_nodes,
+            staged,
             yardstick,
             lengths: OnceLock::new(),
             last: Mutex::new(None),
@@ -208,7 +212,7 @@ where
             Scoring::IdaSavings => self.id_nodes(state),
             Scoring::StagedReduction => {
                 let h = |s: &G::State, _: u32| f64::from(self.game.heuristic(0, s));
-                let found = staged_deepening(&self.game, state, h, StagedSettings::default(), self.max_nodes);
+                let found = staged_deepening(&self.game, state, h, self.staged, self.max_nodes);
                 if found.moves.is_some() { found.nodes } else { UNSOLVED_NODES }
             }
         }
@@ -252,7 +256,7 @@ where
         hsdh: u64,
     ) -> Option<u64> {
         let limit = self.max_nodes.min(hsdh.saturating_mul(2));
-        let found = program_staged(&self.game, state, program, 0.0, StagedSettings::default(), limit);
+        let found = program_staged(&self.game, state, program, 0.0, self.staged, limit);
         found.moves.map(|_| found.nodes)
     }
 
@@ -349,7 +353,7 @@ mod tests {
             (0..6).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
         let programs =
             NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: ProgramEngine::Jit };
-        let fitness = PuzzleFitness::new(RushHour, programs, puzzles.clone(), 10, 100_000);
+        let fitness = PuzzleFitness::new(RushHour, programs, puzzles.clone(), 10, 100_000, StagedSettings::default());
         let got = fitness.evaluate(&population, 0, 1);
         assert_eq!(got.games, 6 * 3, "every program on every puzzle (fewer than 10)");
         let difficulty = difficulties(&puzzles);
@@ -411,7 +415,7 @@ mod tests {
         let programs =
             NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: ProgramEngine::Interp };
         let max_nodes = 10_000;
-        let fitness = PuzzleFitness::new(game, programs, deals.clone(), 10, max_nodes);
+        let fitness = PuzzleFitness::new(game, programs, deals.clone(), 10, max_nodes, StagedSettings::default());
         assert_eq!(fitness.scoring(), Scoring::StagedReduction);
         let got = fitness.evaluate(&population, 0, 1);
         for (g, &f) in population.iter().zip(&got.fitness) {

@@ -46,6 +46,7 @@ use crate::games::{Instance, Puzzle};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
+use crate::search::staged::StagedSettings;
 use crate::syntax::{Sexp, Span, read};
 
 pub struct RunOptions {
@@ -360,7 +361,14 @@ where
         engine: exp.engine,
     };
     let numbers = source.numbered.map(|n| n.training_numbers());
-    let fitness = PuzzleFitness::new(game, programs, puzzles, per_generation, source.max_nodes);
+    let fitness = PuzzleFitness::new(
+        game,
+        programs,
+        puzzles,
+        per_generation,
+        source.max_nodes,
+        StagedSettings { depth: source.stage_depth, ..StagedSettings::default() },
+    );
     match (exp.hillis().map(|h| h.deal_sets), numbers) {
         (Some(None), Some(_)) => Err(vec![
             Diagnostic::error(

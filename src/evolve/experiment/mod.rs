@@ -21,6 +21,7 @@
 //!            (hillis (problems N) (deals K) (meet M) (every E) (mutation P))  ; numbered puzzles: deal sets
 //!            (solve N))                              ; puzzles only (the default there)
 //!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
+//!   (stage-depth K)                          ; staged deepening's k (FreeCell)
 //!   (puzzles (numbered FIRST LAST) (training K) (seed S))        ; numbered instances (FreeCell deals)
 //!   (champion last | (validate OPPONENT GAMES) (top K) (final M N)))
 //!   ; OPPONENT: random | (material DEPTH) | (guide DEPTH), each α-β one with optional (ties first)
@@ -137,10 +138,11 @@ pub struct Experiment {
     pub puzzles: Option<PuzzleSource>,
 }
 
-const KEYS: [&str; 26] = [
+const KEYS: [&str; 27] = [
     "individual",
     "puzzles",
     "max-nodes",
+    "stage-depth",
     "champion",
     "introns",
     "engine",

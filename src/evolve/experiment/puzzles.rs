@@ -4,6 +4,7 @@
 //! ```text
 //! (puzzles "FILE" (every K O) (lengths MIN MAX))  ; FILE relative to the experiment's file
 //! (max-nodes 1600000)                              ; per search, IDA* and the ID yardstick alike
+//! (stage-depth 3)                                  ; staged deepening's k (FreeCell), program and HSDH alike
 //! ```
 //! `(every K O)` keeps the puzzles at positions O, O + K, O + 2K, ... of the
 //! file (from 0), so the others stay held out; `(lengths MIN MAX)` keeps
@@ -26,6 +27,7 @@ use super::{ChampionRule, FitnessPart};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::registry::{Entry, Kind};
 use crate::lang::syntax_helpers::Cx;
+use crate::search::staged::StagedSettings;
 use crate::syntax::{Atom, Sexp, SexpKind, Span};
 
 /// The paper's node budget per search.
@@ -44,6 +46,8 @@ pub struct PuzzleSource {
     pub lengths: Option<(u32, u32)>,
     /// Nodes each search may expand.
     pub max_nodes: u64,
+    /// Staged deepening's k, for puzzles searched by it (FreeCell).
+    pub stage_depth: u32,
     /// The file's text once the command has read it (see `load`).
     pub loaded: Option<(FileId, std::sync::Arc<str>)>,
     /// Numbered instances instead of a file (then `path` is empty).
@@ -91,7 +95,7 @@ impl PuzzleSource {
 /// and validation games) on a puzzle.
 pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Span) -> Option<PuzzleSource> {
     if game.kind != Kind::Puzzle {
-        for key in ["puzzles", "max-nodes"] {
+        for key in ["puzzles", "max-nodes", "stage-depth"] {
             if clauses.get(key).is_some() {
                 cx.push(
                     Diagnostic::error(
@@ -117,6 +121,8 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         }
     }
     let max_nodes = clauses.int(cx, "max-nodes", DEFAULT_MAX_NODES as i64, 1, 1_000_000_000_000) as u64;
+    let default_depth = i64::from(StagedSettings::default().depth);
+    let stage_depth = clauses.int(cx, "stage-depth", default_depth, 1, 64) as u32;
     const USAGE: &str = "(puzzles \"FILE\" (every K O) (lengths MIN MAX))";
     let Some(items) = clauses.get("puzzles") else {
         cx.push(
@@ -134,7 +140,7 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         return None;
     };
     if file.head() == Some("numbered") {
-        return lower_numbered(cx, file, options, max_nodes);
+        return lower_numbered(cx, file, options, max_nodes).map(|source| PuzzleSource { stage_depth, ..source });
     }
     let SexpKind::Atom(Atom::Str(path)) = &file.kind else {
         cx.error(
@@ -152,6 +158,7 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         offset: 0,
         lengths: None,
         max_nodes,
+        stage_depth,
         loaded: None,
         numbered: None,
     };
@@ -274,6 +281,7 @@ fn lower_numbered(cx: &mut Cx, range: &Sexp, options: &[Sexp], max_nodes: u64) -
         offset: 0,
         lengths: None,
         max_nodes,
+        stage_depth: StagedSettings::default().depth,
         loaded: None,
         numbered: Some(Numbered { first, last, training, seed }),
     })
