@@ -1,15 +1,10 @@
 //! The command line as a user runs it: exit codes, outputs, and diagnostics
 //! instead of panics for bad arguments and bad files.
 
+mod common;
+use common::stratagem;
 use std::path::Path;
 use std::process::Command;
-
-fn stratagem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
-}
 
 fn shipped_programs() -> Vec<String> {
     let mut files = Vec::new();

@@ -12,6 +12,8 @@
 //!
 //! Re-bless with `UPDATE_EXPECT=1 cargo test --test data_driven`.
 
+mod common;
+use common::stratagem;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -109,15 +111,6 @@ fn check() {
         }
         out
     });
-}
-
-fn stratagem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 #[test]

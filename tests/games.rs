@@ -7,8 +7,8 @@
 //!
 //! Re-bless the expected files with `UPDATE_EXPECT=1 cargo test --test games`.
 
+mod common;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -117,7 +117,7 @@ fn morris_no_flying_positions() {
 }
 
 fn stratagem(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem")
+    common::run_env(args, None)
 }
 
 fn run_err_cases(game: &str) {

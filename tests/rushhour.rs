@@ -5,7 +5,8 @@
 //! replays; the hand-written policy and the shipped champion solve the
 //! cards; malformed files give diagnostics; `solve` as a user runs it.
 
-use std::process::Command;
+mod common;
+use common::stratagem;
 
 use stratagem::games::rushhour::RushHour;
 use stratagem::games::{Instance, Puzzle};
@@ -82,13 +83,6 @@ fn searches_stop_at_their_node_limit() {
     for found in [bfs(&RushHour, &card.state, 100), iterative_deepening(&RushHour, &card.state, 100)] {
         assert_eq!((found.moves, found.nodes), (None, 100));
     }
-}
-
-fn stratagem(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_stratagem")).args(args).output().expect("run stratagem");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "stratagem {args:?} panicked:\n{stderr}");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), stderr)
 }
 
 #[test]
