@@ -17,6 +17,7 @@ pub mod ops;
 pub mod output;
 pub mod policy_ops;
 pub mod puzzle_fitness;
+mod puzzle_run;
 pub mod run;
 pub mod select;
 pub mod shape;
