@@ -22,10 +22,14 @@
 //! every run with the same clause trains on the same puzzles), in
 //! increasing order; the others are held out.
 
+use std::hash::Hash;
+
 use super::clauses::Clauses;
 use super::{ChampionRule, FitnessPart};
 use crate::diagnostic::{Diagnostic, FileId};
-use crate::games::registry::{Entry, Kind};
+use crate::games::Puzzle;
+use crate::games::domain::GpDomain;
+use crate::games::registry::{Entry, Kind, PuzzleTask};
 use crate::lang::syntax_helpers::Cx;
 use crate::search::staged::StagedSettings;
 use crate::syntax::{Atom, Sexp, SexpKind, Span};
@@ -90,6 +94,24 @@ impl PuzzleSource {
     }
 }
 
+/// Whether programs for `game` guide staged deepening (FreeCell) rather
+/// than IDA*.
+fn searched_by_stages(game: &Entry) -> bool {
+    struct Staged;
+    impl PuzzleTask for Staged {
+        type Output = bool;
+        fn run<
+            G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static,
+        >(
+            self,
+            game: G,
+        ) -> bool {
+            game.prefers_staged_deepening()
+        }
+    }
+    game.run_puzzle("staged deepening", Staged).unwrap_or(false)
+}
+
 /// `(puzzles ...)` and `(max-nodes N)`: required on a puzzle, refused on
 /// any other game, as are the settings of games (`player`, `match-games`
 /// and validation games) on a puzzle.
@@ -123,6 +145,16 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
     let max_nodes = clauses.int(cx, "max-nodes", DEFAULT_MAX_NODES as i64, 1, 1_000_000_000_000) as u64;
     let default_depth = i64::from(StagedSettings::default().depth);
     let stage_depth = clauses.int(cx, "stage-depth", default_depth, 1, 64) as u32;
+    if clauses.get("stage-depth").is_some() && !searched_by_stages(game) {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::puzzle",
+                format!("`(stage-depth ...)` sets staged deepening, but {} is searched by IDA*", game.name),
+            )
+            .at(cx.file, clauses.span("stage-depth"), "no use here")
+            .with_help("remove it; `(max-nodes N)` bounds each search"),
+        );
+    }
     const USAGE: &str = "(puzzles \"FILE\" (every K O) (lengths MIN MAX))";
     let Some(items) = clauses.get("puzzles") else {
         cx.push(
