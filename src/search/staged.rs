@@ -11,8 +11,9 @@
 //! list. A transposition table of every state met keeps the depth-first
 //! searches out of loops and away from states already searched; when it
 //! holds `table_size` states it is emptied (only the open list stays in
-//! memory). The goal ends the search wherever a depth-first search meets
-//! it, so a solution is found as soon as it is generated.
+//! memory). The table holds 64-bit digests of the states' transposition
+//! keys ([`Puzzle::transposition_digest`]), not the states. The goal ends
+//! the search wherever a depth-first search meets it, so a solution is found as soon as it is generated.
 //!
 //! Nodes: every state the depth-first searches meet that the table did not
 //! hold (the start included). Solutions are not optimal.
@@ -22,6 +23,7 @@
 //! moves share; records no state in the list needs are dropped whenever
 //! the table is emptied.
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::hash::Hash;
 
@@ -81,7 +83,7 @@ where
         game,
         depth: settings.depth.max(1) as usize,
         budget: budget.into(),
-        table: FxHashSet::default(),
+        table: SPARE_TABLE.with(|spare| spare.take()),
         records: Vec::new(),
         path: Vec::new(),
         chain: Vec::new(),
@@ -92,7 +94,7 @@ where
     if game.is_goal(start) {
         return Solution { moves: Some(Vec::new()), nodes: 1 };
     }
-    search.table.insert(game.transposition_key(start));
+    search.table.insert(game.transposition_digest(start));
     let mut open: BTreeMap<i64, Open<G::State>> = BTreeMap::new();
     open.insert(order_key(h(start, 0)), Open { state: start.clone(), record: ROOT, g: 0 });
     // States the open list let go of, by value and then age.
@@ -141,6 +143,12 @@ struct Open<S> {
     g: u32,
 }
 
+thread_local! {
+    /// A table a search on this thread has finished with, emptied: the next
+    /// search starts with its memory instead of growing a table again.
+    static SPARE_TABLE: Cell<FxHashSet<u64>> = Cell::new(FxHashSet::default());
+}
+
 enum Stage {
     Done,
     Found,
@@ -151,18 +159,27 @@ struct Stages<'g, G: Puzzle> {
     game: &'g G,
     depth: usize,
     budget: Budget,
-    /// The keys of the states met since the table was last emptied.
-    table: FxHashSet<G::State>,
+    /// The digests of the states met since the table was last emptied.
+    table: FxHashSet<u64>,
     /// Move records: the record before (or [`ROOT`]) and the move.
     records: Vec<(u32, G::Move)>,
     /// The moves from the stage's state to the state being visited.
     path: Vec<G::Move>,
     /// The record of each move of `path`, once some leaf below needed one.
     chain: Vec<u32>,
-    spare_moves: Vec<Vec<G::Move>>,
+    /// Successor lists of finished depth-first calls, to reuse.
+    spare_moves: Vec<Vec<(G::Move, G::State)>>,
     nodes: u64,
     /// The states at the stage's depth, with their records.
     leaves: Vec<(G::State, u32)>,
+}
+
+impl<G: Puzzle> Drop for Stages<'_, G> {
+    fn drop(&mut self) {
+        let mut table = std::mem::take(&mut self.table);
+        table.clear();
+        SPARE_TABLE.with(|spare| spare.set(table));
+    }
 }
 
 impl<G> Stages<'_, G>
@@ -173,13 +190,11 @@ where
     /// The depth-first search of one stage from `state` (whose moves are
     /// `record`'s chain), `path.len()` moves into it.
     fn dfs(&mut self, state: &G::State, record: u32) -> Stage {
-        let mut moves = self.spare_moves.pop().unwrap_or_default();
-        self.game.legal_moves(state, &mut moves);
-        self.game.order_moves(state, &mut moves);
+        let mut successors = self.spare_moves.pop().unwrap_or_default();
+        self.game.successors(state, &mut successors);
         let mut outcome = Stage::Done;
-        for mv in &moves {
-            let child = self.game.apply(state, mv);
-            if !self.table.insert(self.game.transposition_key(&child)) {
+        for (mv, child) in successors.drain(..) {
+            if !self.table.insert(self.game.transposition_digest(&child)) {
                 continue;
             }
             if self.budget.spent(self.nodes) {
@@ -187,7 +202,7 @@ where
                 break;
             }
             self.nodes += 1;
-            self.path.push(mv.clone());
+            self.path.push(mv);
             if self.game.is_goal(&child) {
                 outcome = Stage::Found;
                 break;
@@ -207,7 +222,8 @@ where
             self.path.pop();
             self.chain.truncate(self.path.len());
         }
-        self.spare_moves.push(moves);
+        successors.clear();
+        self.spare_moves.push(successors);
         outcome
     }
 

@@ -69,19 +69,21 @@ impl HoldsPosition for SearchNode<Position, Move> {
 }
 
 thread_local! {
-    /// The last position's values: a program's terminals are computed one
-    /// by one, and a weight vector reads all nine of one position.
-    static LAST: Cell<Option<(Position, [f64; 9])>> = const { Cell::new(None) };
+    /// The last position's values, by its digest: a program's terminals are
+    /// computed one by one, and a weight vector reads all nine of one
+    /// position. Every heuristic is the same for positions that differ only
+    /// in which slot holds what, as positions of one digest do.
+    static LAST: Cell<Option<(u64, [f64; 9])>> = const { Cell::new(None) };
 }
 
 /// [`heuristics::normalised`], computed once for consecutive calls on one
 /// position.
 fn values(p: &Position) -> [f64; 9] {
     LAST.with(|last| match last.get() {
-        Some((known, values)) if known == *p => values,
+        Some((known, values)) if known == p.digest() => values,
         _ => {
             let values = heuristics::normalised(p);
-            last.set(Some((*p, values)));
+            last.set(Some((p.digest(), values)));
             values
         }
     })
