@@ -156,12 +156,11 @@ fn generate(p: &Position, mut sink: impl FnMut(Move, Position)) {
         }
     }
     // Cascade to cascade.
-    for from in 0..CASCADES {
+    for (from, cascade) in p.cascades().enumerate() {
         let run = runs[from];
         if run == 0 {
             continue;
         }
-        let cascade = p.cascade(from);
         for (to, &below) in tops.iter().enumerate() {
             if to == from {
                 continue;
