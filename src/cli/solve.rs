@@ -72,6 +72,8 @@ pub struct SolveArgs {
     pub engine: ProgramEngine,
     pub threads: usize,
     pub max_nodes: u64,
+    /// A portfolio's first round's nodes per heuristic (see [`solve_one`]).
+    pub round_nodes: Option<u64>,
     /// Seconds each puzzle's search may take.
     pub time_limit: Option<f64>,
     pub staged: StagedSettings,
@@ -261,8 +263,16 @@ where
     Ok(())
 }
 
+/// How much larger each round of a portfolio's node limit is than the last.
+const ROUND_GROWTH: u64 = 4;
+
 /// Solves one puzzle with the chosen search, with each guide in turn until
-/// one solves it (each within the limits); nodes and time add up.
+/// one solves it (each within the limits); nodes and time add up. With
+/// `--round-nodes` and more than one guide, the guides take turns in rounds
+/// of growing node limits (a guide whose search ended below its limit, out
+/// of states or of time, is not tried again), so an easy solution
+/// for a later guide is found before an earlier guide's hard search runs
+/// to the end: restarts of the kind that tame heavy-tailed search times.
 fn solve_one<G>(
     game: &G,
     args: &SolveArgs,
@@ -276,14 +286,25 @@ where
 {
     let begun = Instant::now();
     let mut nodes = 0;
-    for guide in guides {
-        let found = search_once(game, args, search, guide, start, difficulty);
-        nodes += found.nodes;
-        if found.moves.is_some() {
-            return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+    let mut limit = match args.round_nodes {
+        Some(first) if guides.len() > 1 => first.min(args.max_nodes),
+        _ => args.max_nodes,
+    };
+    let mut ended = vec![false; guides.len()];
+    loop {
+        for (guide, ended) in guides.iter().zip(&mut ended).filter(|(_, ended)| !**ended) {
+            let found = search_once(game, args, search, guide, start, difficulty, limit);
+            nodes += found.nodes;
+            if found.moves.is_some() {
+                return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+            }
+            *ended = found.nodes < limit;
         }
+        if limit >= args.max_nodes || ended.iter().all(|&e| e) {
+            return Solved { moves: None, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+        }
+        limit = limit.saturating_mul(ROUND_GROWTH).min(args.max_nodes);
     }
-    Solved { moves: None, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }
 }
 
 /// One search of `start` guided by `guide`, within the limits.
@@ -294,12 +315,13 @@ fn search_once<G>(
     guide: &Guide<G::State, G::Move>,
     start: &G::State,
     difficulty: f64,
+    max_nodes: u64,
 ) -> Solution<G::Move>
 where
     G: GpDomain + Puzzle<State: Hash + Eq>,
 {
     let budget = Budget {
-        max_nodes: args.max_nodes,
+        max_nodes,
         deadline: args.time_limit.and_then(|s| Instant::now().checked_add(Duration::from_secs_f64(s))),
     };
     match (search, guide) {

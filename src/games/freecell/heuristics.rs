@@ -38,20 +38,14 @@ const BOTTOM_SUM_MAX: u32 = 4 * 13 + 4 * 12;
 /// of the next card it needs (0 when that card is in a free cell or the suit
 /// is complete), summed; doubled when no free cell and no cascade is empty.
 pub fn hsdh(p: &Position) -> u32 {
-    let needed = next_cards(p);
-    let sum: u32 = p.cascades().map(|cascade| cards_above(cascade, needed)).sum();
+    let sum = cards_on_next(p);
     if p.empty_cells() == 0 && p.empty_cascades() == 0 { 2 * sum } else { sum }
 }
 
-/// The next card each foundation needs, as a set of card bits.
-fn next_cards(p: &Position) -> u64 {
-    (0..4u8).filter(|&s| p.foundation(s) < 13).fold(0, |set, s| set | 1 << card(p.foundation(s), s))
-}
-
-/// The cards on top of the cards of `needed` in `cascade`, summed.
-fn cards_above(cascade: &[u8], needed: u64) -> u32 {
-    let top = cascade.len().saturating_sub(1);
-    cascade.iter().enumerate().filter(|&(_, &c)| needed >> c & 1 != 0).map(|(depth, _)| (top - depth) as u32).sum()
+/// For each suit not complete, the cards on top of the next card its
+/// foundation needs (0 when that card is in a free cell), summed.
+fn cards_on_next(p: &Position) -> u32 {
+    (0..4u8).filter(|&s| p.foundation(s) < 13).filter_map(|s| p.cards_on(card(p.foundation(s), s))).sum()
 }
 
 /// The cards of the cascades that lie well placed: a card is when it and
@@ -97,11 +91,10 @@ pub fn sum_of_bottom_cards(p: &Position) -> u32 {
 /// pass over the cascades gathers what the nine need (the functions above
 /// compute the same values one by one; a test holds them equal).
 pub fn normalised(p: &Position) -> [f64; 9] {
-    let needed = next_cards(p);
-    let (mut above, mut well, mut tops, mut top_sum, mut bottom_sum) = (0, 0, 0u32, 0, 0);
+    let above = cards_on_next(p);
+    let (mut well, mut tops, mut top_sum, mut bottom_sum) = (0, 0u32, 0, 0);
     for cascade in p.cascades() {
         let (Some(&bottom), Some(&top)) = (cascade.first(), cascade.last()) else { continue };
-        above += cards_above(cascade, needed);
         well += well_placed_in(cascade);
         tops += 1;
         top_sum += value(top);

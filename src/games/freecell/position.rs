@@ -93,6 +93,36 @@ impl Position {
         })
     }
 
+    /// How many cards lie on `c` in its cascade; `None` when it is not in
+    /// one. The cards are searched eight at a time (a byte equal to `c` is a
+    /// zero byte of the word exclusive-or `c` in every byte), since the
+    /// heuristics ask this of every leaf of a search.
+    pub fn cards_on(&self, c: u8) -> Option<u32> {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let mut at = None;
+        for (k, chunk) in self.cards.chunks(8).enumerate() {
+            let mut bytes = [NO_CARD; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let x = u64::from_le_bytes(bytes) ^ (ONES * u64::from(c));
+            // The lowest byte flagged is the first zero byte exactly.
+            let zeros = x.wrapping_sub(ONES) & !x & HIGHS;
+            if zeros != 0 {
+                at = Some(8 * k + (zeros.trailing_zeros() / 8) as usize);
+                break;
+            }
+        }
+        let at = at?;
+        let mut end = 0;
+        for &len in &self.lens {
+            end += usize::from(len);
+            if at < end {
+                return Some((end - 1 - at) as u32);
+            }
+        }
+        None
+    }
+
     /// The card that moves from cascade `i`.
     pub fn top(&self, i: usize) -> Option<u8> {
         self.cascade(i).last().copied()
