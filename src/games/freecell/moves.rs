@@ -166,10 +166,11 @@ fn generate(p: &Position, mut sink: impl FnMut(Move, Position)) {
                 continue;
             }
             if below != NO_CARD {
-                // Only one length of the run can fit: the card one rank
-                // under `below`.
-                let fitting = (1..=run).find(|&n| fits_on(cascade[cascade.len() - n], below));
-                if let Some(n) = fitting.filter(|&n| n <= to_card) {
+                // Only one length of the run can fit: the run's ranks rise
+                // by one from the top, so the card one rank under `below`
+                // is `rank(below) − rank(top)` cards down, if in the run.
+                let n = usize::from(rank(below)).wrapping_sub(usize::from(rank(tops[from])));
+                if (1..=run.min(to_card)).contains(&n) && fits_on(cascade[cascade.len() - n], below) {
                     add(from as u8, to as u8, n);
                 }
             } else if Some(to) == first_empty_cascade {
