@@ -209,9 +209,17 @@ where
                     {
                         std::thread::sleep(Duration::from_millis(1));
                     }
+                    // Solved, written out step by step and (with `--check`)
+                    // replayed here, so the printing thread only prints.
                     let result = puzzles.get(game, i).map(|(label, instance, difficulty)| {
-                        let solved = solve_one(game, args, search, guides, &instance.state, difficulty);
-                        (label, instance, solved)
+                        let Solved { moves, nodes, ms } =
+                            solve_one(game, args, search, guides, &instance.state, difficulty);
+                        let steps = moves.map(|moves| solution_steps(game, &instance.state, &moves));
+                        let checked = match (&steps, args.check) {
+                            (Some(steps), true) => game.check_steps(&instance.state, steps),
+                            _ => Ok(()),
+                        };
+                        (label, instance, steps, nodes, ms, checked)
                     });
                     if sender.send((i, result)).is_err() {
                         break;
@@ -227,24 +235,20 @@ where
             while let Some(result) = pending.remove(&want) {
                 want += 1;
                 printed.store(want, Ordering::Release);
-                let Some((label, instance, Solved { moves, nodes, ms })) = result else { continue };
-                let start = &instance.state;
+                let Some((label, instance, steps, nodes, ms, checked)) = result else { continue };
                 total_nodes += nodes;
-                let steps = moves.as_ref().map(|moves| solution_steps(game, start, moves));
-                let name = match label {
-                    Label::Index(i) => format!("puzzle {}", i + 1),
-                    Label::Number(n) => format!("deal {n}"),
-                };
-                if let (true, Some(steps)) = (args.check, &steps)
-                    && let Err((at, why)) = game.check_steps(start, steps)
-                {
+                if let (Err((at, why)), Some(steps)) = (checked, &steps) {
                     stop.store(true, Ordering::Relaxed);
+                    let name = match label {
+                        Label::Index(i) => format!("puzzle {}", i + 1),
+                        Label::Number(n) => format!("deal {n}"),
+                    };
                     return Err(Failure::message(
                         "stratagem::solve::check",
                         format!("{name}: the solution is not legal at step {} of {}: {why}", at + 1, steps.len()),
                     ));
                 }
-                n_solved += u64::from(moves.is_some());
+                n_solved += u64::from(steps.is_some());
                 total_steps += steps.as_ref().map_or(0, |s| s.len() as u64);
                 let line = result_line(game, args.format, label, &instance, steps, nodes, ms);
                 out(&format!("{line}\n"));
