@@ -1,12 +1,14 @@
 //! Positions and their text layout.
 //!
-//! A [`Position`] is 68 bytes, `Copy` and hashed as it stands: the cards up
-//! per suit, the 4 free cells, and the 8 cascades laid end to end in one
-//! buffer. Free cells and cascades keep their places (no canonical
-//! reordering), so a move such as `3a` or `a8` means the same slot when a
-//! solution is replayed or written out. Symmetric duplicates are kept out
-//! of the search instead by the move generator, which moves to the first
-//! empty free cell and the first empty cascade only.
+//! A [`Position`] is 76 bytes, `Copy` and hashed as it stands: the cards up
+//! per suit, the 4 free cells, the 8 cascades laid end to end in one
+//! buffer, and a digest of the position up to renaming
+//! ([`Position::digest`]) kept up to date by every change. Free cells and
+//! cascades keep their places (no canonical reordering), so a move such as
+//! `3a` or `a8` means the same slot when a solution is replayed or written
+//! out. Transposition tables key positions by the digest; the move
+//! generator, which moves to the first empty free cell and the first empty
+//! cascade only, keeps most renamed duplicates from being generated.
 //!
 //! The layout is Freecell Solver's board format, which `ms_deal.py --fcs`
 //! writes:
