@@ -120,10 +120,14 @@ fn generate(p: &Position, mut sink: impl FnMut(Move, Position)) {
     if p.is_solved() {
         return;
     }
+    // The safe cards depend on the foundations only: a move that puts
+    // nothing up leaves the parent's.
+    let parents_safe = safe_cards(p);
     let mut add = |from: u8, to: u8, count: usize| {
         let mut q = *p;
         play(&mut q, from, to, count);
-        let autos = auto_play(&mut q);
+        let safe = if to == FOUNDATION { safe_cards(&q) } else { parents_safe };
+        let autos = auto_play_from(&mut q, safe);
         sink(Move { from, to, count: count as u8, autos }, q);
     };
     // Each cascade's top card (or none) and how many cards on top of it
@@ -222,14 +226,28 @@ fn play(p: &mut Position, from: u8, to: u8, count: usize) {
 
 /// Plays every safe automatic move on `p` and returns them.
 pub fn auto_play(p: &mut Position) -> AutoMoves {
+    auto_play_from(p, safe_cards(p))
+}
+
+/// The cards safe to put up on `p`'s foundations now, as card bits: at
+/// most one a suit.
+fn safe_cards(p: &Position) -> u64 {
+    (0..4u8)
+        .filter(|&s| p.foundation(s) < 13)
+        .map(|s| card(p.foundation(s), s))
+        .filter(|&c| safe_to_foundation(p, c))
+        .fold(0u64, |set, c| set | 1 << c)
+}
+
+/// [`auto_play`], given `p`'s [`safe_cards`].
+fn auto_play_from(p: &mut Position, mut safe: u64) -> AutoMoves {
     let mut autos = AutoMoves::default();
+    let mut first = true;
     'again: loop {
-        // The cards safe to put up now, as card bits: at most one a suit.
-        let safe = (0..4u8)
-            .filter(|&s| p.foundation(s) < 13)
-            .map(|s| card(p.foundation(s), s))
-            .filter(|&c| safe_to_foundation(p, c))
-            .fold(0u64, |set, c| set | 1 << c);
+        if !first {
+            safe = safe_cards(p);
+        }
+        first = false;
         if safe == 0 {
             return autos;
         }

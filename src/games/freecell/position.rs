@@ -227,12 +227,17 @@ impl Position {
         digest
     }
 
+    /// Where cascade `i` starts: the lengths before it summed, all eight
+    /// bytes at once (a multiply adds every byte into the top one; the sum
+    /// is at most 52, so no byte carries).
     fn start(&self, i: usize) -> usize {
-        self.lens[..i].iter().map(|&n| usize::from(n)).sum()
+        // `i` < 8: a cascade's index.
+        let before = u64::from_le_bytes(self.lens) & ((1u64 << (8 * i)) - 1);
+        (before.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
     }
 
     fn total(&self) -> usize {
-        self.lens.iter().map(|&n| usize::from(n)).sum()
+        (u64::from_le_bytes(self.lens).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
     }
 
     /// Takes the top `n` cards of cascade `i` off, bottom first, into `out`.
