@@ -13,7 +13,7 @@
 //! its number 0–7 in the contest's order. Bad text is a [`ParseError`] with
 //! the span of the offending part, never a panic.
 
-use super::{Board, DEAD, DIRECTION_NAMES, Dir, PLIES, SIZE, all_cells};
+use super::{Board, CELLS, DEAD, DIRECTION_NAMES, Dir, PLIES, SIZE, all_cells};
 use crate::games::ParseError;
 
 /// Reads a position in the one-line format.
@@ -87,7 +87,8 @@ pub(super) fn parse_board(text: &str) -> Result<Board, ParseError> {
         }
     };
     let ply = number(1, "a number of plies", PLIES)?;
-    let scores = [number(2, "a score", u8::MAX - 1)?, number(3, "a score", u8::MAX - 1)?];
+    // Scores at most the cells of the board, so no game from here overflows them.
+    let scores = [number(2, "a score", CELLS as u8)?, number(3, "a score", CELLS as u8)?];
     let mut board = Board { food: food & all_cells(), ants, scores, ply };
     // A dead ant's turn is skipped, as the game skips it.
     if board.ply < PLIES && board.ants[usize::from(board.ply & 1)] == DEAD {
@@ -191,6 +192,7 @@ mod tests {
             (&good.replacen(" 0 0 0", "/. 0 0 0", 1), "more than 11 rows"),
             (&good.replacen(" 0 0 0", " 71 0 0", 1), "`71` is not a number of plies"),
             (&good.replacen(" 0 0 0", " 0 -1 0", 1), "`-1` is not a score"),
+            (&good.replacen(" 0 0 0", " 0 0 122", 1), "`122` is not a score (0–121)"),
             (&good.replacen("/...........", "", 1), "the board has 10 rows"),
             (&good.replacen("..1", "..é", 1), "`é` is not a cell"),
         ];
