@@ -186,7 +186,7 @@ mod tests {
             ("x 0 0", "expected 4 fields"),
             (&good.replacen("..1", "..x", 1) as &str, "`x` is not a cell"),
             (&good.replacen("..1", "..2", 1), "Ant 2 appears twice"),
-            (&good.replacen("..1.....2..", "..........", 1), "no ant"),
+            (&good.replacen("..1.....2..", "...........", 1), "no ant"),
             (&good.replacen("/..1", "/.1", 1), "row 5 has 10 cells"),
             (&good.replacen("/..1", "/...1", 1), "a row of more than 11 cells"),
             (&good.replacen(" 0 0 0", "/. 0 0 0", 1), "more than 11 rows"),
