@@ -104,8 +104,9 @@ fn bad_requests_are_diagnosed() {
         ),
         (&["tournament", "--game", "antwars", "--players", "greedy"], "a tournament needs 2 or more players"),
         (
-            &["tournament", "--game", "morris", "--players", "random,random"],
-            "`tournament` needs a two-player game of partial observation",
+            &["tournament", "--game", "rush-hour", "--players", "random,random"],
+            "`tournament` needs a game of two players, and `rush-hour` is a one-player puzzle \
+             help: games of two players: lose-checkers, morris, morris-no-flying, antwars",
         ),
         (&["play", "--game", "antwars", "--position", "x"], "leave out --position and --record"),
     ];
@@ -114,6 +115,26 @@ fn bad_requests_are_diagnosed() {
         assert_eq!(code, 1, "{args:?}");
         assert!(flat(&stderr).contains(expected), "{args:?}: {stderr}");
     }
+}
+
+#[test]
+fn tournaments_of_search_players_on_perfect_information_games() {
+    let champion = "gp:programs/champions/morris-policy.sg:morris-policy-champion:alphabeta:1";
+    let players = format!("random,alphabeta:1:material,{champion}");
+    let run = |threads: &str| {
+        let args = ["tournament", "--game", "morris", "--players", &players, "--games", "20", "--threads", threads];
+        let (code, stdout, stderr) = stratagem(&[&args[..], &["--format", "json"]].concat());
+        assert_eq!(code, 0, "{stderr}");
+        json(&stdout)
+    };
+    let one = run("1");
+    assert_eq!(one, run("2"));
+    let random_material = &one["pairs"][0];
+    assert!(random_material["b_wins"].as_u64() > Some(30), "{random_material}");
+    let (code, _, stderr) =
+        stratagem(&["tournament", "--game", "morris", "--players", "random,gp:nowhere.sg:x:alphabeta:1"]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("nowhere.sg"), "{stderr}");
 }
 
 #[test]

@@ -2,20 +2,26 @@
 //! S] [--threads T] [--format text|json] [--svg FILE]`: a round robin of N
 //! double-games per pair (seeds/003 table 3), with the dominance graph of
 //! figure 1 as SVG. It runs on games whose players are named
-//! ([`Duel`]: Ant Wars' built-in players and `c:FILE.c`); other games are
-//! refused by the registry with a diagnostic. `play` on such a game is a
-//! tournament of its two players ([`play`]).
+//! ([`NamedPlayers`]: Ant Wars' built-in players and `c:FILE.c`) and on
+//! two-player games of the model with `play`'s players (random, α-β, evolved
+//! programs: [`SearchDuel`]); other games are refused by the registry with a
+//! diagnostic. `play` on a game of named players is a tournament of its two
+//! players ([`play`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::play::PlayArgs;
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::Diagnostic;
-use crate::games::duel::{Duel, PlayerError};
-use crate::games::registry::DuelTask;
+use crate::games::domain::GpGame;
+use crate::games::duel::{Duel, NamedPlayers, PlayerError};
+use crate::games::registry::{DuelTask, Kind, TwoPlayerTask, names_of};
 use crate::games::tournament::{Settings, Tournament, round_robin};
+use crate::search::duel::SearchDuel;
+use crate::search::programs::ProgramEngine;
 
 /// The significance level of a dominance arrow (the paper's 0.01).
 const ALPHA: f64 = 0.01;
@@ -31,11 +37,27 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: &TournamentArgs) -> Outcome {
-    struct Run<'a>(&'a TournamentArgs);
-    impl DuelTask for Run<'_> {
+    /// A game of named players: it reads the names itself.
+    struct Named<'a>(&'a TournamentArgs);
+    impl DuelTask for Named<'_> {
         type Output = Outcome;
-        fn run<G: Duel + Send + 'static>(self, game: G) -> Outcome {
-            run_game(&game, self.0)
+        fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Outcome {
+            let specs = self.0.players.iter().map(|p| game.parse_player(p)).collect::<Result<Vec<_>, _>>();
+            run_game(&game, specs.map_err(player_failure)?, self.0)
+        }
+    }
+    /// A two-player game of the model: `play`'s players, read as `play` reads them.
+    struct Searched<'a>(&'a TournamentArgs);
+    impl TwoPlayerTask for Searched<'_> {
+        type Output = Outcome;
+        fn run<G: GpGame>(self, game: G) -> Outcome {
+            let specs = self
+                .0
+                .players
+                .iter()
+                .map(|p| super::play::factory(&game, "--players", p, ProgramEngine::Jit).map(Arc::new))
+                .collect::<Result<Vec<_>, _>>()?;
+            run_game(&SearchDuel(game), specs, self.0)
         }
     }
     let entry = game_entry(&args.game)?;
@@ -45,7 +67,27 @@ pub fn run(args: &TournamentArgs) -> Outcome {
             format!("a tournament needs 2 or more players, and --players names {}", args.players.len()),
         ));
     }
-    entry.run_duel("`tournament`", Run(args)).map_err(unsupported)?
+    match entry.kind {
+        Kind::TwoPlayer => entry.run_two_player("`tournament`", Searched(args)).map_err(unsupported)?,
+        Kind::Observed => entry.run_duel("`tournament`", Named(args)).map_err(unsupported)?,
+        kind => {
+            let games = [names_of(Kind::TwoPlayer), names_of(Kind::Observed)].concat().join(", ");
+            Err(Failure::new(
+                crate::diagnostic::Sources::new(),
+                vec![
+                    Diagnostic::error(
+                        "stratagem::game::kind",
+                        format!(
+                            "`tournament` needs a game of two players, and `{}` is {}",
+                            entry.name,
+                            kind.describe()
+                        ),
+                    )
+                    .with_help(format!("games of two players: {games}, or a two-player GDL game (GAME.kif)")),
+                ],
+            ))
+        }
+    }
 }
 
 /// A player's problem as a failure.
@@ -57,9 +99,7 @@ fn player_failure(e: PlayerError) -> Failure {
     Failure::new(crate::diagnostic::Sources::new(), vec![d])
 }
 
-fn run_game<G: Duel>(game: &G, args: &TournamentArgs) -> Outcome {
-    let specs = args.players.iter().map(|p| game.parse_player(p)).collect::<Result<Vec<_>, _>>();
-    let specs = specs.map_err(player_failure)?;
+fn run_game<G: Duel>(game: &G, specs: Vec<G::Spec>, args: &TournamentArgs) -> Outcome {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let settings = Settings { double_games: args.games, seed: args.seed, threads };
     let start = Instant::now();

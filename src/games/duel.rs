@@ -4,13 +4,15 @@
 //! moving first; a match is 2×k games on k boards, won by the player who
 //! wins k + 1 or more games, else by the higher total score, else at random.
 //!
-//! [`Duel`] is what a game offers for this: players named by text (built-in
-//! names, `c:FILE.c`), made once per thread, that play a game from a start
-//! state. Tournaments (`stratagem tournament`) and, later, fitnessless
+//! [`Duel`] is what a game offers for this: players made once per thread
+//! from specs, that play a game from a start state; [`NamedPlayers`] games
+//! also read the specs (Ant Wars: built-in names, `c:FILE.c`), while the
+//! α-β players of perfect-information games are read by the CLI
+//! (`search::duel`). Tournaments (`stratagem tournament`) and, later, fitnessless
 //! evolution (single-elimination tournaments of matches) share this module.
 //! [`binomial_two_sided`] is the significance test of the paper's table 3.
 
-use super::{Game, Player};
+use super::Player;
 use crate::rng::{GpRng, stream};
 
 /// Why a player could not be made or could not move: a message naming the
@@ -47,17 +49,24 @@ pub struct GameEnd {
     pub winner: Option<Player>,
 }
 
-/// A two-player game played by named players on random start states.
-pub trait Duel: Game<State: Send + Sync> + Sync {
-    /// A parsed player name: what a thread needs to make its own player (a
-    /// compiled C library, not yet loaded).
+/// A two-player game played by players made from specs, on random start
+/// states: what double-games, matches and tournaments need.
+pub trait Duel: Sync {
+    /// A start state (a board).
+    type State: Send + Sync;
+    /// A player's description: what a thread needs to make its own player
+    /// (a compiled C library, not yet loaded; loaded programs).
     type Spec: Send + Sync;
     /// A player ready to play on one thread; it may keep memory between its
     /// moves, and is reset before each game.
     type Player: Send;
 
-    /// Reads a player name (`greedy`, `c:FILE.c`); compiles what needs it.
-    fn parse_player(&self, text: &str) -> Result<Self::Spec, PlayerError>;
+    /// The game's name, for reports.
+    fn name(&self) -> &str;
+
+    /// A start state drawn from `rng` (the one start of a game without
+    /// random ones).
+    fn random_start(&self, rng: &mut GpRng) -> Self::State;
 
     /// A player of `spec` for the calling thread.
     fn new_player(&self, spec: &Self::Spec) -> Result<Self::Player, PlayerError>;
@@ -70,6 +79,13 @@ pub trait Duel: Game<State: Send + Sync> + Sync {
         players: [&mut Self::Player; 2],
         rngs: [&mut GpRng; 2],
     ) -> Result<GameEnd, PlayerError>;
+}
+
+/// A [`Duel`] whose players are named by text the game reads itself
+/// (Ant Wars: `greedy`, `c:FILE.c`); the registry's `observed` games.
+pub trait NamedPlayers: Duel {
+    /// Reads a player name; compiles what needs it.
+    fn parse_player(&self, text: &str) -> Result<Self::Spec, PlayerError>;
 }
 
 /// Games between A and B, from A's and B's side: games played, games won,

@@ -28,7 +28,7 @@ use super::Puzzle;
 use super::antwars::AntWars;
 use super::checkers::Checkers;
 use super::domain::{Binding, GpDomain, GpGame};
-use super::duel::Duel;
+use super::duel::NamedPlayers;
 use super::freecell::FreeCell;
 use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
@@ -46,7 +46,8 @@ pub enum Kind {
     /// One role and a goal ([`Puzzle`](super::Puzzle)): IDA*, solvers.
     Puzzle,
     /// Two players alternating who each see only part of the state
-    /// ([`Observe`](super::Observe)), played by named players ([`Duel`]):
+    /// ([`Observe`](super::Observe)), played by named players
+    /// ([`NamedPlayers`]):
     /// double-games, matches, `tournament`.
     Observed,
     /// Any other game of the model: n roles, chance, simultaneous moves.
@@ -302,10 +303,10 @@ pub trait PuzzleTask {
 }
 
 /// Work generic over games played by named players (`tournament`, `play`
-/// on Ant Wars).
+/// on Ant Wars): the `observed` games.
 pub trait DuelTask {
     type Output;
-    fn run<G: Duel + Send + 'static>(self, game: G) -> Self::Output;
+    fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Self::Output;
 }
 
 /// Work generic over two-player games (play, evolution by games).

@@ -95,7 +95,7 @@ pub fn round_robin<G: Duel>(game: &G, specs: &[G::Spec], settings: Settings) -> 
                 let mut tally = Tally::default();
                 let mut outcome = Ok(());
                 for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
-                    let board = game.random_initial_state(&mut stream(settings.seed, &[p as u64, i]));
+                    let board = game.random_start(&mut stream(settings.seed, &[p as u64, i]));
                     match double_game(game, &board, (&mut pa, &mut pb), settings.seed, [p as u64, i]) {
                         Ok(t) => tally.add(&t),
                         Err(e) => {
@@ -152,6 +152,7 @@ fn take_player<G: Duel>(
 mod tests {
     use super::*;
     use crate::games::antwars::AntWars;
+    use crate::games::duel::NamedPlayers;
 
     #[test]
     fn results_do_not_depend_on_the_thread_count() {

@@ -16,7 +16,7 @@ use rand::RngExt;
 use super::c_player::{CPlayer, CSource};
 use super::{AntWars, Board, Dir, SIZE, View};
 use crate::diagnostic::did_you_mean;
-use crate::games::duel::{Duel, GameEnd, PlayerError};
+use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};
 use crate::rng::GpRng;
 
 /// The built-in players' names.
@@ -90,10 +90,7 @@ fn direction_towards(dr: i32, dc: i32) -> Dir {
     BY_SIGNS[((dr + 1) * 3 + dc + 1) as usize]
 }
 
-impl Duel for AntWars {
-    type Spec = AntSpec;
-    type Player = AntPlayer;
-
+impl NamedPlayers for AntWars {
     fn parse_player(&self, text: &str) -> Result<AntSpec, PlayerError> {
         if let Some(file) = text.strip_prefix("c:") {
             return CSource::compile(Path::new(file)).map(|c| AntSpec::C(Arc::new(c)));
@@ -110,6 +107,20 @@ impl Duel for AntWars {
                 Err(PlayerError::new(format!("unknown Ant Wars player `{text}`")).with_help(help))
             }
         }
+    }
+}
+
+impl Duel for AntWars {
+    type State = Board;
+    type Spec = AntSpec;
+    type Player = AntPlayer;
+
+    fn name(&self) -> &str {
+        "antwars"
+    }
+
+    fn random_start(&self, rng: &mut GpRng) -> Board {
+        AntWars::random_board(rng)
     }
 
     fn new_player(&self, spec: &AntSpec) -> Result<AntPlayer, PlayerError> {
