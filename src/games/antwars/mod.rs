@@ -189,11 +189,15 @@ impl Board {
 
     /// The position after the ant to move steps in direction `dir` (0–7):
     /// it eats the food there or kills the opponent there; then the turn
-    /// passes, skipping a dead ant.
+    /// passes, skipping a dead ant. A finished game is returned unchanged.
     #[inline]
     pub fn step(&self, dir: Dir) -> Board {
         let mut next = *self;
         let me = usize::from(self.ply & 1);
+        // Only a finished game has no living ant to move; it stays as it is.
+        if self.ants[me] == DEAD || self.is_over() {
+            return next;
+        }
         let from = usize::from(self.ants[me]);
         let to = NEIGHBOUR[from][usize::from(dir & 7)];
         let bit = 1u128 << to;
@@ -497,6 +501,7 @@ mod tests {
             plies += 1;
         }
         assert_eq!(plies, 70);
+        assert_eq!(b.step(3), b, "a finished game does not change");
         assert_eq!((b.score(0), b.score(1)), (0, 0));
         assert_eq!(game.result(&b), Some(GameResult::Winner(0)), "a tie goes to Ant 1");
         assert_eq!(game.score(&b, 1), Some(0));
