@@ -422,6 +422,11 @@ mod tests {
     }
 
     #[test]
+    fn the_state_is_small() {
+        assert_eq!(std::mem::size_of::<Board>(), 32);
+    }
+
+    #[test]
     fn random_boards_have_fifteen_food_off_the_start_cells() {
         for i in 0..500 {
             let b = AntWars::random_board(&mut stream(3, &[i]));
