@@ -25,19 +25,21 @@ fn tournament(players: &str, games: &str, threads: &str) -> serde_json::Value {
 
 #[test]
 fn tournament_json_has_table_3s_layout_and_does_not_depend_on_threads() {
-    let players = format!("greedy,random,{GREEDY_C},{COUNTER_C}");
+    // The counter twice: two copies of one library in one game, and on two
+    // threads, must not share the count of calls it keeps in a static.
+    let players = format!("greedy,random,{GREEDY_C},{COUNTER_C},{COUNTER_C}");
     let one = tournament(&players, "300", "1");
     assert_eq!(one, tournament(&players, "300", "2"), "1 and 2 threads");
     let names: Vec<&str> =
         one["players"].as_array().expect("players").iter().map(|p| p["name"].as_str().expect("name")).collect();
-    assert_eq!(names, ["greedy", "random", GREEDY_C, COUNTER_C]);
+    assert_eq!(names, ["greedy", "random", GREEDY_C, COUNTER_C, COUNTER_C]);
     for p in one["players"].as_array().expect("players") {
         for key in ["matches_won", "games_won", "total_score"] {
             assert!(p[key].is_u64(), "{key} in {p}");
         }
     }
     let pairs = one["pairs"].as_array().expect("pairs");
-    assert_eq!(pairs.len(), 6);
+    assert_eq!(pairs.len(), 10);
     for p in pairs {
         let (a, b) = (p["a_wins"].as_u64().expect("a_wins"), p["b_wins"].as_u64().expect("b_wins"));
         assert_eq!(a + b, 600, "300 double-games, no draws: {p}");
@@ -50,7 +52,7 @@ fn tournament_json_has_table_3s_layout_and_does_not_depend_on_threads() {
     assert!(greedy_random["a_wins"].as_u64() > Some(500) && greedy_random["p_value"].as_f64() < Some(1e-10));
     let matches: u64 =
         one["players"].as_array().expect("players").iter().map(|p| p["matches_won"].as_u64().unwrap_or(0)).sum();
-    assert_eq!(matches, 6, "one match per pair");
+    assert_eq!(matches, 10, "one match per pair");
     assert_ne!(one, tournament(&players, "301", "2"), "another number of games");
 }
 
