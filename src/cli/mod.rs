@@ -174,19 +174,20 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
     },
-    /// A round robin between named players of a game (Ant Wars: random,
-    /// greedy, c:FILE.c): N double-games per pair, each on its own random
-    /// board with the roles swapped; matches, games and scores per player,
-    /// and per pair the games won with a two-sided binomial p.
+    /// A round robin of N double-games per pair (one random board, the roles
+    /// swapped): matches, games and scores per player, and per pair the games
+    /// won with a two-sided binomial p. Players: on Ant Wars random, greedy
+    /// or c:FILE.c (a contest player in C); on two-player games of perfect
+    /// information, `play`'s specs.
     Tournament {
-        /// The game (`stratagem games` lists them; its kind must be `observed`).
+        /// The game (`stratagem games` lists them): antwars, or a two-player game.
         #[arg(long, value_name = "GAME")]
         game: String,
-        /// The players, comma-separated: built-in names or c:FILE.c.
+        /// The players, comma-separated (2 or more).
         #[arg(long, value_name = "SPEC,...", value_delimiter = ',', num_args = 1.., required = true)]
         players: Vec<String>,
-        /// Double-games per pair.
-        #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        /// Double-games per pair (at most the `games` limit).
+        #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
         #[arg(long, default_value_t = 0)]
         seed: u64,

@@ -20,6 +20,7 @@ use crate::games::domain::GpGame;
 use crate::games::duel::{Duel, NamedPlayers, PlayerError};
 use crate::games::registry::{DuelTask, Kind, TwoPlayerTask, names_of};
 use crate::games::tournament::{Settings, Tournament, round_robin};
+use crate::limits::Limit;
 use crate::search::duel::SearchDuel;
 use crate::search::programs::ProgramEngine;
 
@@ -61,6 +62,9 @@ pub fn run(args: &TournamentArgs) -> Outcome {
         }
     }
     let entry = game_entry(&args.game)?;
+    Limit::Games
+        .check(args.games, &format!("`--games {}`", args.games))
+        .map_err(|e| Failure::message("stratagem::limit", e))?;
     if args.players.len() < 2 {
         return Err(Failure::message(
             "stratagem::tournament::players",
