@@ -47,6 +47,11 @@ fn tournament_json_has_table_3s_layout_and_does_not_depend_on_threads() {
         let pv = p["p_value"].as_f64().expect("p_value");
         assert!((0.0..=1.0).contains(&pv), "{p}");
     }
+    // The C greedy finds food only if the grid, the coordinates and the
+    // directions mean what the contest says they mean.
+    let random_greedy_c = &pairs[4];
+    assert_eq!((random_greedy_c["a"].as_str(), random_greedy_c["b"].as_str()), (Some("random"), Some(GREEDY_C)));
+    assert!(random_greedy_c["b_wins"].as_u64() > Some(540), "{random_greedy_c}");
     let greedy_random = &pairs[0];
     assert_eq!((greedy_random["a"].as_str(), greedy_random["b"].as_str()), (Some("greedy"), Some("random")));
     assert!(greedy_random["a_wins"].as_u64() > Some(500) && greedy_random["p_value"].as_f64() < Some(1e-10));
