@@ -186,6 +186,9 @@ pub enum Command {
         /// The players, comma-separated (2 or more).
         #[arg(long, value_name = "SPEC,...", value_delimiter = ',', num_args = 1.., required = true)]
         players: Vec<String>,
+        /// How evolved programs of `gp:` players are evaluated (auto: the JIT).
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
+        engine: Engine,
         /// Double-games per pair (at most the `games` limit).
         #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
@@ -379,10 +382,15 @@ fn run() -> ExitCode {
             };
             play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }
-        Command::Tournament { game, players, games, seed, threads, format, svg } => {
+        Command::Tournament { game, players, engine, games, seed, threads, format, svg } => {
             tournament::run(&tournament::TournamentArgs {
                 game,
                 players,
+                engine: if engine == Engine::Interp {
+                    crate::search::programs::ProgramEngine::Interp
+                } else {
+                    crate::search::programs::ProgramEngine::Jit
+                },
                 games,
                 seed,
                 threads: threads.map(|t| t as usize),

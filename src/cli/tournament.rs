@@ -30,6 +30,8 @@ const ALPHA: f64 = 0.01;
 pub struct TournamentArgs {
     pub game: String,
     pub players: Vec<String>,
+    /// How `gp:` players' programs are evaluated.
+    pub engine: ProgramEngine,
     pub games: u64,
     pub seed: u64,
     pub threads: Option<usize>,
@@ -56,7 +58,7 @@ pub fn run(args: &TournamentArgs) -> Outcome {
                 .0
                 .players
                 .iter()
-                .map(|p| super::play::factory(&game, "--players", p, ProgramEngine::Jit).map(Arc::new))
+                .map(|p| super::play::factory(&game, "--players", p, self.0.engine).map(Arc::new))
                 .collect::<Result<Vec<_>, _>>()?;
             run_game(&SearchDuel(game), specs, self.0)
         }
@@ -159,6 +161,7 @@ pub fn play(args: &PlayArgs) -> Outcome {
     run(&TournamentArgs {
         game: args.game.clone(),
         players,
+        engine: args.engine,
         games: args.games.div_ceil(2),
         seed: args.seed,
         threads: None,
