@@ -203,6 +203,12 @@ fn several_heuristics_are_tried_in_turn() {
     let both = json(&["--heuristic", "hsdh", "--heuristic", champion]);
     assert_eq!((both["solved"].clone(), both["moves"].clone()), (serde_json::json!(true), alone["moves"].clone()));
     assert_eq!(both["nodes"].as_u64(), alone["nodes"].as_u64().map(|n| n + 4_000), "nodes add up");
+    // In rounds of 500, 2,000 and 4,000 (the limit) nodes each, the champion
+    // solves it in the third, as alone.
+    let rounds = json(&["--round-nodes", "500", "--heuristic", "hsdh", "--heuristic", champion]);
+    assert_eq!(rounds["moves"], alone["moves"]);
+    let rounds_nodes = 500 + 500 + 2_000 + 2_000 + 4_000;
+    assert_eq!(rounds["nodes"].as_u64(), alone["nodes"].as_u64().map(|n| n + rounds_nodes), "nodes add up");
 }
 
 #[test]
@@ -238,6 +244,7 @@ fn solve_refuses_bad_deal_lists_and_settings() {
         (&["--deals", "1,,2"][..], 1, "an empty item"),
         (&["--deals", "1", "--time-limit=0"][..], 1, "positive number of seconds"),
         (&["--deals", "1", "--stage-depth", "0"][..], 1, "--stage-depth"),
+        (&["--deals", "1", "--round-nodes", "0"][..], 1, "--round-nodes"),
         (&["--deals", "1", "--search", "bfs", "--heuristic", "hsdh"][..], 1, "guides IDA* and staged deepening only"),
         (&["--deals", "1", "--heuristic", "hsdx"][..], 1, "did you mean `hsdh`"),
         (&[][..], 1, "--puzzles"),

@@ -243,6 +243,12 @@ pub enum Command {
         /// Nodes each search may count before it gives up on a puzzle.
         #[arg(long, value_name = "N", default_value_t = 10_000_000)]
         max_nodes: u64,
+        /// A portfolio (`--heuristic` given more than once) in rounds: the
+        /// first round gives each heuristic N nodes, each next round 4 times
+        /// as many, up to `--max-nodes`, so one heuristic's hard puzzle does
+        /// not hold up the others. Without it, one round at the full limits.
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        round_nodes: Option<u64>,
         /// Seconds each search may take before it gives up on a puzzle (no
         /// limit unless given; BFS has none).
         #[arg(long, value_name = "S", value_parser = positive_seconds)]
@@ -407,6 +413,7 @@ fn run() -> ExitCode {
             engine,
             threads,
             max_nodes,
+            round_nodes,
             time_limit,
             stage_depth,
             table_size,
@@ -431,6 +438,7 @@ fn run() -> ExitCode {
                 engine,
                 threads,
                 max_nodes,
+                round_nodes,
                 time_limit,
                 staged: StagedSettings { depth: stage_depth, table_size: table_size.max(1), reserve },
                 format,

@@ -9,14 +9,15 @@
 //! replays every solution from its text, step by step, and fails on an
 //! illegal one.
 
+use std::collections::BTreeMap;
 use std::hash::Hash;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use clap::ValueEnum;
-use rayon::prelude::*;
 
 use super::perft::text_failure;
 use super::play::{compile_programs, read_programs};
@@ -72,6 +73,8 @@ pub struct SolveArgs {
     pub engine: ProgramEngine,
     pub threads: usize,
     pub max_nodes: u64,
+    /// A portfolio's first round's nodes per heuristic (see [`solve_one`]).
+    pub round_nodes: Option<u64>,
     /// Seconds each puzzle's search may take.
     pub time_limit: Option<f64>,
     pub staged: StagedSettings,
@@ -137,27 +140,43 @@ impl<S> Puzzles<S> {
         }
     }
 
-    /// The puzzles in order, each with its label and difficulty, made as
-    /// they are reached.
-    fn items<'a, G: Puzzle<State = S>>(
-        &'a self,
-        game: &'a G,
-    ) -> Box<dyn Iterator<Item = (Label, Instance<S>, f64)> + 'a>
+    /// Puzzle `i` (from 0) with its label and difficulty, made when asked
+    /// for; `None` past the end, or for a number the game has no instance
+    /// of.
+    fn get<G: Puzzle<State = S>>(&self, game: &G, mut i: u64) -> Option<(Label, Instance<S>, f64)>
     where
         S: Clone,
     {
         match self {
             Puzzles::File(puzzles, difficulty) => {
-                Box::new(puzzles.iter().zip(difficulty).enumerate().map(|(i, (p, &d))| {
-                    (Label::Index(i), Instance { state: p.state.clone(), optimal_cost: p.optimal_cost }, d)
-                }))
+                let at = usize::try_from(i).ok()?;
+                let p = puzzles.get(at)?;
+                Some((
+                    Label::Index(at),
+                    Instance { state: p.state.clone(), optimal_cost: p.optimal_cost },
+                    difficulty[at],
+                ))
             }
-            Puzzles::Numbers(ranges) => Box::new(ranges.iter().flat_map(|r| r.clone()).filter_map(|n| {
-                game.numbered_instance(n).map(|state| (Label::Number(n), Instance { state, optimal_cost: None }, 0.0))
-            })),
+            Puzzles::Numbers(ranges) => {
+                for r in ranges {
+                    let size = u64::from(r.end() - r.start()) + 1;
+                    if i < size {
+                        let n = r.start() + i as u32;
+                        let state = game.numbered_instance(n)?;
+                        return Some((Label::Number(n), Instance { state, optimal_cost: None }, 0.0));
+                    }
+                    i -= size;
+                }
+                None
+            }
         }
     }
 }
+
+/// How far ahead of the first puzzle whose result is not yet printed the
+/// threads may go (per thread), so a slow puzzle does not make the results
+/// after it pile up without bound.
+const AHEAD: u64 = 4096;
 
 fn solve<G>(game: &G, args: &SolveArgs) -> Outcome
 where
@@ -167,86 +186,77 @@ where
     let guides = choose_guides(game, args, search)?;
     let puzzles = read_puzzles(game, args)?;
     let threads = args.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Failure::message("stratagem::solve::threads", format!("cannot start {threads} threads: {e}")))?;
     let started = Instant::now();
     let (mut n_solved, mut total_nodes, mut total_steps) = (0u64, 0u64, 0u64);
-    let mut items = puzzles.items(game).peekable();
-    // Chunks of 64 puzzles per thread: results print in order as each chunk
-    // ends, and a slow puzzle holds up the other threads only at a chunk's
-    // end.
-    while items.peek().is_some() {
-        let chunk: Vec<(Label, Instance<G::State>, f64)> = items.by_ref().take(threads * 64).collect();
-        let results: Vec<Solved<G::Move>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|(_, instance, difficulty)| solve_one(game, args, search, &guides, &instance.state, *difficulty))
-                .collect()
-        });
-        for ((label, instance, _), Solved { moves, nodes, ms }) in chunk.iter().zip(results) {
-            let start = &instance.state;
-            total_nodes += nodes;
-            let steps = moves.as_ref().map(|moves| solution_steps(game, start, moves));
-            let name = match label {
-                Label::Index(i) => format!("puzzle {}", i + 1),
-                Label::Number(n) => format!("deal {n}"),
-            };
-            if let (true, Some(steps)) = (args.check, &steps)
-                && let Err((at, why)) = game.check_steps(start, steps)
-            {
-                return Err(Failure::message(
-                    "stratagem::solve::check",
-                    format!("{name}: the solution is not legal at step {} of {}: {why}", at + 1, steps.len()),
-                ));
-            }
-            n_solved += u64::from(moves.is_some());
-            total_steps += steps.as_ref().map_or(0, |s| s.len() as u64);
-            let ms = (ms * 1000.0).round() / 1000.0;
-            let line = match args.format {
-                Format::Json => {
-                    let mut line = serde_json::Map::new();
-                    match label {
-                        Label::Index(i) => {
-                            line.insert("index".into(), (i + 1).into());
-                            line.insert("board".into(), game.format_instance(start).into());
-                        }
-                        Label::Number(n) => {
-                            line.insert("deal".into(), (*n).into());
-                        }
+    let n = puzzles.len();
+    // Each thread takes the next puzzle as it finishes one; this thread
+    // prints the results in order as they come in.
+    let next = AtomicU64::new(0);
+    let printed = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let printing = std::thread::scope(|scope| -> Outcome {
+        let (sender, results) = mpsc::channel();
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let (next, printed, stop, puzzles, guides) = (&next, &printed, &stop, &puzzles, &guides);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
                     }
-                    line.insert("solved".into(), moves.is_some().into());
-                    line.insert("length".into(), steps.as_ref().map(Vec::len).into());
-                    line.insert("nodes".into(), nodes.into());
-                    line.insert("ms".into(), ms.into());
-                    line.insert("moves".into(), steps.clone().unwrap_or_default().into());
-                    serde_json::Value::Object(line).to_string()
-                }
-                Format::Text => {
-                    let result = match (&steps, instance.optimal_cost) {
-                        (None, _) => "unsolved".to_owned(),
-                        (Some(t), Some(best)) if t.len() as u32 != best => {
-                            format!("length {} (published {best})", t.len())
-                        }
-                        (Some(t), _) => format!("length {}", t.len()),
-                    };
-                    let steps = steps.map(|t| t.join(" ")).unwrap_or_default();
-                    match label {
-                        Label::Index(i) => {
-                            format!(
-                                "{:>5} {} {result} nodes {nodes} {ms:.2} ms  {steps}",
-                                i + 1,
-                                game.format_instance(start)
-                            )
-                        }
-                        Label::Number(n) => format!("deal {n:>5} {result} nodes {nodes} {ms:.2} ms  {steps}"),
+                    while i >= printed.load(Ordering::Acquire) + AHEAD * threads as u64 && !stop.load(Ordering::Relaxed)
+                    {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    // Solved, written out step by step and (with `--check`)
+                    // replayed here, so the printing thread only prints.
+                    let result = puzzles.get(game, i).map(|(label, instance, difficulty)| {
+                        let Solved { moves, nodes, ms } =
+                            solve_one(game, args, search, guides, &instance.state, difficulty);
+                        let steps = moves.map(|moves| solution_steps(game, &instance.state, &moves));
+                        let checked = match (&steps, args.check) {
+                            (Some(steps), true) => game.check_steps(&instance.state, steps),
+                            _ => Ok(()),
+                        };
+                        (label, instance, steps, nodes, ms, checked)
+                    });
+                    if sender.send((i, result)).is_err() {
+                        break;
                     }
                 }
-            };
-            out(&format!("{line}\n"));
+            });
         }
-    }
+        drop(sender);
+        let mut pending = BTreeMap::new();
+        let mut want = 0;
+        for (i, result) in results {
+            pending.insert(i, result);
+            while let Some(result) = pending.remove(&want) {
+                want += 1;
+                printed.store(want, Ordering::Release);
+                let Some((label, instance, steps, nodes, ms, checked)) = result else { continue };
+                total_nodes += nodes;
+                if let (Err((at, why)), Some(steps)) = (checked, &steps) {
+                    stop.store(true, Ordering::Relaxed);
+                    let name = match label {
+                        Label::Index(i) => format!("puzzle {}", i + 1),
+                        Label::Number(n) => format!("deal {n}"),
+                    };
+                    return Err(Failure::message(
+                        "stratagem::solve::check",
+                        format!("{name}: the solution is not legal at step {} of {}: {why}", at + 1, steps.len()),
+                    ));
+                }
+                n_solved += u64::from(steps.is_some());
+                total_steps += steps.as_ref().map_or(0, |s| s.len() as u64);
+                let line = result_line(game, args.format, label, &instance, steps, nodes, ms);
+                out(&format!("{line}\n"));
+            }
+        }
+        Ok(())
+    });
+    printing?;
     if args.format == Format::Text {
         let seconds = started.elapsed().as_secs_f64().max(1e-9);
         let n = puzzles.len();
@@ -261,8 +271,64 @@ where
     Ok(())
 }
 
+/// One puzzle's result as `--format` writes it.
+fn result_line<G: Puzzle>(
+    game: &G,
+    format: Format,
+    label: Label,
+    instance: &Instance<G::State>,
+    steps: Option<Vec<String>>,
+    nodes: u64,
+    ms: f64,
+) -> String {
+    let start = &instance.state;
+    let ms = (ms * 1000.0).round() / 1000.0;
+    match format {
+        Format::Json => {
+            let mut line = serde_json::Map::new();
+            match label {
+                Label::Index(i) => {
+                    line.insert("index".into(), (i + 1).into());
+                    line.insert("board".into(), game.format_instance(start).into());
+                }
+                Label::Number(n) => {
+                    line.insert("deal".into(), n.into());
+                }
+            }
+            line.insert("solved".into(), steps.is_some().into());
+            line.insert("length".into(), steps.as_ref().map(Vec::len).into());
+            line.insert("nodes".into(), nodes.into());
+            line.insert("ms".into(), ms.into());
+            line.insert("moves".into(), steps.unwrap_or_default().into());
+            serde_json::Value::Object(line).to_string()
+        }
+        Format::Text => {
+            let result = match (&steps, instance.optimal_cost) {
+                (None, _) => "unsolved".to_owned(),
+                (Some(t), Some(best)) if t.len() as u32 != best => format!("length {} (published {best})", t.len()),
+                (Some(t), _) => format!("length {}", t.len()),
+            };
+            let steps = steps.map(|t| t.join(" ")).unwrap_or_default();
+            match label {
+                Label::Index(i) => {
+                    format!("{:>5} {} {result} nodes {nodes} {ms:.2} ms  {steps}", i + 1, game.format_instance(start))
+                }
+                Label::Number(n) => format!("deal {n:>5} {result} nodes {nodes} {ms:.2} ms  {steps}"),
+            }
+        }
+    }
+}
+
+/// How much larger each round of a portfolio's node limit is than the last.
+const ROUND_GROWTH: u64 = 4;
+
 /// Solves one puzzle with the chosen search, with each guide in turn until
-/// one solves it (each within the limits); nodes and time add up.
+/// one solves it (each within the limits); nodes and time add up. With
+/// `--round-nodes` and more than one guide, the guides take turns in rounds
+/// of growing node limits (a guide whose search ended below its limit, out
+/// of states or of time, is not tried again), so an easy solution
+/// for a later guide is found before an earlier guide's hard search runs
+/// to the end: restarts of the kind that tame heavy-tailed search times.
 fn solve_one<G>(
     game: &G,
     args: &SolveArgs,
@@ -276,14 +342,25 @@ where
 {
     let begun = Instant::now();
     let mut nodes = 0;
-    for guide in guides {
-        let found = search_once(game, args, search, guide, start, difficulty);
-        nodes += found.nodes;
-        if found.moves.is_some() {
-            return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+    let mut limit = match args.round_nodes {
+        Some(first) if guides.len() > 1 => first.min(args.max_nodes),
+        _ => args.max_nodes,
+    };
+    let mut ended = vec![false; guides.len()];
+    loop {
+        for (guide, ended) in guides.iter().zip(&mut ended).filter(|(_, ended)| !**ended) {
+            let found = search_once(game, args, search, guide, start, difficulty, limit);
+            nodes += found.nodes;
+            if found.moves.is_some() {
+                return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+            }
+            *ended = found.nodes < limit;
         }
+        if limit >= args.max_nodes || ended.iter().all(|&e| e) {
+            return Solved { moves: None, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
+        }
+        limit = limit.saturating_mul(ROUND_GROWTH).min(args.max_nodes);
     }
-    Solved { moves: None, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 }
 }
 
 /// One search of `start` guided by `guide`, within the limits.
@@ -294,12 +371,13 @@ fn search_once<G>(
     guide: &Guide<G::State, G::Move>,
     start: &G::State,
     difficulty: f64,
+    max_nodes: u64,
 ) -> Solution<G::Move>
 where
     G: GpDomain + Puzzle<State: Hash + Eq>,
 {
     let budget = Budget {
-        max_nodes: args.max_nodes,
+        max_nodes,
         deadline: args.time_limit.and_then(|s| Instant::now().checked_add(Duration::from_secs_f64(s))),
     };
     match (search, guide) {

@@ -383,6 +383,21 @@ pub trait Puzzle: Game {
         state.clone()
     }
 
+    /// A 64-bit digest of [`Puzzle::transposition_key`]: what staged
+    /// deepening's table holds, 8 bytes a state. Two different keys share a
+    /// digest with a chance of about 2^-64 per pair; the search would then
+    /// skip a state, never report a wrong solution. SipHash (fixed keys, so
+    /// the same for every run) of the key by default.
+    fn transposition_digest(&self, state: &Self::State) -> u64
+    where
+        Self::State: std::hash::Hash,
+    {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut hasher = DefaultHasher::new();
+        self.transposition_key(state).hash(&mut hasher);
+        hasher.finish()
+    }
+
     /// `mv` written out step by step as a solution lists it (FreeCell: the
     /// player's move, then each automatic move). The move's text by default.
     fn move_steps(&self, state: &Self::State, mv: &Self::Move) -> Vec<String> {
@@ -406,6 +421,22 @@ pub trait Puzzle: Game {
     /// searches try them first); a stable reordering, the same every time.
     fn order_moves(&self, state: &Self::State, moves: &mut [Self::Move]) {
         let _ = (state, moves);
+    }
+
+    /// The legal moves in [`Puzzle::order_moves`]'s order, each with the
+    /// state it leads to, into `out` (cleared first): what a depth-first
+    /// search visits. A game whose move generator builds the next states
+    /// anyway (FreeCell, for the automatic moves) hands them over instead of
+    /// building them again.
+    fn successors(&self, state: &Self::State, out: &mut Vec<(Self::Move, Self::State)>) {
+        let mut moves = Vec::new();
+        self.legal_moves(state, &mut moves);
+        self.order_moves(state, &mut moves);
+        out.clear();
+        out.extend(moves.into_iter().map(|mv| {
+            let next = self.apply(state, &mv);
+            (mv, next)
+        }));
     }
 
     /// Reads one line of a file of puzzles: `None` for a blank line or a

@@ -11,8 +11,9 @@
 //! list. A transposition table of every state met keeps the depth-first
 //! searches out of loops and away from states already searched; when it
 //! holds `table_size` states it is emptied (only the open list stays in
-//! memory). The goal ends the search wherever a depth-first search meets
-//! it, so a solution is found as soon as it is generated.
+//! memory). The table holds 64-bit digests of the states' transposition
+//! keys ([`Puzzle::transposition_digest`]), not the states. The goal ends
+//! the search wherever a depth-first search meets it, so a solution is found as soon as it is generated.
 //!
 //! Nodes: every state the depth-first searches meet that the table did not
 //! hold (the start included). Solutions are not optimal.
@@ -22,7 +23,9 @@
 //! moves share; records no state in the list needs are dropped whenever
 //! the table is emptied.
 
-use std::collections::BTreeMap;
+use std::cell::Cell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::hash::Hash;
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -81,7 +84,7 @@ where
         game,
         depth: settings.depth.max(1) as usize,
         budget: budget.into(),
-        table: FxHashSet::default(),
+        table: SPARE_TABLE.with(|spare| spare.take()),
         records: Vec::new(),
         path: Vec::new(),
         chain: Vec::new(),
@@ -92,15 +95,11 @@ where
     if game.is_goal(start) {
         return Solution { moves: Some(Vec::new()), nodes: 1 };
     }
-    search.table.insert(game.transposition_key(start));
-    let mut open: BTreeMap<i64, Open<G::State>> = BTreeMap::new();
+    search.table.insert(game.transposition_digest(start));
+    let mut open = OpenList::default();
     open.insert(order_key(h(start, 0)), Open { state: start.clone(), record: ROOT, g: 0 });
-    // States the open list let go of, by value and then age.
-    let mut reserve: BTreeMap<(i64, u64), Open<G::State>> = BTreeMap::new();
-    let mut replaced = 0u64;
-    while let Some(Open { state, record, g }) =
-        open.pop_first().map(|(_, best)| best).or_else(|| reserve.pop_first().map(|(_, best)| best))
-    {
+    let mut reserve = Reserve::new(settings.reserve);
+    while let Some(Open { state, record, g }) = open.pop_first().or_else(|| reserve.pop_first()) {
         search.path.clear();
         search.chain.clear();
         match search.dfs(&state, record) {
@@ -116,19 +115,17 @@ where
         // The first leaf found of each value stays: leaves go in last first.
         for (leaf, leaf_record) in search.leaves.drain(..).rev() {
             let key = order_key(h(&leaf, g));
-            let Some(old) = open.insert(key, Open { state: leaf, record: leaf_record, g }) else { continue };
-            if settings.reserve > 0 {
-                reserve.insert((key, replaced), old);
-                replaced += 1;
-                if reserve.len() > settings.reserve {
-                    reserve.pop_last();
-                }
+            if let Some(old) = open.insert(key, Open { state: leaf, record: leaf_record, g }) {
+                reserve.push(key, old);
             }
         }
         if search.table.len() >= settings.table_size {
             search.table.clear();
-            let records = open.values_mut().chain(reserve.values_mut()).map(|o| &mut o.record);
-            search.compact(records);
+            // The reserve's order does not depend on records: out and back.
+            let mut reserved = std::mem::take(&mut reserve.heap).into_vec();
+            let records = open.by_key.values_mut().chain(reserved.iter_mut().map(|r| &mut r.open));
+            search.compact(records.map(|o| &mut o.record));
+            reserve.heap = BinaryHeap::from(reserved);
         }
     }
     Solution { moves: None, nodes: search.nodes }
@@ -141,6 +138,102 @@ struct Open<S> {
     g: u32,
 }
 
+/// The open list: at most one state per value (a state of a value already
+/// held replaces the one there, which is handed back), the least first.
+struct OpenList<S> {
+    by_key: FxHashMap<i64, Open<S>>,
+    /// Every key of `by_key` once, the least on top.
+    keys: BinaryHeap<Reverse<i64>>,
+}
+
+impl<S> Default for OpenList<S> {
+    fn default() -> OpenList<S> {
+        OpenList { by_key: FxHashMap::default(), keys: BinaryHeap::new() }
+    }
+}
+
+impl<S> OpenList<S> {
+    fn insert(&mut self, key: i64, open: Open<S>) -> Option<Open<S>> {
+        let old = self.by_key.insert(key, open);
+        if old.is_none() {
+            self.keys.push(Reverse(key));
+        }
+        old
+    }
+
+    fn pop_first(&mut self) -> Option<Open<S>> {
+        let Reverse(key) = self.keys.pop()?;
+        self.by_key.remove(&key)
+    }
+}
+
+/// The states the open list let go of, least value and then oldest first;
+/// the best `cap` are kept (the rest are dropped in batches, once `cap`
+/// plus a quarter more are held).
+struct Reserve<S> {
+    heap: BinaryHeap<Reserved<S>>,
+    cap: usize,
+    /// How many states have come in: the age that breaks ties.
+    arrived: u64,
+}
+
+/// A state of the reserve, ordered so that the heap's top is the least
+/// (value, age).
+struct Reserved<S> {
+    key: (i64, u64),
+    open: Open<S>,
+}
+
+impl<S> PartialEq for Reserved<S> {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl<S> Eq for Reserved<S> {}
+
+impl<S> PartialOrd for Reserved<S> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<S> Ord for Reserved<S> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.key.cmp(&self.key)
+    }
+}
+
+impl<S> Reserve<S> {
+    fn new(cap: usize) -> Reserve<S> {
+        Reserve { heap: BinaryHeap::new(), cap, arrived: 0 }
+    }
+
+    fn push(&mut self, key: i64, open: Open<S>) {
+        if self.cap == 0 {
+            return;
+        }
+        self.heap.push(Reserved { key: (key, self.arrived), open });
+        self.arrived += 1;
+        if self.heap.len() > self.cap + self.cap / 4 {
+            // Sorted by the order above: the greatest (value, age) first.
+            let mut sorted = std::mem::take(&mut self.heap).into_sorted_vec();
+            sorted.drain(..sorted.len() - self.cap);
+            self.heap = BinaryHeap::from(sorted);
+        }
+    }
+
+    fn pop_first(&mut self) -> Option<Open<S>> {
+        self.heap.pop().map(|r| r.open)
+    }
+}
+
+thread_local! {
+    /// A table a search on this thread has finished with, emptied: the next
+    /// search starts with its memory instead of growing a table again.
+    static SPARE_TABLE: Cell<FxHashSet<u64>> = Cell::new(FxHashSet::default());
+}
+
 enum Stage {
     Done,
     Found,
@@ -151,18 +244,27 @@ struct Stages<'g, G: Puzzle> {
     game: &'g G,
     depth: usize,
     budget: Budget,
-    /// The keys of the states met since the table was last emptied.
-    table: FxHashSet<G::State>,
+    /// The digests of the states met since the table was last emptied.
+    table: FxHashSet<u64>,
     /// Move records: the record before (or [`ROOT`]) and the move.
     records: Vec<(u32, G::Move)>,
     /// The moves from the stage's state to the state being visited.
     path: Vec<G::Move>,
     /// The record of each move of `path`, once some leaf below needed one.
     chain: Vec<u32>,
-    spare_moves: Vec<Vec<G::Move>>,
+    /// Successor lists of finished depth-first calls, to reuse.
+    spare_moves: Vec<Vec<(G::Move, G::State)>>,
     nodes: u64,
     /// The states at the stage's depth, with their records.
     leaves: Vec<(G::State, u32)>,
+}
+
+impl<G: Puzzle> Drop for Stages<'_, G> {
+    fn drop(&mut self) {
+        let mut table = std::mem::take(&mut self.table);
+        table.clear();
+        SPARE_TABLE.with(|spare| spare.set(table));
+    }
 }
 
 impl<G> Stages<'_, G>
@@ -173,13 +275,11 @@ where
     /// The depth-first search of one stage from `state` (whose moves are
     /// `record`'s chain), `path.len()` moves into it.
     fn dfs(&mut self, state: &G::State, record: u32) -> Stage {
-        let mut moves = self.spare_moves.pop().unwrap_or_default();
-        self.game.legal_moves(state, &mut moves);
-        self.game.order_moves(state, &mut moves);
+        let mut successors = self.spare_moves.pop().unwrap_or_default();
+        self.game.successors(state, &mut successors);
         let mut outcome = Stage::Done;
-        for mv in &moves {
-            let child = self.game.apply(state, mv);
-            if !self.table.insert(self.game.transposition_key(&child)) {
+        for (mv, child) in successors.drain(..) {
+            if !self.table.insert(self.game.transposition_digest(&child)) {
                 continue;
             }
             if self.budget.spent(self.nodes) {
@@ -187,7 +287,7 @@ where
                 break;
             }
             self.nodes += 1;
-            self.path.push(mv.clone());
+            self.path.push(mv);
             if self.game.is_goal(&child) {
                 outcome = Stage::Found;
                 break;
@@ -207,7 +307,8 @@ where
             self.path.pop();
             self.chain.truncate(self.path.len());
         }
-        self.spare_moves.push(moves);
+        successors.clear();
+        self.spare_moves.push(successors);
         outcome
     }
 

@@ -34,15 +34,15 @@ impl GpDomain for FreeCell {
 fn terminals<S: HoldsPosition>() -> Vec<FeatureDef<S>> {
     // A function pointer per heuristic: `Compute::F` takes plain `fn`s.
     let computes: [fn(&S, Player) -> f64; 9] = [
-        |s, _| values(s.position())[0],
-        |s, _| values(s.position())[1],
-        |s, _| values(s.position())[2],
-        |s, _| values(s.position())[3],
-        |s, _| values(s.position())[4],
-        |s, _| values(s.position())[5],
-        |s, _| values(s.position())[6],
-        |s, _| values(s.position())[7],
-        |s, _| values(s.position())[8],
+        |s, _| value(s.position(), 0),
+        |s, _| value(s.position(), 1),
+        |s, _| value(s.position(), 2),
+        |s, _| value(s.position(), 3),
+        |s, _| value(s.position(), 4),
+        |s, _| value(s.position(), 5),
+        |s, _| value(s.position(), 6),
+        |s, _| value(s.position(), 7),
+        |s, _| value(s.position(), 8),
     ];
     NAMES
         .iter()
@@ -69,20 +69,23 @@ impl HoldsPosition for SearchNode<Position, Move> {
 }
 
 thread_local! {
-    /// The last position's values: a program's terminals are computed one
-    /// by one, and a weight vector reads all nine of one position.
-    static LAST: Cell<Option<(Position, [f64; 9])>> = const { Cell::new(None) };
+    /// The last position's values, by its digest: a program's terminals are
+    /// computed one by one, and a weight vector reads all nine of one
+    /// position. Every heuristic is the same for positions that differ only
+    /// in which slot holds what, as positions of one digest do.
+    static LAST: (Cell<Option<u64>>, [Cell<f64>; 9]) = const { (Cell::new(None), [const { Cell::new(0.0) }; 9]) };
 }
 
-/// [`heuristics::normalised`], computed once for consecutive calls on one
-/// position.
-fn values(p: &Position) -> [f64; 9] {
-    LAST.with(|last| match last.get() {
-        Some((known, values)) if known == *p => values,
-        _ => {
-            let values = heuristics::normalised(p);
-            last.set(Some((*p, values)));
-            values
+/// Heuristic `k` of [`heuristics::normalised`], all nine computed once for
+/// consecutive calls on one position.
+fn value(p: &Position, k: usize) -> f64 {
+    LAST.with(|(digest, values)| {
+        if digest.get() != Some(p.digest()) {
+            for (cell, v) in values.iter().zip(heuristics::normalised(p)) {
+                cell.set(v);
+            }
+            digest.set(Some(p.digest()));
         }
+        values[k].get()
     })
 }

@@ -38,36 +38,28 @@ const BOTTOM_SUM_MAX: u32 = 4 * 13 + 4 * 12;
 /// of the next card it needs (0 when that card is in a free cell or the suit
 /// is complete), summed; doubled when no free cell and no cascade is empty.
 pub fn hsdh(p: &Position) -> u32 {
-    let mut above = [u8::MAX; DECK];
-    for i in 0..CASCADES {
-        let cascade = p.cascade(i);
-        for (depth, &c) in cascade.iter().enumerate() {
-            above[usize::from(c)] = (cascade.len() - 1 - depth) as u8;
-        }
-    }
-    let sum: u32 = (0..4u8)
-        .filter(|&s| p.foundation(s) < 13)
-        .map(|s| match above[usize::from(card(p.foundation(s), s))] {
-            u8::MAX => 0,
-            n => u32::from(n),
-        })
-        .sum();
+    let sum = cards_on_next(p);
     if p.empty_cells() == 0 && p.empty_cascades() == 0 { 2 * sum } else { sum }
+}
+
+/// For each suit not complete, the cards on top of the next card its
+/// foundation needs (0 when that card is in a free cell), summed.
+fn cards_on_next(p: &Position) -> u32 {
+    (0..4u8).filter(|&s| p.foundation(s) < 13).filter_map(|s| p.cards_on(card(p.foundation(s), s))).sum()
 }
 
 /// The cards of the cascades that lie well placed: a card is when it and
 /// every card under it descend in alternating colours from the cascade's
 /// bottom.
 pub fn well_placed(p: &Position) -> u32 {
-    (0..CASCADES)
-        .map(|i| {
-            let cascade = p.cascade(i);
-            match cascade.len() {
-                0 => 0,
-                n => 1 + cascade.windows(2).take_while(|w| fits_on(w[1], w[0])).count().min(n - 1) as u32,
-            }
-        })
-        .sum()
+    p.cascades().map(well_placed_in).sum()
+}
+
+fn well_placed_in(cascade: &[u8]) -> u32 {
+    match cascade.len() {
+        0 => 0,
+        n => 1 + cascade.windows(2).take_while(|w| fits_on(w[1], w[0])).count().min(n - 1) as u32,
+    }
 }
 
 /// A card's value: ace 1 .. king 13.
@@ -95,8 +87,45 @@ pub fn sum_of_bottom_cards(p: &Position) -> u32 {
     BOTTOM_SUM_MAX.saturating_sub(sum)
 }
 
-/// Every heuristic of [`NAMES`] normalised to [0, 1] as a distance.
+/// Every heuristic of [`NAMES`] normalised to [0, 1] as a distance. One
+/// pass over the cascades gathers what the nine need (the functions above
+/// compute the same values one by one; a test holds them equal).
 pub fn normalised(p: &Position) -> [f64; 9] {
+    let above = cards_on_next(p);
+    let (mut well, mut tops, mut top_sum, mut bottom_sum) = (0, 0u32, 0, 0);
+    for cascade in p.cascades() {
+        let (Some(&bottom), Some(&top)) = (cascade.first(), cascade.last()) else { continue };
+        well += well_placed_in(cascade);
+        tops += 1;
+        top_sum += value(top);
+        bottom_sum += value(bottom);
+    }
+    let free = p.empty_cells() + p.empty_cascades();
+    let hsdh = if free == 0 { 2 * above } else { above };
+    let up = [0u8, 1, 2, 3].map(|s| p.foundation(s));
+    let lowest = f64::from(up.iter().copied().min().unwrap_or(0));
+    let highest = f64::from(up.iter().copied().max().unwrap_or(0));
+    let deck = DECK as f64;
+    let out = f64::from(p.cards_out());
+    let cascades_top = if tops == 0 { 0.0 } else { f64::from(top_sum) / f64::from(tops) };
+    let difference_from_top = cascades_top - up.iter().map(|&n| f64::from(n)).sum::<f64>() / 4.0;
+    [
+        (f64::from(hsdh) / HSDH_SCALE).min(1.0),
+        1.0 - (f64::from(well) + deck - out) / deck,
+        out / deck,
+        1.0 - free as f64 / (CELLS + CASCADES) as f64,
+        (difference_from_top + 13.0) / 26.0,
+        (13.0 - lowest) / 13.0,
+        (13.0 - highest) / 13.0,
+        (highest - lowest) / 13.0,
+        f64::from(BOTTOM_SUM_MAX.saturating_sub(bottom_sum)) / f64::from(BOTTOM_SUM_MAX),
+    ]
+}
+
+/// [`normalised`] from the functions one by one, for the test that holds
+/// the two equal.
+#[cfg(test)]
+fn normalised_one_by_one(p: &Position) -> [f64; 9] {
     let up = [0u8, 1, 2, 3].map(|s| p.foundation(s));
     let lowest = f64::from(up.iter().copied().min().unwrap_or(0));
     let highest = f64::from(up.iter().copied().max().unwrap_or(0));
@@ -156,6 +185,7 @@ mod tests {
         for number in [1, 617, 11982, 31999] {
             let mut p = deal_position(number);
             for step in 0..200 {
+                assert_eq!(normalised(&p), normalised_one_by_one(&p), "deal {number} step {step}");
                 for v in normalised(&p) {
                     assert!((0.0..=1.0).contains(&v), "deal {number} step {step}: {v}");
                 }

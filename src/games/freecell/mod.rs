@@ -139,6 +139,12 @@ impl Puzzle for FreeCell {
         p.canonical()
     }
 
+    /// [`Position::digest`]: the canonical position's digest without
+    /// building it.
+    fn transposition_digest(&self, p: &Position) -> u64 {
+        p.digest()
+    }
+
     /// Microsoft's deal numbers ([`deal::parse_deals`]).
     fn parse_numbers(&self, list: &str) -> Option<Result<Vec<RangeInclusive<u32>>, ParseError>> {
         Some(deal::parse_deals(list))
@@ -182,6 +188,10 @@ impl Puzzle for FreeCell {
     /// empty cascade, then to a free cell.
     fn order_moves(&self, p: &Position, moves: &mut [Move]) {
         moves::order(p, moves);
+    }
+
+    fn successors(&self, p: &Position, out: &mut Vec<(Move, Position)>) {
+        moves::successors(p, out);
     }
 
     /// A line of ms32k.txt, `N: col1 | ... | col8` (each cascade bottom card

@@ -34,7 +34,7 @@
 //! `3a`, `a8`, `1h`, `ah`, `38`, and `/n` after a sequence move of n > 1
 //! cards: `38/4`.
 
-use super::cards::{DECK, NO_CARD, fits_on, opposite_suits, rank, suit};
+use super::cards::{DECK, NO_CARD, card, fits_on, opposite_suits, rank, suit};
 use super::position::{CASCADES, CELLS, Position};
 
 /// The first free cell's place.
@@ -104,60 +104,92 @@ pub fn safe_to_foundation(p: &Position, card: u8) -> bool {
 /// each with its automatic moves.
 pub fn legal_moves(p: &Position, moves: &mut Vec<Move>) {
     moves.clear();
+    generate(p, |mv, _| moves.push(mv));
+}
+
+/// The legal moves of `p` in [`order`]'s order, each with the position it
+/// leads to (built once, as the move generator finds the automatic moves).
+pub fn successors(p: &Position, out: &mut Vec<(Move, Position)>) {
+    out.clear();
+    generate(p, |mv, q| out.push((mv, q)));
+    out.sort_by_key(|(mv, _)| order_key(p, mv));
+}
+
+/// Hands every legal move of `p`, with the position after it, to `sink`.
+fn generate(p: &Position, mut sink: impl FnMut(Move, Position)) {
     if p.is_solved() {
         return;
     }
+    // The safe cards depend on the foundations only: a move that puts
+    // nothing up leaves the parent's.
+    let parents_safe = safe_cards(p);
     let mut add = |from: u8, to: u8, count: usize| {
         let mut q = *p;
         play(&mut q, from, to, count);
-        moves.push(Move { from, to, count: count as u8, autos: auto_play(&mut q) });
+        let safe = if to == FOUNDATION { safe_cards(&q) } else { parents_safe };
+        let autos = auto_play_from(&mut q, safe);
+        sink(Move { from, to, count: count as u8, autos }, q);
     };
+    // Each cascade's top card (or none) and how many cards on top of it
+    // alternate colours and descend, read once.
+    let mut tops = [NO_CARD; CASCADES];
+    let mut runs = [0usize; CASCADES];
+    let mut at = 0;
+    for i in 0..CASCADES {
+        let cascade = &p.cards[at..at + usize::from(p.lens[i])];
+        at += cascade.len();
+        if let Some(&top) = cascade.last() {
+            tops[i] = top;
+            runs[i] = run_len(cascade);
+        }
+    }
     let first_empty_cell = (0..CELLS).find(|&i| p.cell(i).is_none());
     let first_empty_cascade = (0..CASCADES).find(|&i| p.lens[i] == 0);
+    let to_card = capacity(p, false);
+    let to_empty = if first_empty_cascade.is_some() { capacity(p, true) } else { 0 };
+    let next_up = |c: u8| p.foundation(suit(c)) == rank(c);
     // To the foundations.
     for i in 0..CELLS {
-        if p.cell(i).is_some_and(|c| p.foundation(suit(c)) == rank(c)) {
+        if p.cell(i).is_some_and(next_up) {
             add(CELL + i as u8, FOUNDATION, 1);
         }
     }
-    for i in 0..CASCADES {
-        if p.top(i).is_some_and(|c| p.foundation(suit(c)) == rank(c)) {
+    for (i, &top) in tops.iter().enumerate() {
+        if top != NO_CARD && next_up(top) {
             add(i as u8, FOUNDATION, 1);
         }
     }
     // Cascade to cascade.
-    for from in 0..CASCADES {
-        let cascade = p.cascade(from);
-        let run = run_len(cascade);
+    for (from, cascade) in p.cascades().enumerate() {
+        let run = runs[from];
         if run == 0 {
             continue;
         }
-        for to in 0..CASCADES {
+        for (to, &below) in tops.iter().enumerate() {
             if to == from {
                 continue;
             }
-            match p.top(to) {
-                Some(below) => {
-                    let fitting = (1..=run).find(|&n| fits_on(cascade[cascade.len() - n], below));
-                    if let Some(n) = fitting.filter(|&n| n <= capacity(p, false)) {
-                        add(from as u8, to as u8, n);
-                    }
+            if below != NO_CARD {
+                // Only one length of the run can fit: the run's ranks rise
+                // by one from the top, so the card one rank under `below`
+                // is `rank(below) − rank(top)` cards down, if in the run.
+                let n = usize::from(rank(below)).wrapping_sub(usize::from(rank(tops[from])));
+                if (1..=run.min(to_card)).contains(&n) && fits_on(cascade[cascade.len() - n], below) {
+                    add(from as u8, to as u8, n);
                 }
-                None if Some(to) == first_empty_cascade => {
-                    let most = run.min(capacity(p, true)).min(cascade.len() - 1);
-                    for n in (1..=most).rev() {
-                        add(from as u8, to as u8, n);
-                    }
+            } else if Some(to) == first_empty_cascade {
+                let most = run.min(to_empty).min(cascade.len() - 1);
+                for n in (1..=most).rev() {
+                    add(from as u8, to as u8, n);
                 }
-                None => {}
             }
         }
     }
     // Free cell to cascade.
     for i in 0..CELLS {
         let Some(c) = p.cell(i) else { continue };
-        for to in 0..CASCADES {
-            let fits = p.top(to).map_or(Some(to) == first_empty_cascade, |below| fits_on(c, below));
+        for (to, &below) in tops.iter().enumerate() {
+            let fits = if below == NO_CARD { Some(to) == first_empty_cascade } else { fits_on(c, below) };
             if fits {
                 add(CELL + i as u8, to as u8, 1);
             }
@@ -165,8 +197,8 @@ pub fn legal_moves(p: &Position, moves: &mut Vec<Move>) {
     }
     // Cascade to free cell.
     if let Some(cell) = first_empty_cell {
-        for from in 0..CASCADES {
-            if !p.cascade(from).is_empty() {
+        for (from, &top) in tops.iter().enumerate() {
+            if top != NO_CARD {
                 add(from as u8, CELL + cell as u8, 1);
             }
         }
@@ -176,36 +208,60 @@ pub fn legal_moves(p: &Position, moves: &mut Vec<Move>) {
 /// Plays `count` cards from `from` to `to` on `p` (no checks: the move is
 /// legal).
 fn play(p: &mut Position, from: u8, to: u8, count: usize) {
-    let mut run = [NO_CARD; DECK];
+    // A sequence descends: 13 cards at most.
+    let mut run = [NO_CARD; 13];
     if from < CELL {
         p.take(usize::from(from), count, &mut run);
     } else {
-        let cell = usize::from(from - CELL);
-        run[0] = p.cells[cell];
-        p.cells[cell] = NO_CARD;
+        run[0] = p.take_cell(usize::from(from - CELL));
     }
     if to < CELL {
         p.put(usize::from(to), &run[..count]);
     } else if to < FOUNDATION {
-        p.cells[usize::from(to - CELL)] = run[0];
+        p.put_cell(usize::from(to - CELL), run[0]);
     } else {
-        p.foundations[usize::from(suit(run[0]))] += 1;
+        p.put_up(run[0]);
     }
 }
 
 /// Plays every safe automatic move on `p` and returns them.
 pub fn auto_play(p: &mut Position) -> AutoMoves {
+    auto_play_from(p, safe_cards(p))
+}
+
+/// The cards safe to put up on `p`'s foundations now, as card bits: at
+/// most one a suit.
+fn safe_cards(p: &Position) -> u64 {
+    (0..4u8)
+        .filter(|&s| p.foundation(s) < 13)
+        .map(|s| card(p.foundation(s), s))
+        .filter(|&c| safe_to_foundation(p, c))
+        .fold(0u64, |set, c| set | 1 << c)
+}
+
+/// [`auto_play`], given `p`'s [`safe_cards`].
+fn auto_play_from(p: &mut Position, mut safe: u64) -> AutoMoves {
     let mut autos = AutoMoves::default();
+    let mut first = true;
     'again: loop {
+        if !first {
+            safe = safe_cards(p);
+        }
+        first = false;
+        if safe == 0 {
+            return autos;
+        }
         for i in 0..CELLS {
-            if p.cell(i).is_some_and(|c| safe_to_foundation(p, c)) {
+            if p.cell(i).is_some_and(|c| safe >> c & 1 != 0) {
                 play(p, CELL + i as u8, FOUNDATION, 1);
                 autos.push(CELL + i as u8);
                 continue 'again;
             }
         }
+        let mut end = 0;
         for i in 0..CASCADES {
-            if p.top(i).is_some_and(|c| safe_to_foundation(p, c)) {
+            end += usize::from(p.lens[i]);
+            if p.lens[i] > 0 && safe >> p.cards[end - 1] & 1 != 0 {
                 play(p, i as u8, FOUNDATION, 1);
                 autos.push(i as u8);
                 continue 'again;
@@ -331,12 +387,17 @@ pub fn replay_steps(start: &Position, steps: &[String]) -> Result<Position, (usi
 /// an empty cascade, then moves to a free cell; the sort is stable, so each
 /// group keeps generation order.
 pub fn order(p: &Position, moves: &mut [Move]) {
-    moves.sort_by_key(|mv| match mv.to {
+    moves.sort_by_key(|mv| order_key(p, mv));
+}
+
+/// [`order`]'s key of a move: its group, then longer sequences first.
+fn order_key(p: &Position, mv: &Move) -> (u8, u8) {
+    match mv.to {
         FOUNDATION => (0, 0),
         to if to < CELL && p.lens[usize::from(to)] > 0 => (1 + u8::from(mv.from >= CELL), u8::MAX - mv.count),
         to if to < CELL => (3, u8::MAX - mv.count),
         _ => (4, 0),
-    });
+    }
 }
 
 #[cfg(test)]
@@ -435,6 +496,37 @@ mod tests {
         for mv in &moves {
             assert!(is_consistent(&apply(&p, mv)), "{}", move_text(mv));
         }
+    }
+
+    #[test]
+    fn the_digest_kept_by_moves_is_the_canonical_positions() {
+        // Random walks from many deals: after every move the digest kept
+        // step by step equals the one computed from the cards, and equals
+        // the canonical position's.
+        let mut moves = Vec::new();
+        let mut digests = std::collections::HashMap::new();
+        let mut walk = 1u64;
+        // Walks end where no move is left (often soon: free cells fill up).
+        for number in (1..=100).chain([617, 11982, 31999]) {
+            let mut p = Position::from_cascades(&super::super::deal::deal(number)).expect("a deal");
+            for step in 0..300usize {
+                assert_eq!(p.digest(), p.full_digest(), "deal {number} step {step}");
+                assert_eq!(p.digest(), p.canonical().full_digest(), "deal {number} step {step}");
+                // Different canonical positions, different digests.
+                let canonical = p.canonical();
+                assert_eq!(*digests.entry(p.digest()).or_insert(canonical), canonical);
+                legal_moves(&p, &mut moves);
+                walk = walk.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                let Some(mv) = moves.get((walk >> 33) as usize % moves.len().max(1)) else { break };
+                p = apply(&p, mv);
+            }
+        }
+        assert!(digests.len() > 500, "{} positions met", digests.len());
+        // A renamed position (cells and cascades swapped) has the digest.
+        let p = position("C-0 D-0 H-0 S-0", "5D - 7S -", ["AC", "KH TS", "6C", "9H", "", "2D", "3S"]);
+        let q = position("C-0 D-0 H-0 S-0", "- 7S - 5D", ["KH TS", "AC", "6C", "", "9H", "3S", "2D"]);
+        assert_ne!(p, q);
+        assert_eq!(p.digest(), q.digest());
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Positions and their text layout.
 //!
-//! A [`Position`] is 68 bytes, `Copy` and hashed as it stands: the cards up
-//! per suit, the 4 free cells, and the 8 cascades laid end to end in one
-//! buffer. Free cells and cascades keep their places (no canonical
-//! reordering), so a move such as `3a` or `a8` means the same slot when a
-//! solution is replayed or written out. Symmetric duplicates are kept out
-//! of the search instead by the move generator, which moves to the first
-//! empty free cell and the first empty cascade only.
+//! A [`Position`] is 76 bytes, `Copy` and hashed as it stands: the cards up
+//! per suit, the 4 free cells, the 8 cascades laid end to end in one
+//! buffer, and a digest of the position up to renaming
+//! ([`Position::digest`]) kept up to date by every change. Free cells and
+//! cascades keep their places (no canonical reordering), so a move such as
+//! `3a` or `a8` means the same slot when a solution is replayed or written
+//! out. Transposition tables key positions by the digest; the move
+//! generator, which moves to the first empty free cell and the first empty
+//! cascade only, keeps most renamed duplicates from being generated.
 //!
 //! The layout is Freecell Solver's board format, which `ms_deal.py --fcs`
 //! writes:
@@ -32,7 +34,7 @@
 //! all 4 cells and `:` before each cascade, so it reads back to the same
 //! position.
 
-use super::cards::{DECK, NO_CARD, RANKS, SUITS, card, card_name, parse_card, parse_rank, parse_suit};
+use super::cards::{DECK, NO_CARD, RANKS, SUITS, card, card_name, parse_card, parse_rank, parse_suit, suit};
 use crate::games::ParseError;
 
 /// How many cascades and free cells the game has.
@@ -51,14 +53,15 @@ pub struct Position {
     /// The cascades one after another, each bottom card first; the rest is
     /// [`NO_CARD`], so equal positions are equal bytes.
     pub(crate) cards: [u8; DECK],
+    /// [`Position::digest`], kept up to date by every change.
+    digest: u64,
 }
 
 impl Position {
     /// The position with `cascades` (bottom first), nothing else out.
     /// `None` unless the cascades hold every card once.
     pub fn from_cascades(cascades: &[Vec<u8>; CASCADES]) -> Option<Position> {
-        let mut p =
-            Position { foundations: [0; 4], cells: [NO_CARD; CELLS], lens: [0; CASCADES], cards: [NO_CARD; DECK] };
+        let mut p = Position::EMPTY;
         let mut seen = 0u64;
         let mut n = 0;
         for (i, cascade) in cascades.iter().enumerate() {
@@ -72,6 +75,7 @@ impl Position {
             }
             p.lens[i] = cascade.len() as u8;
         }
+        p.digest = p.full_digest();
         (n == DECK).then_some(p)
     }
 
@@ -79,6 +83,46 @@ impl Position {
     pub fn cascade(&self, i: usize) -> &[u8] {
         let start = self.start(i);
         &self.cards[start..start + usize::from(self.lens[i])]
+    }
+
+    /// The cascades in order, each bottom card first.
+    pub fn cascades(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        let mut at = 0;
+        self.lens.iter().map(move |&len| {
+            let cascade = &self.cards[at..at + usize::from(len)];
+            at += usize::from(len);
+            cascade
+        })
+    }
+
+    /// How many cards lie on `c` in its cascade; `None` when it is not in
+    /// one. The cards are searched eight at a time (a byte equal to `c` is a
+    /// zero byte of the word exclusive-or `c` in every byte), since the
+    /// heuristics ask this of every leaf of a search.
+    pub fn cards_on(&self, c: u8) -> Option<u32> {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let mut at = None;
+        for (k, chunk) in self.cards.chunks(8).enumerate() {
+            let mut bytes = [NO_CARD; 8];
+            bytes[..chunk.len()].copy_from_slice(chunk);
+            let x = u64::from_le_bytes(bytes) ^ (ONES * u64::from(c));
+            // The lowest byte flagged is the first zero byte exactly.
+            let zeros = x.wrapping_sub(ONES) & !x & HIGHS;
+            if zeros != 0 {
+                at = Some(8 * k + (zeros.trailing_zeros() / 8) as usize);
+                break;
+            }
+        }
+        let at = at?;
+        let mut end = 0;
+        for &len in &self.lens {
+            end += usize::from(len);
+            if at < end {
+                return Some((end - 1 - at) as u32);
+            }
+        }
+        None
     }
 
     /// The card that moves from cascade `i`.
@@ -143,19 +187,66 @@ impl Position {
         q
     }
 
+    /// No card anywhere, the digest not yet set: what the readers fill.
+    const EMPTY: Position = Position {
+        foundations: [0; 4],
+        cells: [NO_CARD; CELLS],
+        lens: [0; CASCADES],
+        cards: [NO_CARD; DECK],
+        digest: 0,
+    };
+
+    /// A digest of [`Position::canonical`]: the canonical position is
+    /// known from what lies directly under each card (another card, a
+    /// cascade's bottom, or a free cell; every other card is up), so the
+    /// digest is the exclusive or of one random number per card and what is
+    /// under it, whatever slot each card is in. A move changes what lies
+    /// under one card only, so [`Position::take`] and the other changes
+    /// keep it up to date in a step or two.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+
+    /// [`Position::digest`] from the cards.
+    pub(crate) fn full_digest(&self) -> u64 {
+        let mut digest = 0;
+        let mut at = 0;
+        for &len in &self.lens {
+            let mut under = UNDER_BOTTOM;
+            for &c in &self.cards[at..at + usize::from(len)] {
+                digest ^= DIGEST_PARTS[usize::from(c)][under];
+                under = usize::from(c);
+            }
+            at += usize::from(len);
+        }
+        for &c in &self.cells {
+            if c != NO_CARD {
+                digest ^= DIGEST_PARTS[usize::from(c)][UNDER_CELL];
+            }
+        }
+        digest
+    }
+
+    /// Where cascade `i` starts: the lengths before it summed, all eight
+    /// bytes at once (a multiply adds every byte into the top one; the sum
+    /// is at most 52, so no byte carries).
     fn start(&self, i: usize) -> usize {
-        self.lens[..i].iter().map(|&n| usize::from(n)).sum()
+        // `i` < 8: a cascade's index.
+        let before = u64::from_le_bytes(self.lens) & ((1u64 << (8 * i)) - 1);
+        (before.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
     }
 
     fn total(&self) -> usize {
-        self.lens.iter().map(|&n| usize::from(n)).sum()
+        (u64::from_le_bytes(self.lens).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
     }
 
     /// Takes the top `n` cards of cascade `i` off, bottom first, into `out`.
-    pub(crate) fn take(&mut self, i: usize, n: usize, out: &mut [u8; DECK]) {
+    pub(crate) fn take(&mut self, i: usize, n: usize, out: &mut [u8]) {
         let end = self.start(i) + usize::from(self.lens[i]);
         let total = self.total();
         out[..n].copy_from_slice(&self.cards[end - n..end]);
+        let under = if usize::from(self.lens[i]) > n { usize::from(self.cards[end - n - 1]) } else { UNDER_BOTTOM };
+        self.digest ^= DIGEST_PARTS[usize::from(out[0])][under];
         self.cards.copy_within(end..total, end - n);
         self.cards[total - n..total].fill(NO_CARD);
         self.lens[i] -= n as u8;
@@ -165,15 +256,62 @@ impl Position {
     pub(crate) fn put(&mut self, i: usize, run: &[u8]) {
         let end = self.start(i) + usize::from(self.lens[i]);
         let total = self.total();
+        let under = if self.lens[i] > 0 { usize::from(self.cards[end - 1]) } else { UNDER_BOTTOM };
+        self.digest ^= DIGEST_PARTS[usize::from(run[0])][under];
         self.cards.copy_within(end..total, end + run.len());
         self.cards[end..end + run.len()].copy_from_slice(run);
         self.lens[i] += run.len() as u8;
     }
+
+    /// Takes the card out of free cell `i` (which holds one).
+    pub(crate) fn take_cell(&mut self, i: usize) -> u8 {
+        let c = self.cells[i];
+        self.digest ^= DIGEST_PARTS[usize::from(c)][UNDER_CELL];
+        self.cells[i] = NO_CARD;
+        c
+    }
+
+    /// Puts `c` in free cell `i` (which is empty).
+    pub(crate) fn put_cell(&mut self, i: usize, c: u8) {
+        self.digest ^= DIGEST_PARTS[usize::from(c)][UNDER_CELL];
+        self.cells[i] = c;
+    }
+
+    /// Puts `c` up on its foundation (it is the next card there).
+    pub(crate) fn put_up(&mut self, c: u8) {
+        self.foundations[usize::from(suit(c))] += 1;
+    }
 }
+
+/// What may lie under a card in [`Position::digest`]: one of the cards, a
+/// cascade's bottom or a free cell.
+const UNDER_BOTTOM: usize = DECK;
+const UNDER_CELL: usize = DECK + 1;
+
+/// Random numbers for [`Position::digest`], one per card and what lies
+/// under it (SplitMix64 from a fixed seed, so every run has the same).
+static DIGEST_PARTS: [[u64; DECK + 2]; DECK] = {
+    let mut parts = [[0; DECK + 2]; DECK];
+    let mut state: u64 = 0x5EED_F4EE_CE11_0001;
+    let mut c = 0;
+    while c < DECK {
+        let mut under = 0;
+        while under < DECK + 2 {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            parts[c][under] = z ^ (z >> 31);
+            under += 1;
+        }
+        c += 1;
+    }
+    parts
+};
 
 /// Reads a layout (the module doc gives the format).
 pub fn parse_layout(text: &str) -> Result<Position, ParseError> {
-    let mut p = Position { foundations: [0; 4], cells: [NO_CARD; CELLS], lens: [0; CASCADES], cards: [NO_CARD; DECK] };
+    let mut p = Position::EMPTY;
     // Where each card was met, for duplicates.
     let mut where_: [Option<std::ops::Range<usize>>; DECK] = std::array::from_fn(|_| None);
     let mut place = |c: u8, span: std::ops::Range<usize>| -> Result<(), ParseError> {
@@ -257,6 +395,7 @@ pub fn parse_layout(text: &str) -> Result<Position, ParseError> {
         )
         .with_help("every one of the 52 cards is on a foundation, in a free cell or in a cascade"));
     }
+    p.digest = p.full_digest();
     Ok(p)
 }
 
