@@ -81,10 +81,12 @@ fn strings_are_blanked_but_code_is_not() {
 
 #[test]
 fn unsafe_code_lives_only_in_the_jit() {
+    // The one exception: Ant Wars contest players are C libraries, loaded
+    // and called in src/games/antwars/c_player.rs.
     let mut found = Vec::new();
     for path in rust_files(Path::new("src")) {
         let file = unix(&path);
-        if file.starts_with("src/eval/jit/") {
+        if file.starts_with("src/eval/jit/") || file == "src/games/antwars/c_player.rs" {
             continue;
         }
         let text = std::fs::read_to_string(&path).expect("source");
@@ -94,7 +96,7 @@ fn unsafe_code_lives_only_in_the_jit() {
             }
         }
     }
-    assert!(found.is_empty(), "`unsafe` outside src/eval/jit:\n{}", found.join("\n"));
+    assert!(found.is_empty(), "`unsafe` outside src/eval/jit and the C player loader:\n{}", found.join("\n"));
 }
 
 #[test]

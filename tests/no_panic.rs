@@ -333,7 +333,7 @@ const EXPERIMENT_WORDS: &[&str] = &[
 ];
 const POSITION_CHARS: &[&str] = &[
     "W", "B", "H", "T", "K", "w", "b", ":", ",", "-", "x", "0", "1", "2", "3", "9", "12", "32", "a", "d", "g", "7",
-    " ", "\n", "é", "o", ".", "A", "X", "AA", "oooooo", "+", "+1",
+    " ", "\n", "é", "o", ".", "A", "X", "AA", "oooooo", "+", "+1", "f", "/", "70",
 ];
 const CSV_CHARS: &[&str] = &[
     "a",
@@ -404,7 +404,7 @@ proptest! {
     }
 
     #[test]
-    fn positions_generated(game in 0..4u8, text in text_over(POSITION_CHARS, 60)) {
+    fn positions_generated(game in 0..6u8, text in text_over(POSITION_CHARS, 60)) {
         entry_points::positions(&[[game].as_slice(), &text].concat());
     }
 

@@ -14,6 +14,7 @@ mod play;
 mod play_roles;
 mod rush_hour;
 mod solve;
+mod tournament;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -140,7 +141,8 @@ pub enum Command {
     /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
     /// gp:FILE:NAME:select:D:maxbranch=M[:full=F]. Games that are not two-player
     /// alternating (GDL games of n roles, simultaneous moves) take random players,
-    /// one per role.
+    /// one per role. On Ant Wars, players are named as `tournament` takes them
+    /// (random, greedy, c:FILE.c), and N games are ⌈N/2⌉ double-games.
     Play {
         /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
         #[arg(long, value_name = "GAME")]
@@ -171,6 +173,36 @@ pub enum Command {
         /// draw), the moves and the final position.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+    },
+    /// A round robin of N double-games per pair (one random board, the roles
+    /// swapped): matches, games and scores per player, and per pair the games
+    /// won with a two-sided binomial p. Players: on Ant Wars random, greedy
+    /// or c:FILE.c (a contest player in C); on two-player games of perfect
+    /// information, `play`'s specs.
+    Tournament {
+        /// The game (`stratagem games` lists them): antwars, or a two-player game.
+        #[arg(long, value_name = "GAME")]
+        game: String,
+        /// The players, comma-separated (2 or more).
+        #[arg(long, value_name = "SPEC,...", value_delimiter = ',', num_args = 1.., required = true)]
+        players: Vec<String>,
+        /// How evolved programs of `gp:` players are evaluated (auto: the JIT).
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
+        engine: Engine,
+        /// Double-games per pair (at most the `games` limit).
+        #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: one per core); results do not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: Option<u64>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Write the dominance graph (an arrow from a to b when a is better
+        /// at 0.01) to FILE as SVG.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
     },
     /// Rush Hour tools: `generate` hard boards.
     #[command(subcommand, name = "rush-hour")]
@@ -355,6 +387,22 @@ fn run() -> ExitCode {
                 crate::search::programs::ProgramEngine::Jit
             };
             play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
+        }
+        Command::Tournament { game, players, engine, games, seed, threads, format, svg } => {
+            tournament::run(&tournament::TournamentArgs {
+                game,
+                players,
+                engine: if engine == Engine::Interp {
+                    crate::search::programs::ProgramEngine::Interp
+                } else {
+                    crate::search::programs::ProgramEngine::Jit
+                },
+                games,
+                seed,
+                threads: threads.map(|t| t as usize),
+                format,
+                svg,
+            })
         }
         Command::Solve {
             game,

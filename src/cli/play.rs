@@ -54,6 +54,9 @@ pub fn run(args: &PlayArgs) -> Outcome {
         }
     }
     let entry = game_entry(&args.game)?;
+    if entry.kind == Kind::Observed {
+        return super::tournament::play(args);
+    }
     if entry.kind != Kind::TwoPlayer {
         return super::play_roles::run(entry, args);
     }

@@ -1,14 +1,17 @@
 //! Games: the game model ([`model`]) that searches, players and the CLI are
 //! generic over, the registry that turns a game's name into its engine
-//! ([`registry`]), and the native engines (lose checkers, Nine Men's Morris, Rush Hour, FreeCell).
+//! ([`registry`]), and the native engines (lose checkers, Nine Men's Morris, Rush Hour, FreeCell, Ant Wars);
+//! [`duel`] holds the double-games and matches of games played by named players.
 //!
 //! A new game implements [`Game`] and the views it supports ([`TwoPlayer`],
 //! [`Puzzle`], [`Observe`]); its files go in `src/games/<game>/`, with its GP
 //! terminals and natives in `src/games/<game>/domain.rs`, and one entry in
 //! the registry makes it reachable from every command.
 
+pub mod antwars;
 pub mod checkers;
 pub mod domain;
+pub mod duel;
 pub mod freecell;
 pub mod gdl;
 pub mod instances;
@@ -17,6 +20,7 @@ pub mod morris;
 pub mod playout;
 pub mod registry;
 pub mod rushhour;
+pub mod tournament;
 
 pub use model::{
     DRAW, Game, GameResult, Instance, LOSS, Observe, Outcome, ParseError, Player, Puzzle, Role, Turn, TwoPlayer, WIN,

@@ -25,8 +25,10 @@ use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 use super::Puzzle;
+use super::antwars::AntWars;
 use super::checkers::Checkers;
 use super::domain::{Binding, GpDomain, GpGame};
+use super::duel::NamedPlayers;
 use super::freecell::FreeCell;
 use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
@@ -43,6 +45,11 @@ pub enum Kind {
     TwoPlayer,
     /// One role and a goal ([`Puzzle`](super::Puzzle)): IDA*, solvers.
     Puzzle,
+    /// Two players alternating who each see only part of the state
+    /// ([`Observe`](super::Observe)), played by named players
+    /// ([`NamedPlayers`]):
+    /// double-games, matches, `tournament`.
+    Observed,
     /// Any other game of the model: n roles, chance, simultaneous moves.
     General,
 }
@@ -53,6 +60,7 @@ impl Kind {
         match self {
             Kind::TwoPlayer => "two-player",
             Kind::Puzzle => "puzzle",
+            Kind::Observed => "observed",
             Kind::General => "general",
         }
     }
@@ -62,6 +70,7 @@ impl Kind {
         match self {
             Kind::TwoPlayer => "a two-player alternating game",
             Kind::Puzzle => "a one-player puzzle",
+            Kind::Observed => "a two-player game of partial observation with named players (built-in or `c:FILE.c`)",
             Kind::General => "a general game (n roles, chance or simultaneous moves)",
         }
     }
@@ -75,6 +84,7 @@ enum Engine {
     MorrisNoFlying,
     RushHour,
     FreeCell,
+    AntWars,
     /// A GDL game loaded from a file.
     Gdl(&'static GdlRules),
 }
@@ -96,7 +106,7 @@ pub struct Entry {
 }
 
 /// Every game, in the order `stratagem games` lists them.
-pub static GAMES: [Entry; 5] = [
+pub static GAMES: [Entry; 6] = [
     Entry {
         name: "lose-checkers",
         summary: "lose (giveaway) checkers: American checkers moves, the side without a move wins (seeds/001)",
@@ -136,6 +146,14 @@ pub static GAMES: [Entry; 5] = [
         roles: &["solver"],
         domain: "freecell",
         engine: Engine::FreeCell,
+    },
+    Entry {
+        name: "antwars",
+        summary: "Ant Wars (GECCO 2007): two ants on an 11×11 torus, 15 food, a 5×5 view, 35 moves each (seeds/003)",
+        kind: Kind::Observed,
+        roles: &["ant1", "ant2"],
+        domain: "antwars",
+        engine: Engine::AntWars,
     },
 ];
 
@@ -284,6 +302,13 @@ pub trait PuzzleTask {
     ) -> Self::Output;
 }
 
+/// Work generic over games played by named players (`tournament`, `play`
+/// on Ant Wars): the `observed` games.
+pub trait DuelTask {
+    type Output;
+    fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Self::Output;
+}
+
 /// Work generic over two-player games (play, evolution by games).
 pub trait TwoPlayerTask {
     type Output;
@@ -299,6 +324,7 @@ impl Entry {
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
             Engine::RushHour => task.run(RushHour),
             Engine::FreeCell => task.run(FreeCell),
+            Engine::AntWars => task.run(AntWars),
             Engine::Gdl(rules) => task.run(GdlGame::new(rules)),
         }
     }
@@ -341,8 +367,20 @@ impl Entry {
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
             Engine::Gdl(rules) => task.run(GdlTwoPlayer::new(rules)),
-            Engine::RushHour | Engine::FreeCell => return Err(self.unsupported(Kind::TwoPlayer, request)),
+            Engine::RushHour | Engine::FreeCell | Engine::AntWars => {
+                return Err(self.unsupported(Kind::TwoPlayer, request));
+            }
         })
+    }
+
+    /// Runs `task` on this game's engine if its players are named
+    /// ([`Kind::Observed`]); otherwise says that `request` needs such a game.
+    pub fn run_duel<T: DuelTask>(&self, request: &str, task: T) -> Result<T::Output, Unsupported> {
+        self.serves(Kind::Observed, request)?;
+        match self.engine {
+            Engine::AntWars => Ok(task.run(AntWars)),
+            _ => Err(self.unsupported(Kind::Observed, request)),
+        }
     }
 
     /// Whether this game is of `kind`, as `request` needs.
@@ -482,5 +520,6 @@ mod tests {
         assert_eq!(GAMES[2].primsets(), ["morris"]);
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
+        assert!(GAMES[5].primsets().is_empty(), "the antwars primset comes with the evolved ants");
     }
 }

@@ -3,6 +3,7 @@
 //! searches for a puzzle's goal (BFS, iterative deepening, IDA*).
 
 pub mod alphabeta;
+pub mod duel;
 pub mod evaluators;
 pub mod guided;
 pub mod players;

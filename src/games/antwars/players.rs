@@ -1,0 +1,212 @@
+//! Ant Wars players named by text, as `tournament` and `play` take them:
+//! `random` (a uniform direction each move), `greedy` (a step towards the
+//! nearest food in view, else a random one) and `c:FILE.c` (a contest
+//! player in C, [`super::c_player`]). Each reads only its ant's [`View`].
+//!
+//! Players are an enum rather than trait objects: a playout calls one per
+//! move, and the match on a few variants is cheaper than a virtual call the
+//! compiler cannot inline. Evolved ants (issue 23, items 2–3) become one
+//! more variant, with their memory in the variant.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rand::RngExt;
+
+use super::c_player::{CPlayer, CSource};
+use super::{AntWars, Board, Dir, SIZE, View};
+use crate::diagnostic::did_you_mean;
+use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};
+use crate::rng::GpRng;
+
+/// The built-in players' names.
+pub const BUILT_IN: [&str; 2] = ["random", "greedy"];
+
+/// A parsed player name.
+#[derive(Clone, Debug)]
+pub enum AntSpec {
+    Random,
+    Greedy,
+    /// A compiled contest player; each thread loads its own copy.
+    C(Arc<CSource>),
+}
+
+/// A player on one thread.
+#[derive(Debug)]
+pub enum AntPlayer {
+    Random,
+    Greedy,
+    C(CPlayer),
+}
+
+impl AntPlayer {
+    /// Forgets everything from the last game (the contest's `Reset`).
+    pub fn reset(&mut self) {
+        if let AntPlayer::C(c) = self {
+            c.reset();
+        }
+    }
+
+    /// The direction the ant moves in, seeing `view`.
+    #[inline]
+    pub fn choose(&mut self, view: &View, rng: &mut GpRng) -> Result<Dir, PlayerError> {
+        match self {
+            AntPlayer::Random => Ok(rng.random_range(0..8u8)),
+            AntPlayer::Greedy => Ok(greedy(view).unwrap_or_else(|| rng.random_range(0..8u8))),
+            AntPlayer::C(c) => c.choose(view),
+        }
+    }
+}
+
+/// The step towards the nearest food in view (king distance; the first in
+/// board order among the nearest), `None` when no food is in view.
+pub fn greedy(view: &View) -> Option<Dir> {
+    let (row, col) = (view.row() as i32, view.col() as i32);
+    let mut best: Option<(i32, Dir)> = None;
+    let mut food = view.food;
+    while food != 0 {
+        let cell = food.trailing_zeros() as i32;
+        food &= food - 1;
+        let dr = signed_offset(cell / SIZE as i32 - row);
+        let dc = signed_offset(cell % SIZE as i32 - col);
+        let distance = dr.abs().max(dc.abs());
+        if best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, direction_towards(dr.signum(), dc.signum())));
+        }
+    }
+    best.map(|(_, dir)| dir)
+}
+
+/// An offset on the torus as the shortest signed one (−5..=5).
+fn signed_offset(delta: i32) -> i32 {
+    let n = SIZE as i32;
+    let d = delta.rem_euclid(n);
+    if d > n / 2 { d - n } else { d }
+}
+
+/// The direction of the step (dr, dc), each −1, 0 or 1 (not both 0).
+fn direction_towards(dr: i32, dc: i32) -> Dir {
+    const BY_SIGNS: [Dir; 9] = [7, 0, 1, 6, 0, 2, 5, 4, 3];
+    BY_SIGNS[((dr + 1) * 3 + dc + 1) as usize]
+}
+
+impl NamedPlayers for AntWars {
+    fn parse_player(&self, text: &str) -> Result<AntSpec, PlayerError> {
+        if let Some(file) = text.strip_prefix("c:") {
+            return CSource::compile(Path::new(file)).map(|c| AntSpec::C(Arc::new(c)));
+        }
+        match text {
+            "random" => Ok(AntSpec::Random),
+            "greedy" => Ok(AntSpec::Greedy),
+            _ => {
+                let known = format!("players: {}, or c:FILE.c (a contest player in C)", BUILT_IN.join(", "));
+                let help = match did_you_mean(text, BUILT_IN) {
+                    Some(s) => format!("did you mean `{s}`? {known}"),
+                    None => known,
+                };
+                Err(PlayerError::new(format!("unknown Ant Wars player `{text}`")).with_help(help))
+            }
+        }
+    }
+}
+
+impl Duel for AntWars {
+    type State = Board;
+    type Spec = AntSpec;
+    type Player = AntPlayer;
+
+    fn name(&self) -> &str {
+        "antwars"
+    }
+
+    fn random_start(&self, rng: &mut GpRng) -> Board {
+        AntWars::random_board(rng)
+    }
+
+    fn new_player(&self, spec: &AntSpec) -> Result<AntPlayer, PlayerError> {
+        Ok(match spec {
+            AntSpec::Random => AntPlayer::Random,
+            AntSpec::Greedy => AntPlayer::Greedy,
+            AntSpec::C(source) => AntPlayer::C(source.load()?),
+        })
+    }
+
+    fn play(&self, start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<GameEnd, PlayerError> {
+        let end = play_game(start, players, rngs)?;
+        Ok(GameEnd { points: [0, 1].map(|r| u32::from(end.score(r))), winner: end.winner() })
+    }
+}
+
+/// Plays a game from `start` to its end: both players are reset, then each
+/// ant in turn moves where its player says, seeing its view. The final board.
+pub fn play_game(start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<Board, PlayerError> {
+    let [p0, p1] = players;
+    let [r0, r1] = rngs;
+    p0.reset();
+    p1.reset();
+    let mut board = *start;
+    while !board.is_over() {
+        let role = board.to_move();
+        let view = board.view(role);
+        let dir = if role == 0 { p0.choose(&view, r0)? } else { p1.choose(&view, r1)? };
+        board = board.step(dir);
+    }
+    Ok(board)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::duel::{Tally, double_game};
+    use crate::rng::stream;
+
+    fn view_with(food: &[usize], cell: usize) -> View {
+        let mut board = Board::with_food(food.iter().fold(0, |f, &c| f | 1u128 << c));
+        board.ants[0] = cell as u8;
+        board.view(0)
+    }
+
+    #[test]
+    fn greedy_steps_towards_the_nearest_food_across_the_edge() {
+        assert_eq!(greedy(&view_with(&[], 60)), None);
+        // From (5, 5): food at (3, 7) (distance 2, north-east) and (6, 4) (1, south-west).
+        assert_eq!(greedy(&view_with(&[3 * SIZE + 7, 6 * SIZE + 4], 60)), Some(5));
+        // From (0, 0): food at (10, 9), north-west across both edges.
+        assert_eq!(greedy(&view_with(&[10 * SIZE + 9], 0)), Some(7));
+        assert_eq!(greedy(&view_with(&[2 * SIZE], 0)), Some(4));
+    }
+
+    #[test]
+    fn greedy_beats_random_over_double_games() {
+        let game = AntWars;
+        let mut total = Tally::default();
+        let (mut g, mut r) = (AntPlayer::Greedy, AntPlayer::Random);
+        for i in 0..200 {
+            let board = AntWars::random_board(&mut stream(5, &[i]));
+            total.add(&double_game(&game, &board, (&mut g, &mut r), 5, [0, i]).expect("built-in players"));
+        }
+        assert_eq!(total.games, 400);
+        assert_eq!(total.wins[0] + total.wins[1], 400, "no draws in Ant Wars");
+        assert!(total.wins[0] > 300, "greedy won {} of 400", total.wins[0]);
+        assert!(total.points[0] + total.points[1] <= 400 * 15);
+    }
+
+    #[test]
+    fn games_are_reproducible_from_their_streams() {
+        let start = AntWars::random_board(&mut stream(9, &[]));
+        let play = || {
+            let (mut a, mut b) = (AntPlayer::Random, AntPlayer::Greedy);
+            let (mut r0, mut r1) = (stream(1, &[0]), stream(1, &[1]));
+            play_game(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players")
+        };
+        assert_eq!(play(), play());
+        assert!(play().is_over());
+    }
+
+    #[test]
+    fn unknown_players_get_a_suggestion() {
+        let err = AntWars.parse_player("gredy").expect_err("not a player");
+        assert_eq!(err.message, "unknown Ant Wars player `gredy`");
+        assert!(err.help.as_deref().is_some_and(|h| h.starts_with("did you mean `greedy`?")), "{err:?}");
+    }
+}
