@@ -212,6 +212,24 @@ fn several_heuristics_are_tried_in_turn() {
 }
 
 #[test]
+fn a_list_of_stage_depths_is_a_portfolio_of_depths() {
+    let champion = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/champions/ga-freecell.sg:ga-freecell");
+    let json = |depths: &str| -> serde_json::Value {
+        let all = ["solve", "freecell", "--deals", "12", "--max-nodes", "3000", "--format", "json"];
+        let (code, text, stderr) = stratagem(&[&all[..], &["--stage-depth", depths, "--heuristic", champion]].concat());
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str(text.trim()).expect("one JSON line")
+    };
+    // The champion does not solve deal 12 in 3,000 nodes at k = 2; at k = 3
+    // it does, and the list tries k = 3 after k = 2 has spent its nodes.
+    assert_eq!(json("2")["solved"], false);
+    let three = json("3");
+    let both = json("2,3");
+    assert_eq!(both["moves"], three["moves"]);
+    assert_eq!(both["nodes"].as_u64(), three["nodes"].as_u64().map(|n| n + 3_000));
+}
+
+#[test]
 fn weight_vectors_trees_and_policies_over_the_primset_guide_staged_deepening() {
     let file = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/freecell-heuristics.sg");
     for name in ["paper-best", "HSDH", "tree-example", "policy-example"] {
@@ -245,6 +263,8 @@ fn solve_refuses_bad_deal_lists_and_settings() {
         (&["--deals", "1", "--time-limit=0"][..], 1, "positive number of seconds"),
         (&["--deals", "1", "--stage-depth", "0"][..], 1, "--stage-depth"),
         (&["--deals", "1", "--round-nodes", "0"][..], 1, "--round-nodes"),
+        (&["--deals", "1", "--stage-depth", "2,0"][..], 1, "--stage-depth"),
+        (&["--deals", "1", "--stage-depth", "2,,3"][..], 1, "--stage-depth"),
         (&["--deals", "1", "--search", "bfs", "--heuristic", "hsdh"][..], 1, "guides IDA* and staged deepening only"),
         (&["--deals", "1", "--heuristic", "hsdx"][..], 1, "did you mean `hsdh`"),
         (&[][..], 1, "--puzzles"),

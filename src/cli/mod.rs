@@ -254,9 +254,12 @@ pub enum Command {
         #[arg(long, value_name = "S", value_parser = positive_seconds)]
         time_limit: Option<f64>,
         /// Staged deepening: the depth of each stage's depth-first search (k).
-        #[arg(long, value_name = "K", default_value_t = StagedSettings::default().depth,
+        /// A list (`2,3,1`) makes each heuristic a portfolio of searches at
+        /// those depths, tried in turn (or in rounds, `--round-nodes`).
+        #[arg(long, value_name = "K[,K...]", value_delimiter = ',', num_args = 1,
+              default_values_t = [StagedSettings::default().depth],
               value_parser = clap::value_parser!(u32).range(1..=64))]
-        stage_depth: u32,
+        stage_depth: Vec<u32>,
         /// Staged deepening: the transposition table is emptied when it holds
         /// this many states (N).
         #[arg(long, value_name = "N", default_value_t = StagedSettings::default().table_size)]
@@ -440,7 +443,12 @@ fn run() -> ExitCode {
                 max_nodes,
                 round_nodes,
                 time_limit,
-                staged: StagedSettings { depth: stage_depth, table_size: table_size.max(1), reserve },
+                staged: StagedSettings {
+                    depth: stage_depth.first().copied().unwrap_or(StagedSettings::default().depth),
+                    table_size: table_size.max(1),
+                    reserve,
+                },
+                stage_depths: stage_depth,
                 format,
                 check,
             })

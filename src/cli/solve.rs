@@ -78,6 +78,9 @@ pub struct SolveArgs {
     /// Seconds each puzzle's search may take.
     pub time_limit: Option<f64>,
     pub staged: StagedSettings,
+    /// `--stage-depth`'s depths: with staged deepening, each guide is
+    /// searched at each, in turn (its `depth` is the first).
+    pub stage_depths: Vec<u32>,
     pub format: Format,
     pub check: bool,
 }
@@ -322,9 +325,10 @@ fn result_line<G: Puzzle>(
 /// How much larger each round of a portfolio's node limit is than the last.
 const ROUND_GROWTH: u64 = 4;
 
-/// Solves one puzzle with the chosen search, with each guide in turn until
-/// one solves it (each within the limits); nodes and time add up. With
-/// `--round-nodes` and more than one guide, the guides take turns in rounds
+/// Solves one puzzle with the chosen search, with each guide (at each of
+/// `--stage-depth`'s depths, for staged deepening) in turn until one solves
+/// it (each within the limits); nodes and time add up. With `--round-nodes`
+/// and more than one entry, the entries take turns in rounds
 /// of growing node limits (a guide whose search ended below its limit, out
 /// of states or of time, is not tried again), so an easy solution
 /// for a later guide is found before an earlier guide's hard search runs
@@ -342,14 +346,24 @@ where
 {
     let begun = Instant::now();
     let mut nodes = 0;
+    // The portfolio: each guide at each stage depth (one entry a guide
+    // unless staged deepening is given several depths).
+    let depths = match search {
+        SearchKind::Hsd if !args.stage_depths.is_empty() => &args.stage_depths[..],
+        _ => std::slice::from_ref(&args.staged.depth),
+    };
+    let entries: Vec<(&Guide<G::State, G::Move>, StagedSettings)> = guides
+        .iter()
+        .flat_map(|guide| depths.iter().map(move |&depth| (guide, StagedSettings { depth, ..args.staged })))
+        .collect();
     let mut limit = match args.round_nodes {
-        Some(first) if guides.len() > 1 => first.min(args.max_nodes),
+        Some(first) if entries.len() > 1 => first.min(args.max_nodes),
         _ => args.max_nodes,
     };
-    let mut ended = vec![false; guides.len()];
+    let mut ended = vec![false; entries.len()];
     loop {
-        for (guide, ended) in guides.iter().zip(&mut ended).filter(|(_, ended)| !**ended) {
-            let found = search_once(game, args, search, guide, start, difficulty, limit);
+        for ((guide, staged), ended) in entries.iter().zip(&mut ended).filter(|(_, ended)| !**ended) {
+            let found = search_once(game, args, search, guide, *staged, start, difficulty, limit);
             nodes += found.nodes;
             if found.moves.is_some() {
                 return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
@@ -369,6 +383,7 @@ fn search_once<G>(
     args: &SolveArgs,
     search: SearchKind,
     guide: &Guide<G::State, G::Move>,
+    staged: StagedSettings,
     start: &G::State,
     difficulty: f64,
     max_nodes: u64,
@@ -388,11 +403,9 @@ where
         }
         (SearchKind::Ida, Guide::Program(program)) => program_ida(game, start, program, difficulty, budget),
         (SearchKind::Hsd, Guide::Builtin(h)) => {
-            staged_deepening(game, start, |s, _| f64::from(game.heuristic(*h, s)), args.staged, budget)
+            staged_deepening(game, start, |s, _| f64::from(game.heuristic(*h, s)), staged, budget)
         }
-        (SearchKind::Hsd, Guide::Program(program)) => {
-            program_staged(game, start, program, difficulty, args.staged, budget)
-        }
+        (SearchKind::Hsd, Guide::Program(program)) => program_staged(game, start, program, difficulty, staged, budget),
     }
 }
 
