@@ -352,7 +352,7 @@ where
         SearchKind::Hsd if !args.stage_depths.is_empty() => &args.stage_depths[..],
         _ => std::slice::from_ref(&args.staged.depth),
     };
-    let entries: Vec<(&Guide<G::State, G::Move>, StagedSettings)> = guides
+    let entries: Vec<(&GuideOf<G>, StagedSettings)> = guides
         .iter()
         .flat_map(|guide| depths.iter().map(move |&depth| (guide, StagedSettings { depth, ..args.staged })))
         .collect();
@@ -362,8 +362,8 @@ where
     };
     let mut ended = vec![false; entries.len()];
     loop {
-        for ((guide, staged), ended) in entries.iter().zip(&mut ended).filter(|(_, ended)| !**ended) {
-            let found = search_once(game, args, search, guide, *staged, start, difficulty, limit);
+        for (&entry, ended) in entries.iter().zip(&mut ended).filter(|(_, ended)| !**ended) {
+            let found = search_once(game, args, search, entry, start, difficulty, limit);
             nodes += found.nodes;
             if found.moves.is_some() {
                 return Solved { moves: found.moves, nodes, ms: begun.elapsed().as_secs_f64() * 1000.0 };
@@ -377,13 +377,12 @@ where
     }
 }
 
-/// One search of `start` guided by `guide`, within the limits.
+/// One search of `start` guided by `guide` (staged deepening with `staged`), within the limits.
 fn search_once<G>(
     game: &G,
     args: &SolveArgs,
     search: SearchKind,
-    guide: &Guide<G::State, G::Move>,
-    staged: StagedSettings,
+    (guide, staged): (&GuideOf<G>, StagedSettings),
     start: &G::State,
     difficulty: f64,
     max_nodes: u64,
