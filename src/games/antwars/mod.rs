@@ -19,6 +19,7 @@
 pub mod area;
 pub mod c_player;
 mod domain;
+pub mod gp_ant;
 pub mod memory;
 pub mod players;
 pub mod sight;
