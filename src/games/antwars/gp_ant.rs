@@ -105,11 +105,12 @@ impl AntProgram {
         &self.name
     }
 
-    /// The value of tree `k` (0 straight, 1 diagonal) on `sight`.
-    fn value(&self, k: usize, sight: &AntSight) -> f64 {
+    /// The value of tree `k` (0 straight, 1 diagonal) on `sight`, compiled
+    /// unless `interpret`.
+    fn value(&self, k: usize, sight: &AntSight, interpret: bool) -> f64 {
         let t = &self.trees[k];
         let mut ctx = PositionContext::new(&self.binding, sight, 0, &t.used);
-        match &t.jit {
+        match t.jit.as_ref().filter(|_| !interpret) {
             Some(f) if t.uses_natives => {
                 let slots = ctx.slots.clone();
                 f.call(slots.as_slice(), Some(&mut ctx)).0.as_f64()
@@ -122,11 +123,15 @@ impl AntProgram {
     /// The eight directions' values on `sight` (its view and memory), in the
     /// contest's order; `sight`'s orientation is left turned.
     pub fn values(&self, sight: &mut AntSight) -> [f64; 8] {
+        self.values_on(sight, false)
+    }
+
+    fn values_on(&self, sight: &mut AntSight, interpret: bool) -> [f64; 8] {
         let mut values = [0.0; 8];
         for (d, v) in values.iter_mut().enumerate() {
             sight.turns = (d / 2) as u8;
             sight.diagonal = d % 2 == 1;
-            *v = self.value(d % 2, sight);
+            *v = self.value(d % 2, sight, interpret);
         }
         values
     }
@@ -182,6 +187,40 @@ impl GpAnt {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::antwars::AntWars;
+    use crate::rng::stream;
+
+    fn forager() -> AntProgram {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/examples/antwars-ant.sg");
+        AntProgram::load(&file, "forager").unwrap_or_else(|e| panic!("{e}: {:?}", e.help))
+    }
+
+    #[test]
+    fn compiled_and_interpreted_trees_give_the_same_bits_through_games() {
+        let program = forager();
+        assert!(program.trees.iter().all(|t| t.jit.is_some()), "both trees compile");
+        let program = std::sync::Arc::new(program);
+        let mut compared = 0;
+        for seed in 0..20u64 {
+            let mut rng = stream(seed, &[23]);
+            let mut board = AntWars::random_board(&mut rng);
+            let mut ants = [GpAnt::new(program.clone()), GpAnt::new(program.clone())];
+            while !board.is_over() {
+                let role = board.to_move();
+                let ant = &mut ants[usize::from(role)];
+                let view = board.view(role);
+                ant.sight.memory.observe(&view);
+                ant.sight.view = view;
+                let jit = program.values_on(&mut ant.sight, false);
+                let interp = program.values_on(&mut ant.sight, true);
+                assert_eq!(jit.map(f64::to_bits), interp.map(f64::to_bits), "seed {seed}, ply {}", board.ply());
+                compared += 1;
+                board = board.step(best_direction(&jit));
+            }
+        }
+        // Fewer than 70 plies a game when an ant is killed.
+        assert!(compared > 20 * 35, "{compared} positions");
+    }
 
     #[test]
     fn the_highest_value_wins_and_ties_go_to_the_earlier_direction() {
