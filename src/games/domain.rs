@@ -100,6 +100,15 @@ pub trait GpDomain: Game + Sync {
     fn node_features(&self) -> Vec<FeatureDef<SearchNode<Self::State, Self::Move>>> {
         Vec::new()
     }
+    /// Whether `ps` binds to what this game's programs evaluate: its
+    /// positions, unless the game evaluates something else (an ant's view
+    /// and memory in Ant Wars).
+    fn check_primset(&self, ps: &PrimSet) -> Result<(), Vec<Diagnostic>>
+    where
+        Self: Sized,
+    {
+        Binding::new(self, ps).map(|_| ())
+    }
 }
 
 /// A two-player game that GP programs evaluate and play on many threads: the
@@ -128,6 +137,19 @@ impl<S> Binding<S> {
     /// does not provide (with suggestions) and every type that does not match.
     pub fn new<G: GpDomain<State = S>>(game: &G, ps: &PrimSet) -> Result<Binding<S>, Vec<Diagnostic>> {
         Binding::bind(ps, game.name(), game.domain(), game.features(), game.natives())
+    }
+
+    /// Binds `ps` to terminals and natives over some state `S` of `game`
+    /// other than its positions: an Ant Wars tree reads the ant's view and
+    /// memory ([`crate::games::antwars::sight`]), not the board.
+    pub fn from_defs(
+        ps: &PrimSet,
+        game: &str,
+        domain: &str,
+        feature_defs: Vec<FeatureDef<S>>,
+        native_defs: Vec<NativeDef<S>>,
+    ) -> Result<Binding<S>, Vec<Diagnostic>> {
+        Binding::bind(ps, game, domain, feature_defs, native_defs)
     }
 
     fn bind(

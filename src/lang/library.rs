@@ -2,6 +2,7 @@
 //! `(import arith)` works from any directory.
 
 const PRIMSETS: &[(&str, &str)] = &[
+    ("antwars", include_str!("../../programs/primsets/antwars.sg")),
     ("arith", include_str!("../../programs/primsets/arith.sg")),
     ("freecell", include_str!("../../programs/primsets/freecell.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),

@@ -16,9 +16,13 @@
 //! board's geometry (neighbours and windows on the torus) is computed once at
 //! compile time, so a playout is a few hundred nanoseconds.
 
+pub mod area;
 pub mod c_player;
 mod domain;
+pub mod gp_ant;
+pub mod memory;
 pub mod players;
+pub mod sight;
 mod text;
 
 use rand::{Rng, RngExt};

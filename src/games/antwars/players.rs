@@ -1,12 +1,12 @@
 //! Ant Wars players named by text, as `tournament` and `play` take them:
 //! `random` (a uniform direction each move), `greedy` (a step towards the
-//! nearest food in view, else a random one) and `c:FILE.c` (a contest
-//! player in C, [`super::c_player`]). Each reads only its ant's [`View`].
+//! nearest food in view, else a random one), `c:FILE.c` (a contest
+//! player in C, [`super::c_player`]) and `gp:FILE:NAME` (an evolved ant,
+//! [`super::gp_ant`]). Each reads only its ant's [`View`].
 //!
 //! Players are an enum rather than trait objects: a playout calls one per
 //! move, and the match on a few variants is cheaper than a virtual call the
-//! compiler cannot inline. Evolved ants (issue 23, items 2–3) become one
-//! more variant, with their memory in the variant.
+//! compiler cannot inline. An evolved ant keeps its memory in its variant.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::c_player::{CPlayer, CSource};
+use super::gp_ant::{AntProgram, GpAnt};
 use super::{AntWars, Board, Dir, SIZE, View};
 use crate::diagnostic::did_you_mean;
 use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};
@@ -29,6 +30,8 @@ pub enum AntSpec {
     Greedy,
     /// A compiled contest player; each thread loads its own copy.
     C(Arc<CSource>),
+    /// An evolved ant (`gp:FILE:NAME`), compiled once for every thread.
+    Gp(Arc<AntProgram>),
 }
 
 /// A player on one thread.
@@ -37,13 +40,17 @@ pub enum AntPlayer {
     Random,
     Greedy,
     C(CPlayer),
+    /// Boxed: its memory (a kilobyte of belief) would make every player that size.
+    Gp(Box<GpAnt>),
 }
 
 impl AntPlayer {
     /// Forgets everything from the last game (the contest's `Reset`).
     pub fn reset(&mut self) {
-        if let AntPlayer::C(c) = self {
-            c.reset();
+        match self {
+            AntPlayer::C(c) => c.reset(),
+            AntPlayer::Gp(ant) => ant.reset(),
+            AntPlayer::Random | AntPlayer::Greedy => {}
         }
     }
 
@@ -54,6 +61,7 @@ impl AntPlayer {
             AntPlayer::Random => Ok(rng.random_range(0..8u8)),
             AntPlayer::Greedy => Ok(greedy(view).unwrap_or_else(|| rng.random_range(0..8u8))),
             AntPlayer::C(c) => c.choose(view),
+            AntPlayer::Gp(ant) => Ok(ant.choose(view)),
         }
     }
 }
@@ -95,11 +103,22 @@ impl NamedPlayers for AntWars {
         if let Some(file) = text.strip_prefix("c:") {
             return CSource::compile(Path::new(file)).map(|c| AntSpec::C(Arc::new(c)));
         }
+        if let Some(rest) = text.strip_prefix("gp:") {
+            let Some((file, name)) = rest.rsplit_once(':').filter(|(f, n)| !f.is_empty() && !n.is_empty()) else {
+                return Err(PlayerError::new(format!("`{text}` names no individual")).with_help(
+                    "an evolved ant is named gp:FILE:NAME, e.g. gp:programs/examples/antwars-ant.sg:forager",
+                ));
+            };
+            return AntProgram::load(Path::new(file), name).map(|p| AntSpec::Gp(Arc::new(p)));
+        }
         match text {
             "random" => Ok(AntSpec::Random),
             "greedy" => Ok(AntSpec::Greedy),
             _ => {
-                let known = format!("players: {}, or c:FILE.c (a contest player in C)", BUILT_IN.join(", "));
+                let known = format!(
+                    "players: {}, c:FILE.c (a contest player in C), or gp:FILE:NAME (an evolved ant)",
+                    BUILT_IN.join(", ")
+                );
                 let help = match did_you_mean(text, BUILT_IN) {
                     Some(s) => format!("did you mean `{s}`? {known}"),
                     None => known,
@@ -128,6 +147,7 @@ impl Duel for AntWars {
             AntSpec::Random => AntPlayer::Random,
             AntSpec::Greedy => AntPlayer::Greedy,
             AntSpec::C(source) => AntPlayer::C(source.load()?),
+            AntSpec::Gp(program) => AntPlayer::Gp(Box::new(GpAnt::new(program.clone()))),
         })
     }
 

@@ -1,0 +1,232 @@
+//! Evolved ants as players (seeds/003, section 3): an individual of the
+//! `antwars` primset with two trees, `straight` and `diagonal`, and a memory
+//! ([`AntMemory`]) kept across the moves of a game.
+//!
+//! Each move the ant takes in its view, then scores the eight directions:
+//! the straight tree at the four quarter turns gives N, E, S, W, the diagonal
+//! tree gives NE, SE, SW, NW ([`AntSight`]). The highest value picks the
+//! move; ties go to the earlier direction in the contest's order (N, NE, E,
+//! SE, S, SW, W, NW: 0–7), which is the order the paper evaluates them in
+//! (rotation by rotation, straight before diagonal). A NaN never wins; if
+//! every value is NaN the ant goes north.
+//!
+//! The trees are JIT-compiled like every tree (a tree the JIT cannot compile
+//! is interpreted: the same bits, more slowly).
+
+use std::fmt;
+use std::path::Path;
+
+use super::memory::AntMemory;
+use super::sight::{AntSight, bind};
+use super::{Dir, View};
+use crate::eval::interp::Interp;
+use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
+use crate::games::domain::{Binding, PositionContext};
+use crate::games::duel::PlayerError;
+use crate::lang::{Loader, PrimSet, Tree};
+
+/// The trees of an ant, in the order their values are compared.
+pub const TREES: [&str; 2] = ["straight", "diagonal"];
+
+/// One tree, with what evaluating it needs.
+struct AntTree {
+    tree: Tree,
+    /// The feature slots it reads.
+    used: Vec<u32>,
+    uses_natives: bool,
+    jit: Option<PositionFn>,
+}
+
+/// An evolved ant's program, shared by every thread that plays it.
+pub struct AntProgram {
+    name: String,
+    ps: PrimSet,
+    binding: Binding<AntSight>,
+    trees: [AntTree; 2],
+}
+
+impl fmt::Debug for AntProgram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AntProgram").field("name", &self.name).finish_non_exhaustive()
+    }
+}
+
+impl AntProgram {
+    /// Reads individual `name` from `file`: it must be of a primset of
+    /// domain `antwars` and have the trees `straight` and `diagonal`.
+    pub fn load(file: &Path, name: &str) -> Result<AntProgram, PlayerError> {
+        let what = format!("ant `{name}` of `{}`", file.display());
+        let mut loader = Loader::new();
+        loader.load_path(file);
+        if loader.diags.iter().any(|d| d.is_error()) {
+            return Err(
+                PlayerError::new(format!("cannot read {what}")).with_help(loader.sources.render_plain(&loader.diags))
+            );
+        }
+        let m = &loader.module;
+        let Some(ind) = m.find_individual(name) else {
+            let names: Vec<&str> = m.individuals.iter().map(|i| i.name.as_str()).collect();
+            let help = match crate::diagnostic::did_you_mean(name, names.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None if names.is_empty() => "it defines no individuals".to_owned(),
+                None => format!("it defines: {}", names.join(", ")),
+            };
+            return Err(
+                PlayerError::new(format!("`{}` defines no individual `{name}`", file.display())).with_help(help)
+            );
+        };
+        let ps = m.primset(ind.primset).clone();
+        let binding = bind(&ps).map_err(|d| {
+            PlayerError::new(format!("{what} is not an Ant Wars program")).with_help(loader.sources.render_plain(&d))
+        })?;
+        let tree = |slot: &str| {
+            ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone()).ok_or_else(|| {
+                PlayerError::new(format!("{what} has no `{slot}` tree"))
+                    .with_help("an ant has two trees: `straight` (N, E, S, W) and `diagonal` (NE, SE, SW, NW)")
+            })
+        };
+        let trees = [tree(TREES[0])?, tree(TREES[1])?];
+        let jits = compile(&ps, &trees);
+        let trees = trees.map(|tree| AntTree {
+            used: tree.features_used(&ps),
+            uses_natives: tree.uses_natives(&ps),
+            tree,
+            jit: None,
+        });
+        let mut program = AntProgram { name: name.to_owned(), ps, binding, trees };
+        for (t, jit) in program.trees.iter_mut().zip(jits) {
+            t.jit = jit;
+        }
+        Ok(program)
+    }
+
+    /// The individual's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The value of tree `k` (0 straight, 1 diagonal) on `sight`, compiled
+    /// unless `interpret`.
+    fn value(&self, k: usize, sight: &AntSight, interpret: bool) -> f64 {
+        let t = &self.trees[k];
+        let mut ctx = PositionContext::new(&self.binding, sight, 0, &t.used);
+        match t.jit.as_ref().filter(|_| !interpret) {
+            Some(f) if t.uses_natives => {
+                let slots = ctx.slots.clone();
+                f.call(slots.as_slice(), Some(&mut ctx)).0.as_f64()
+            }
+            Some(f) => f.call(ctx.slots.as_slice(), None).0.as_f64(),
+            None => Interp::new(&self.ps, &mut ctx).eval_tree(&t.tree).as_f64(),
+        }
+    }
+
+    /// The eight directions' values on `sight` (its view and memory), in the
+    /// contest's order; `sight`'s orientation is left turned.
+    pub fn values(&self, sight: &mut AntSight) -> [f64; 8] {
+        self.values_on(sight, false)
+    }
+
+    fn values_on(&self, sight: &mut AntSight, interpret: bool) -> [f64; 8] {
+        let mut values = [0.0; 8];
+        for (d, v) in values.iter_mut().enumerate() {
+            sight.turns = (d / 2) as u8;
+            sight.diagonal = d % 2 == 1;
+            *v = self.value(d % 2, sight, interpret);
+        }
+        values
+    }
+}
+
+/// Both trees JIT-compiled, or `None` for a tree the JIT cannot compile.
+fn compile(ps: &PrimSet, trees: &[Tree; 2]) -> [Option<PositionFn>; 2] {
+    let Ok(mut compiler) = JitCompiler::new(ps, JitConfig::default()) else { return [None, None] };
+    let handles = trees.each_ref().map(|t| compiler.add(JitProgram::Tree(t), Mode::Position).ok());
+    match compiler.finish() {
+        Ok(compiled) => handles.map(|h| h.and_then(|h| compiled.position(h).cloned())),
+        Err(_) => [None, None],
+    }
+}
+
+/// The highest value's direction, ties to the earlier; NaN never wins.
+pub fn best_direction(values: &[f64; 8]) -> Dir {
+    let mut best: (f64, Dir) = (f64::NEG_INFINITY, 0);
+    for (d, &v) in values.iter().enumerate() {
+        if v > best.0 {
+            best = (v, d as Dir);
+        }
+    }
+    best.1
+}
+
+/// An evolved ant on one thread: its program and its memory.
+#[derive(Debug)]
+pub struct GpAnt {
+    program: std::sync::Arc<AntProgram>,
+    sight: AntSight,
+}
+
+impl GpAnt {
+    pub fn new(program: std::sync::Arc<AntProgram>) -> GpAnt {
+        let view = View { cell: 0, food: 0, enemy: None, score: 0, moves_left: 0 };
+        GpAnt { program, sight: AntSight::new(AntMemory::new(), view) }
+    }
+
+    /// Forgets the last game.
+    pub fn reset(&mut self) {
+        self.sight.memory.reset();
+    }
+
+    /// Remembers `view` and picks the best-valued direction.
+    pub fn choose(&mut self, view: &View) -> Dir {
+        self.sight.memory.observe(view);
+        self.sight.view = *view;
+        best_direction(&self.program.values(&mut self.sight))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::antwars::AntWars;
+    use crate::rng::stream;
+
+    fn forager() -> AntProgram {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/examples/antwars-ant.sg");
+        AntProgram::load(&file, "forager").unwrap_or_else(|e| panic!("{e}: {:?}", e.help))
+    }
+
+    #[test]
+    fn compiled_and_interpreted_trees_give_the_same_bits_through_games() {
+        let program = forager();
+        assert!(program.trees.iter().all(|t| t.jit.is_some()), "both trees compile");
+        let program = std::sync::Arc::new(program);
+        let mut compared = 0;
+        for seed in 0..20u64 {
+            let mut rng = stream(seed, &[23]);
+            let mut board = AntWars::random_board(&mut rng);
+            let mut ants = [GpAnt::new(program.clone()), GpAnt::new(program.clone())];
+            while !board.is_over() {
+                let role = board.to_move();
+                let ant = &mut ants[usize::from(role)];
+                let view = board.view(role);
+                ant.sight.memory.observe(&view);
+                ant.sight.view = view;
+                let jit = program.values_on(&mut ant.sight, false);
+                let interp = program.values_on(&mut ant.sight, true);
+                assert_eq!(jit.map(f64::to_bits), interp.map(f64::to_bits), "seed {seed}, ply {}", board.ply());
+                compared += 1;
+                board = board.step(best_direction(&jit));
+            }
+        }
+        // Fewer than 70 plies a game when an ant is killed.
+        assert!(compared > 20 * 35, "{compared} positions");
+    }
+
+    #[test]
+    fn the_highest_value_wins_and_ties_go_to_the_earlier_direction() {
+        assert_eq!(best_direction(&[0.0, 1.0, 3.0, 3.0, -1.0, 0.0, 0.0, 0.0]), 2);
+        assert_eq!(best_direction(&[f64::NAN, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0]), 1);
+        assert_eq!(best_direction(&[f64::NAN; 8]), 0);
+        assert_eq!(best_direction(&[-2.0; 8]), 0);
+    }
+}
