@@ -13,6 +13,7 @@
 //! [`binomial_two_sided`] is the significance test of the paper's table 3.
 
 use super::Player;
+use crate::lang::{PrimSet, Tree};
 use crate::rng::{GpRng, stream};
 
 /// Why a player could not be made or could not move: a message naming the
@@ -47,6 +48,8 @@ pub struct GameEnd {
     pub points: [u32; 2],
     /// `None` for a draw (Ant Wars has none: a tie goes to Ant 1).
     pub winner: Option<Player>,
+    /// The role killed during the game, in games where one can be (Ant Wars).
+    pub killed: Option<Player>,
 }
 
 /// A two-player game played by players made from specs, on random start
@@ -86,6 +89,14 @@ pub trait Duel: Sync {
 pub trait NamedPlayers: Duel {
     /// Reads a player name; compiles what needs it.
     fn parse_player(&self, text: &str) -> Result<Self::Spec, PlayerError>;
+
+    /// The trees an evolved player has, in order (Ant Wars: `straight`,
+    /// `diagonal`), which evolution by duels evolves.
+    fn evolved_trees(&self) -> &'static [&'static str];
+
+    /// The player of evolved `trees` (in the order of `evolved_trees`) of
+    /// primset `ps`, named `name` in reports.
+    fn evolved_player(&self, name: &str, ps: &PrimSet, trees: &[Tree]) -> Result<Self::Spec, PlayerError>;
 }
 
 /// Games between A and B, from A's and B's side: games played, games won,
@@ -226,8 +237,8 @@ mod tests {
     #[test]
     fn a_tally_counts_each_side_in_either_role() {
         let mut t = Tally::default();
-        t.record(&GameEnd { points: [3, 5], winner: Some(1) }, 0);
-        t.record(&GameEnd { points: [3, 5], winner: Some(1) }, 1);
+        t.record(&GameEnd { points: [3, 5], winner: Some(1), killed: None }, 0);
+        t.record(&GameEnd { points: [3, 5], winner: Some(1), killed: None }, 1);
         assert_eq!(t, Tally { games: 2, wins: [1, 1], points: [8, 8] });
         let mut sum = Tally::default();
         sum.add(&t);

@@ -86,6 +86,12 @@ impl AntProgram {
             })
         };
         let trees = [tree(TREES[0])?, tree(TREES[1])?];
+        Ok(AntProgram::from_trees(name, ps, binding, trees))
+    }
+
+    /// An ant of the trees `[straight, diagonal]` of primset `ps`, bound to
+    /// sights by `binding` (from [`bind`]); what evolution plays.
+    pub fn from_trees(name: &str, ps: PrimSet, binding: Binding<AntSight>, trees: [Tree; 2]) -> AntProgram {
         let jits = compile(&ps, &trees);
         let trees = trees.map(|tree| AntTree {
             used: tree.features_used(&ps),
@@ -97,7 +103,7 @@ impl AntProgram {
         for (t, jit) in program.trees.iter_mut().zip(jits) {
             t.jit = jit;
         }
-        Ok(program)
+        program
     }
 
     /// The individual's name.

@@ -14,10 +14,12 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::c_player::{CPlayer, CSource};
-use super::gp_ant::{AntProgram, GpAnt};
+use super::gp_ant::{AntProgram, GpAnt, TREES};
+use super::sight::bind;
 use super::{AntWars, Board, Dir, SIZE, View};
 use crate::diagnostic::did_you_mean;
 use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};
+use crate::lang::{PrimSet, Tree};
 use crate::rng::GpRng;
 
 /// The built-in players' names.
@@ -127,6 +129,20 @@ impl NamedPlayers for AntWars {
             }
         }
     }
+
+    fn evolved_trees(&self) -> &'static [&'static str] {
+        &TREES
+    }
+
+    fn evolved_player(&self, name: &str, ps: &PrimSet, trees: &[Tree]) -> Result<AntSpec, PlayerError> {
+        let [straight, diagonal] = trees else {
+            return Err(PlayerError::new(format!("ant `{name}` has {} trees, not 2", trees.len())));
+        };
+        let binding =
+            bind(ps).map_err(|_| PlayerError::new(format!("ant `{name}`'s primset does not bind to ants")))?;
+        let trees = [straight.clone(), diagonal.clone()];
+        Ok(AntSpec::Gp(Arc::new(AntProgram::from_trees(name, ps.clone(), binding, trees))))
+    }
 }
 
 impl Duel for AntWars {
@@ -153,7 +169,8 @@ impl Duel for AntWars {
 
     fn play(&self, start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<GameEnd, PlayerError> {
         let end = play_game(start, players, rngs)?;
-        Ok(GameEnd { points: [0, 1].map(|r| u32::from(end.score(r))), winner: end.winner() })
+        let killed = (0..2).find(|&r| end.ant(r).is_none());
+        Ok(GameEnd { points: [0, 1].map(|r| u32::from(end.score(r))), winner: end.winner(), killed })
     }
 }
 
