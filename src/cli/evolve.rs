@@ -74,6 +74,9 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     if let Some(seed) = args.seed {
         exp.seed = seed;
     }
+    if let Some(monitor) = exp.monitor.as_mut() {
+        monitor.resolve(args.file.as_ref().and_then(|f| f.parent()).unwrap_or(std::path::Path::new("")));
+    }
     if let Some(source) = exp.puzzles.as_mut().filter(|s| s.numbered.is_none()) {
         // Relative to the experiment's file, as imports are.
         let base = args.file.as_ref().and_then(|f| f.parent()).unwrap_or(std::path::Path::new(""));

@@ -32,6 +32,9 @@ pub(super) struct Ending<'a> {
     pub(super) fittest: Option<&'a Genome>,
     pub(super) finalists: &'a [Finalist],
     pub(super) final_round: Option<FinalRound>,
+    /// Where `fittest` comes from, when not from the last generation's
+    /// fitness (a round robin of the final population).
+    pub(super) origin: Option<String>,
 }
 
 /// Chooses the champion of a finished run by the experiment's rule (the
@@ -46,16 +49,18 @@ pub(super) fn write_final_champion<F: RunFitness>(
     record_round: &dyn Fn(&FinalRound) -> Result<(), Vec<Diagnostic>>,
 ) -> Result<Option<PathBuf>, Vec<Diagnostic>> {
     let Outputs { exp, ps, rep, primset_import, opts } = *out;
-    let Ending { log, fittest, finalists, mut final_round } = ending;
+    let Ending { log, fittest, finalists, mut final_round, origin } = ending;
     Ok(match exp.champion {
-        ChampionRule::Last => match fittest {
+        ChampionRule::Last | ChampionRule::RoundRobin { .. } => match fittest {
             Some(g) => {
                 let last = log.last();
-                let origin = format!(
-                    "generation {}, fitness {}",
-                    last.map_or(0, |r| r.stats.generation),
-                    last.map_or(0.0, |r| r.stats.best)
-                );
+                let origin = origin.unwrap_or_else(|| {
+                    format!(
+                        "generation {}, fitness {}",
+                        last.map_or(0, |r| r.stats.generation),
+                        last.map_or(0.0, |r| r.stats.best)
+                    )
+                });
                 Some(write_champion(g, &origin, exp, ps, rep, primset_import, opts)?)
             }
             None => None,
@@ -247,7 +252,7 @@ fn play_final_round<F: RunFitness>(
 ) -> Result<FinalRound, Vec<Diagnostic>> {
     let (opponent, games) = match exp.champion {
         ChampionRule::Validate { opponent, final_games, .. } => (opponent, final_games),
-        ChampionRule::Last => (Opponent::Random, 0),
+        ChampionRule::Last | ChampionRule::RoundRobin { .. } => (Opponent::Random, 0),
     };
     let genomes = finalists
         .iter()
@@ -279,7 +284,7 @@ fn play_final_round<F: RunFitness>(
 /// Games each candidate plays in a generation's validation round.
 fn validation_games(rule: &ChampionRule) -> u32 {
     match rule {
-        ChampionRule::Last => 0,
+        ChampionRule::Last | ChampionRule::RoundRobin { .. } => 0,
         ChampionRule::Validate { games, .. } => *games,
     }
 }
@@ -291,7 +296,7 @@ fn opponent_name(rule: &ChampionRule) -> String {
         format!("alphabeta:{}:{kind}{ties}", p.depth)
     };
     match rule {
-        ChampionRule::Last => String::new(),
+        ChampionRule::Last | ChampionRule::RoundRobin { .. } => String::new(),
         ChampionRule::Validate { opponent: Opponent::Random, .. } => "random".into(),
         ChampionRule::Validate { opponent: Opponent::Material(p), .. } => search("material", p),
         ChampionRule::Validate { opponent: Opponent::Guide(p), .. } => search("random", p),

@@ -37,6 +37,44 @@ pub struct EngineParams {
     pub elitism: usize,
     pub seed: u64,
     pub variation: Variation,
+    /// Probability that a breeding event is an ERC mutation alone (after
+    /// crossover and mutation; the rest are copies).
+    pub erc_mutation: f64,
+    pub islands: Islands,
+}
+
+/// The island model: the population is split into `count` islands of
+/// (nearly) equal size that select and breed apart. Every `every`
+/// generations each island sends copies of its `migrants` fittest to the
+/// next island of the ring, where they replace members drawn at random
+/// (never its elites).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Islands {
+    pub count: usize,
+    pub every: u64,
+    pub migrants: usize,
+}
+
+impl Default for Islands {
+    fn default() -> Islands {
+        Islands { count: 1, every: 1, migrants: 0 }
+    }
+}
+
+impl Islands {
+    /// The population index ranges of the islands of a population of `n`:
+    /// the first `n % count` islands have one member more.
+    pub fn ranges(&self, n: usize) -> Vec<std::ops::Range<usize>> {
+        let count = self.count.clamp(1, n.max(1));
+        let mut start = 0;
+        (0..count)
+            .map(|i| {
+                let size = n / count + usize::from(i < n % count);
+                start += size;
+                start - size..start
+            })
+            .collect()
+    }
 }
 
 /// Stream purposes, so that no two decisions share a stream.
@@ -50,6 +88,10 @@ pub const VALIDATE: u64 = 5;
 pub const PAIRINGS: u64 = 6;
 /// The training puzzles a generation of `(solve N)` draws.
 pub const PUZZLES: u64 = 7;
+/// Breeding by island (with the island's number after the generation).
+const ISLAND: u64 = 8;
+/// Migration between islands.
+const MIGRATE: u64 = 9;
 
 /// What evaluates a population. Implementations must be deterministic given
 /// `(seed, generation)` and the index of each task, whatever the thread count.
@@ -61,6 +103,14 @@ pub trait Fitness: Sync {
     /// member `b` in a match whose randomness comes from `rng`. Called after
     /// `evaluate` on the same population.
     fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool;
+
+    /// `Some(games per match)` when the fitness scores nothing itself and
+    /// members are judged only by the matches of fitnessless selection (Ant
+    /// Wars): the engine then counts as a member's fitness the selection
+    /// tournaments it won this generation.
+    fn fitnessless(&self) -> Option<u64> {
+        None
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -90,6 +140,21 @@ pub struct GenerationStats {
     /// The problem population, when the run coevolves problems (Hillis).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problems: Option<ProblemStats>,
+    /// The best member's games against the experiment's monitor (duels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub monitor: Option<MonitorStats>,
+}
+
+/// The best member of a generation against a fixed player (seeds/003, figure 4).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct MonitorStats {
+    pub opponent: String,
+    /// Games played (two per double-game).
+    pub games: u64,
+    /// Share of the games the member won.
+    pub win_rate: f64,
+    /// Share of the games in which the member was killed.
+    pub death_rate: f64,
 }
 
 /// The problem population of Hillis coevolution in one generation.
@@ -122,6 +187,24 @@ pub struct State {
     pub population: Vec<Genome>,
 }
 
+/// A breeding event of [`Engine::plan`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Event {
+    Crossover,
+    Mutation,
+    ErcMutation,
+    Copy,
+}
+
+/// An island's breeding events, the parents they take, and the stream
+/// their variation goes on drawing from.
+struct Plan {
+    kinds: Vec<Event>,
+    parents: usize,
+    elites: usize,
+    rng: GpRng,
+}
+
 pub struct Engine<'a> {
     pub params: EngineParams,
     pub rep: Representation,
@@ -147,10 +230,162 @@ impl<'a> Engine<'a> {
 
     /// Evaluates `state` and breeds the next generation.
     pub fn step(&self, state: &State, fitness: &dyn Fitness) -> (State, GenerationStats, Evaluation) {
-        let eval = fitness.evaluate(&state.population, state.generation, self.params.seed);
+        let mut eval = fitness.evaluate(&state.population, state.generation, self.params.seed);
+        if self.params.islands.count <= 1 && fitness.fitnessless().is_none() {
+            let stats = self.stats(state, &eval);
+            let next = self.breed(state, &eval.fitness, fitness);
+            return (next, stats, eval);
+        }
+        let next = self.breed_islands(state, &mut eval, fitness);
         let stats = self.stats(state, &eval);
-        let next = self.breed(state, &eval.fitness, fitness);
         (next, stats, eval)
+    }
+
+    /// Breeding island by island: each island plans its breeding events
+    /// first, so that it selects exactly the parents they use (a fitnessless
+    /// selection costs k − 1 matches), selects them among its own members,
+    /// and breeds as many children as it has members. Then migration. When
+    /// the fitness is fitnessless, `eval`'s fitness becomes the tournaments
+    /// each member won, and its games the matches played.
+    fn breed_islands(&self, state: &State, eval: &mut Evaluation, judge: &dyn Fitness) -> State {
+        let p = &self.params;
+        let g = state.generation;
+        let ranges = p.islands.ranges(state.population.len());
+        let plans: Vec<Plan> = ranges.iter().enumerate().map(|(i, r)| self.plan(g, i as u64, r.len())).collect();
+        // Every selection event of every island: (island, event).
+        let events: Vec<(usize, usize)> =
+            plans.iter().enumerate().flat_map(|(i, plan)| (0..plan.parents).map(move |e| (i, e))).collect();
+        let fitnessless = judge.fitnessless();
+        let pick = |&(i, e): &(usize, usize), fitness: &[f64]| {
+            let r = &ranges[i];
+            let mut rng = stream(p.seed, &[SELECT, g, ISLAND, i as u64, e as u64]);
+            let local = &fitness[r.clone()];
+            r.start
+                + match p.selection {
+                    Selection::Tournament(k) => select::tournament(&mut rng, local, k),
+                    Selection::Proportionate => select::proportionate(&mut rng, local),
+                    Selection::Fitnessless(k) => {
+                        let mut match_rng = stream(p.seed, &[SELECT, g, ISLAND, i as u64, e as u64, 1]);
+                        let pop = &state.population;
+                        select::single_elimination(&mut rng, r.len(), k, |a, b| {
+                            judge.beats(pop, r.start + a, r.start + b, &mut match_rng)
+                        })
+                    }
+                }
+        };
+        let parents: Vec<usize> = match p.selection {
+            Selection::Fitnessless(_) => events.par_iter().map(|ev| pick(ev, &eval.fitness)).collect(),
+            _ => events.iter().map(|ev| pick(ev, &eval.fitness)).collect(),
+        };
+        if let Some(games_per_match) = fitnessless {
+            let mut wins = vec![0.0; state.population.len()];
+            for &w in &parents {
+                wins[w] += 1.0;
+            }
+            eval.fitness = wins;
+            if let Selection::Fitnessless(k) = p.selection {
+                let matches = parents.len() as u64 * (k as u64).saturating_sub(1);
+                eval.games += matches * games_per_match;
+            }
+        }
+        let mut next = Vec::with_capacity(state.population.len());
+        let mut taken = 0;
+        for (r, plan) in ranges.iter().zip(&plans) {
+            let chosen = &parents[taken..taken + plan.parents];
+            taken += plan.parents;
+            next.extend(self.breed_island(state, &eval.fitness, r, plan, chosen));
+        }
+        self.migrate(state, &eval.fitness, &ranges, &mut next);
+        State { generation: g + 1, population: next }
+    }
+
+    /// The breeding events of island `island` of `size` members: the kind of
+    /// each, drawn in order until they make `size` children beside the elites.
+    fn plan(&self, generation: u64, island: u64, size: usize) -> Plan {
+        let p = &self.params;
+        let elites = p.elitism.min(size);
+        let mut rng = stream(p.seed, &[BREED, generation, ISLAND, island]);
+        let mut kinds = Vec::new();
+        let (mut children, mut parents) = (elites, 0);
+        while children < size {
+            let roll: f64 = rng.random();
+            let kind = if roll < p.crossover {
+                Event::Crossover
+            } else if roll < p.crossover + p.mutation {
+                Event::Mutation
+            } else if roll < p.crossover + p.mutation + p.erc_mutation {
+                Event::ErcMutation
+            } else {
+                Event::Copy
+            };
+            parents += if kind == Event::Crossover { 2 } else { 1 };
+            children += if kind == Event::Crossover && !p.variation.one_way { 2 } else { 1 };
+            kinds.push(kind);
+        }
+        Plan { kinds, parents, elites, rng }
+    }
+
+    /// The next generation of the island at `range`: its elites, then the
+    /// children of `plan`'s events from `parents` (population indices).
+    fn breed_island(
+        &self,
+        state: &State,
+        fitness: &[f64],
+        range: &std::ops::Range<usize>,
+        plan: &Plan,
+        parents: &[usize],
+    ) -> Vec<Genome> {
+        let p = &self.params;
+        let pop = &state.population;
+        let local = &fitness[range.clone()];
+        let mut next: Vec<Genome> =
+            select::elite(local, plan.elites).into_iter().map(|i| pop[range.start + i].clone()).collect();
+        let mut rng = plan.rng.clone();
+        let mut parents = parents.iter().copied();
+        let mut take = || parents.next().unwrap_or(range.start);
+        for kind in &plan.kinds {
+            match kind {
+                Event::Crossover => {
+                    let (a, b) = (take(), take());
+                    let (x, y) = if fitness[a] >= fitness[b] { (a, b) } else { (b, a) };
+                    let (c, d) = self.rep.crossover(&self.builder, &mut rng, &pop[x], &pop[y], &p.variation);
+                    if p.variation.one_way {
+                        next.push(d);
+                    } else {
+                        next.push(c);
+                        next.push(d);
+                    }
+                }
+                Event::Mutation => next.push(self.rep.mutate(&self.builder, &mut rng, &pop[take()], &p.variation)),
+                Event::ErcMutation => next.push(self.rep.mutate_ercs(&self.builder, &mut rng, &pop[take()])),
+                Event::Copy => next.push(pop[take()].clone()),
+            }
+        }
+        next.truncate(range.len());
+        next
+    }
+
+    /// Every `islands.every` generations, each island's `migrants` fittest
+    /// (of the generation just evaluated) replace members of the next
+    /// island drawn at random among those that are not its elites.
+    fn migrate(&self, state: &State, fitness: &[f64], ranges: &[std::ops::Range<usize>], next: &mut [Genome]) {
+        let p = &self.params;
+        let isl = p.islands;
+        if ranges.len() < 2 || isl.migrants == 0 || (state.generation + 1) % isl.every.max(1) != 0 {
+            return;
+        }
+        for (i, from) in ranges.iter().enumerate() {
+            let to = &ranges[(i + 1) % ranges.len()];
+            let elites = p.elitism.min(to.len());
+            let slots = to.len() - elites;
+            let count = isl.migrants.min(slots);
+            let mut rng = stream(p.seed, &[MIGRATE, state.generation, i as u64]);
+            let targets = rand::seq::index::sample(&mut rng, slots, count);
+            let best = select::elite(&fitness[from.clone()], count);
+            for (t, b) in targets.iter().zip(best) {
+                next[to.start + elites + t] = state.population[from.start + b].clone();
+            }
+        }
     }
 
     pub fn stats(&self, state: &State, eval: &Evaluation) -> GenerationStats {
@@ -173,6 +408,7 @@ impl<'a> Engine<'a> {
             games: eval.games,
             validation: None,
             problems: None,
+            monitor: None,
         }
     }
 
@@ -237,6 +473,8 @@ impl<'a> Engine<'a> {
                 }
             } else if roll < p.crossover + p.mutation {
                 next.push(self.rep.mutate(&self.builder, &mut rng, &state.population[a], &p.variation));
+            } else if roll < p.crossover + p.mutation + p.erc_mutation {
+                next.push(self.rep.mutate_ercs(&self.builder, &mut rng, &state.population[a]));
             } else {
                 next.push(state.population[a].clone());
             }
@@ -321,6 +559,8 @@ mod tests {
             elitism: 1,
             seed: 42,
             variation: Variation::default(),
+            erc_mutation: 0.0,
+            islands: Islands::default(),
         };
         let rep = Representation::Trees(vec![("eval".into(), TypeId::F)]);
         let engine = Engine::new(params, rep.clone(), builder);

@@ -139,6 +139,21 @@ impl Representation {
         }
     }
 
+    /// ERC mutation alone (ECJ's MutateERC, which BrilliAnt used): every
+    /// constant of one tree drawn at random is perturbed as its ERC allows.
+    /// Policies and weight vectors mutate as usual.
+    pub fn mutate_ercs(&self, b: &Builder, rng: &mut GpRng, g: &Genome) -> Genome {
+        match (self, g) {
+            (Representation::Trees(slots), Genome::Trees(x)) => {
+                let s = rng.random_range(0..slots.len());
+                let mut out = x.clone();
+                out[s] = ops::erc_mutation(b, rng, &x[s], slots[s].1, 1.0);
+                Genome::Trees(out)
+            }
+            _ => self.mutate(b, rng, g, &Variation::default()),
+        }
+    }
+
     pub fn mutate(&self, b: &Builder, rng: &mut GpRng, g: &Genome, v: &Variation) -> Genome {
         match (self, g) {
             (Representation::Trees(slots), Genome::Trees(x)) => {

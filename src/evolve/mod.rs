@@ -3,6 +3,7 @@
 
 pub mod champion;
 pub mod deal_sets;
+mod duel_run;
 pub mod engine;
 pub mod experiment;
 pub mod finalists;

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use super::engine::GenerationStats;
+use super::engine::{GenerationStats, MonitorStats};
 use super::finalists::{FinalRound, Finalist};
 use crate::diagnostic::FileId;
 use crate::limits::Limit;
@@ -341,7 +341,47 @@ pub fn write_log(dir: &Path, log: &[LogRecord]) -> std::io::Result<()> {
 /// (rewritten atomically, only if it changed).
 pub fn write_plot(dir: &Path, title: &str, log: &[LogRecord]) -> Result<(), String> {
     let svg = plot_text(title, log)?;
-    write_output(&dir.join("fitness.svg"), svg.as_bytes()).map(|_| ()).map_err(|e| e.to_string())
+    write_output(&dir.join("fitness.svg"), svg.as_bytes()).map(|_| ()).map_err(|e| e.to_string())?;
+    if let Some(opponent) = log.iter().find_map(|r| r.stats.monitor.as_ref()).map(|m| m.opponent.clone()) {
+        let mut svg = String::new();
+        draw_monitor(&mut svg, &format!("{title}: best of generation against {opponent}"), log)?;
+        write_output(&dir.join(MONITOR_PLOT), svg.as_bytes()).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The plot of the monitor's games (seeds/003, figure 4), beside fitness.svg.
+pub const MONITOR_PLOT: &str = "monitor.svg";
+
+/// Win and death rates of each generation's best member against the monitor.
+fn draw_monitor(svg: &mut String, title: &str, log: &[LogRecord]) -> Result<(), String> {
+    use plotters::prelude::*;
+    let root = SVGBackend::with_string(svg, (800, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let last = log.last().map_or(1, |r| r.stats.generation.max(1));
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0u64..last, 0.0..1.0)
+        .map_err(|e| e.to_string())?;
+    chart.configure_mesh().x_desc("generation").y_desc("share of games").draw().map_err(|e| e.to_string())?;
+    let series = |f: fn(&MonitorStats) -> f64| {
+        log.iter().filter_map(move |r| r.stats.monitor.as_ref().map(|m| (r.stats.generation, f(m))))
+    };
+    chart
+        .draw_series(LineSeries::new(series(|m| m.win_rate), &BLUE))
+        .map_err(|e| e.to_string())?
+        .label("win rate")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
+    chart
+        .draw_series(LineSeries::new(series(|m| m.death_rate), &RED))
+        .map_err(|e| e.to_string())?
+        .label("death rate")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], RED));
+    chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
 }
 
 /// Best and mean fitness over generations as SVG text.
@@ -411,6 +451,7 @@ mod tests {
                 games: 100,
                 validation: None,
                 problems: None,
+                monitor: None,
             },
             seconds: 0.5,
             games_per_s: 200.0,

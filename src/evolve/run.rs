@@ -21,9 +21,10 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::champion::{Ending, Outputs, write_final_champion};
+use super::duel_run::run_duels;
 use super::engine::Fitness;
 use super::engine::ProblemStats;
-use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, State, Validation};
+use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, MonitorStats, State, Validation};
 use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
@@ -38,7 +39,8 @@ use super::select;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
-use crate::games::registry::{Kind, PuzzleTask, TwoPlayerTask};
+use crate::games::duel::NamedPlayers;
+use crate::games::registry::{DuelTask, Kind, PuzzleTask, TwoPlayerTask};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
@@ -111,9 +113,16 @@ pub fn run_experiment(
             run_puzzle(game, self.module, self.form, self.exp, self.primset_import, self.opts)
         }
     }
+    impl DuelTask for Run<'_> {
+        type Output = Result<RunReport, Vec<Diagnostic>>;
+        fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Self::Output {
+            run_duels(game, self.module, self.form, self.exp, self.primset_import, self.opts)
+        }
+    }
     let task = Run { module, form, exp, primset_import, opts };
     let ran = match exp.game.kind {
         Kind::Puzzle => exp.game.run_puzzle("evolution by solving", task),
+        Kind::Observed => exp.game.run_duel("evolution by duels", task),
         _ => exp.game.run_two_player("evolution by games", task),
     };
     ran.map_err(|e| vec![e.diagnostic("stratagem::experiment::game")])?
@@ -161,6 +170,18 @@ pub(super) trait RunFitness: Fitness {
     /// The text of the file of problems a run writes beside its log (the
     /// problems after `generation` generations), if it writes one.
     fn problems_file(&self, name: &str, generation: u64, problems: &[Self::Problem]) -> Option<String>;
+
+    /// The games of a generation's best member against the experiment's
+    /// monitor, if it has one (evolution by duels).
+    fn monitor(&self, _best: &Genome, _generation: u64, _seed: u64) -> Option<MonitorStats> {
+        None
+    }
+
+    /// The champion among the final population, when the fitness chooses
+    /// it (a round robin of duels): its index and how it was chosen.
+    fn final_choice(&self, _population: &[Genome], _seed: u64) -> Option<(usize, String)> {
+        None
+    }
 }
 
 impl<G: GpGame> RunFitness for GameFitness<G> {
@@ -277,6 +298,8 @@ pub(super) fn run_generations<F: RunFitness>(
         elitism: exp.elitism,
         seed: exp.seed,
         variation: exp.variation,
+        erc_mutation: exp.erc_mutation,
+        islands: exp.islands,
     };
     let engine = Engine::new(params, rep.clone(), builder);
     let print = fingerprint(form, exp.seed);
@@ -369,6 +392,9 @@ pub(super) fn run_generations<F: RunFitness>(
                 .ok_or_else(|| io_error("run", &opts.out, "coevolution scored nothing"))?,
         };
         fittest = state.population.get(stats.best_index).cloned();
+        if let Some(best) = &fittest {
+            stats.monitor = fitness.monitor(best, state.generation, exp.seed);
+        }
         if let ChampionRule::Validate { opponent, games, top, finalists: capacity, .. } = exp.champion {
             let candidates = select::elite(&eval.fitness, top);
             let genomes = candidate_genomes(&state, &candidates);
@@ -390,7 +416,15 @@ pub(super) fn run_generations<F: RunFitness>(
     let finished = state.generation >= total;
     let record_round = |round: &FinalRound| save(&snapshot(&state, &problems, &log, &fittest, &finalists, Some(round)));
     let champion_path = if finished {
-        let ending = Ending { log: &log, fittest: fittest.as_ref(), finalists: &finalists, final_round };
+        let (mut chosen, mut origin) = (None, None);
+        if let ChampionRule::RoundRobin { .. } = exp.champion
+            && let Some((i, how)) = fitness.final_choice(&state.population, exp.seed)
+        {
+            chosen = state.population.get(i);
+            origin = Some(how);
+        }
+        let fittest = chosen.or(fittest.as_ref());
+        let ending = Ending { log: &log, fittest, finalists: &finalists, final_round, origin };
         write_final_champion(&Outputs { exp, ps, rep: &rep, primset_import, opts }, fitness, ending, &record_round)?
     } else {
         None
@@ -498,7 +532,7 @@ fn resume<F: RunFitness>(
         )));
     }
     let (capacity, final_games) = match exp.champion {
-        ChampionRule::Last => (0, 0),
+        ChampionRule::Last | ChampionRule::RoundRobin { .. } => (0, 0),
         ChampionRule::Validate { finalists, final_games, .. } => (finalists, final_games),
     };
     if cp.finalists.len() > capacity {

@@ -40,7 +40,7 @@ pub(super) fn lower_init(cx: &mut Cx, clauses: &Clauses) -> (usize, usize) {
 /// made by crossover, mutation or copying (reproduction), so reproduction
 /// is what the other two leave; `(reproduction P)` states it (GA-FreeCell's
 /// 0.2, 0.7, 0.1) and is refused when the three do not add up to 1.
-pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f64) {
+pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f64, f64) {
     let (crossover, one_way) = match clauses.get("crossover") {
         None => (0.8, false),
         Some([p]) => (probability(cx, p, "crossover"), false),
@@ -52,21 +52,29 @@ pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f6
     };
     let mutation = clauses.probability(cx, "mutation", 0.2);
     let local_mutation = clauses.probability(cx, "local-mutation", 0.5);
-    if crossover + mutation > 1.0 + 1e-12 {
-        cx.push(
-            Diagnostic::error(
-                "stratagem::experiment::range",
-                format!("crossover {crossover} + mutation {mutation} exceed 1"),
+    let erc_mutation = clauses.probability(cx, "erc-mutation", 0.0);
+    if crossover + mutation + erc_mutation > 1.0 + 1e-12 {
+        let (message, at) = if erc_mutation > 0.0 {
+            (
+                format!("crossover {crossover} + mutation {mutation} + erc-mutation {erc_mutation} exceed 1"),
+                "erc-mutation",
             )
-            .at(cx.file, clauses.span("mutation"), "too likely")
-            .with_help("each child is made by crossover, mutation or copying; the probabilities share 1"),
+        } else {
+            (format!("crossover {crossover} + mutation {mutation} exceed 1"), "mutation")
+        };
+        cx.push(
+            Diagnostic::error("stratagem::experiment::range", message)
+                .at(cx.file, clauses.span(at), "too likely")
+                .with_help(
+                    "each child is made by crossover, mutation, ERC mutation or copying; the probabilities share 1",
+                ),
         );
     }
     if let Some(items) = clauses.get("reproduction") {
         match items {
             [p] => {
                 let reproduction = probability(cx, p, "reproduction");
-                let rest = 1.0 - crossover - mutation;
+                let rest = 1.0 - crossover - mutation - erc_mutation;
                 if (reproduction - rest).abs() > 1e-9 {
                     cx.push(
                         Diagnostic::error(
@@ -87,7 +95,7 @@ pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f6
             _ => clauses.malformed(cx, "reproduction", "(reproduction P)"),
         }
     }
-    (crossover, one_way, mutation, local_mutation)
+    (crossover, one_way, mutation, local_mutation, erc_mutation)
 }
 
 /// Reports trees that cannot be built from the primset's primitives, or not

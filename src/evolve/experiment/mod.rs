@@ -34,6 +34,7 @@
 mod breeding;
 mod clauses;
 mod coevolution;
+mod duels;
 mod individual;
 mod players;
 mod puzzles;
@@ -46,7 +47,7 @@ use players::{lower_champion, lower_fitness, lower_player};
 pub use coevolution::{DealSetSpec, Goal, HillisSpec, ProblemStart};
 pub use puzzles::{DEFAULT_MAX_NODES, Numbered, PuzzleSource};
 
-use super::engine::Selection;
+use super::engine::{Islands, Selection};
 use super::genome::{Representation, Variation};
 use super::init::Introns;
 use crate::diagnostic::{Diagnostic, FileId};
@@ -80,6 +81,46 @@ pub enum ChampionRule {
     /// many fresh games each against `opponent` and the winner is the
     /// champion; otherwise the best validated one is.
     Validate { opponent: Opponent, games: u32, top: usize, finalists: usize, final_games: u32 },
+    /// After the last generation, every member of the final population
+    /// meets every other in a match of this many double-games; the one
+    /// that won the most matches is the champion (the earlier on a tie).
+    /// BrilliAnt was chosen so (seeds/003); games of named players only.
+    RoundRobin { double_games: u32 },
+}
+
+/// Games against a fixed player that a run logs every generation for its
+/// best member, without selecting by them (the paper's figure 4).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Monitor {
+    /// The player, as `tournament --players` names it, as written.
+    pub opponent: String,
+    /// The same with the file of a `gp:` or `c:` player relative to the
+    /// experiment file's folder, as the run reads it.
+    pub spec: String,
+    pub double_games: u32,
+}
+
+impl Monitor {
+    /// Reads the player's file (`gp:FILE:NAME`, `c:FILE`) from `base`, the
+    /// experiment file's folder, as imports and puzzle files are.
+    pub fn resolve(&mut self, base: &std::path::Path) {
+        let (prefix, rest) = match self.opponent.split_once(':') {
+            Some((p @ ("gp" | "c"), rest)) => (p, rest),
+            _ => return,
+        };
+        let (file, name) = match (prefix, rest.rsplit_once(':')) {
+            ("gp", Some((file, name))) => (file, Some(name)),
+            _ => (rest, None),
+        };
+        if std::path::Path::new(file).is_absolute() {
+            return;
+        }
+        let path = base.join(file);
+        self.spec = match name {
+            Some(name) => format!("{prefix}:{}:{name}", path.display()),
+            None => format!("{prefix}:{}", path.display()),
+        };
+    }
 }
 
 /// One source of fitness points (1 per win, ½ per draw).
@@ -136,9 +177,16 @@ pub struct Experiment {
     pub champion: ChampionRule,
     /// The training puzzles, on a puzzle.
     pub puzzles: Option<PuzzleSource>,
+    /// Probability of an ERC mutation alone per breeding event.
+    pub erc_mutation: f64,
+    pub islands: Islands,
+    pub monitor: Option<Monitor>,
 }
 
-const KEYS: [&str; 27] = [
+const KEYS: [&str; 30] = [
+    "islands",
+    "erc-mutation",
+    "monitor",
     "individual",
     "puzzles",
     "max-nodes",
@@ -176,6 +224,8 @@ struct Work<'a> {
     elitism: usize,
     match_games: u32,
     champion: ChampionRule,
+    /// Breeding planned before selection (islands, duels): one parent per child.
+    planned: bool,
 }
 
 impl Work<'_> {
@@ -184,7 +234,8 @@ impl Work<'_> {
     /// played once).
     fn games_per_generation(&self) -> u64 {
         let n = self.population as u64;
-        let sources = self.fitness.iter().map(|part| match *part {
+        let duels = self.planned && self.fitness.is_empty();
+        let sources = self.fitness.iter().filter(|_| !duels).map(|part| match *part {
             FitnessPart::Cohort(k) | FitnessPart::Random(k) => n.saturating_mul(k.into()),
             FitnessPart::Guide { games, .. } | FitnessPart::Material { games, .. } => n.saturating_mul(games.into()),
             FitnessPart::Pairings(k) => n.div_ceil(2).saturating_mul(k.into()),
@@ -194,8 +245,10 @@ impl Work<'_> {
         });
         let mut games = sources.fold(0u64, u64::saturating_add);
         if let Selection::Fitnessless(k) = self.selection {
-            // Two parents per child bred, each the winner of k - 1 matches.
-            let events = n.saturating_sub(self.elitism as u64).saturating_mul(2);
+            // Two parents per child bred (one when breeding is planned), each
+            // the winner of k - 1 matches.
+            let per_child = if self.planned { 1 } else { 2 };
+            let events = n.saturating_sub(self.elitism as u64).saturating_mul(per_child);
             let matches = events.saturating_mul((k as u64).saturating_sub(1));
             games = games.saturating_add(matches.saturating_mul(self.match_games.into()));
         }
@@ -232,6 +285,7 @@ impl Experiment {
             elitism: self.elitism,
             match_games: self.match_games,
             champion: self.champion,
+            planned: self.islands.count > 1 || self.game.kind == Kind::Observed,
         }
         .games_per_generation()
     }
@@ -280,7 +334,8 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         );
     }
     let (init_min, init_max) = lower_init(cx, &clauses);
-    let (crossover, one_way, mutation, local_mutation) = lower_rates(cx, &clauses);
+    let (crossover, one_way, mutation, local_mutation, erc_mutation) = lower_rates(cx, &clauses);
+    let islands = duels::lower_islands(cx, &clauses, population);
     let selection = match clauses.get("selection") {
         None => Selection::Tournament(2),
         Some([s]) => lower_selection(cx, s),
@@ -302,6 +357,8 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     };
     let fitness = match clauses.get("fitness") {
         None if game.is_some_and(|g| g.kind == Kind::Puzzle) => vec![FitnessPart::Solve(10)],
+        // Duels are judged by the matches of fitnessless selection alone.
+        None if game.is_some_and(|g| g.kind == Kind::Observed) => Vec::new(),
         None => vec![FitnessPart::Cohort(10)],
         Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
         Some(_) => {
@@ -322,9 +379,11 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     };
 
     let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
+    let monitor = duels::check_duel_run(cx, &clauses, game, selection, match_games, champion, form.span.first_byte());
     let puzzles = puzzles::lower_puzzles(cx, &clauses, game, form.span.first_byte());
     puzzles::check_puzzle_run(cx, &clauses, game, &fitness, champion);
-    let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion };
+    let planned = islands.count > 1 || game.kind == Kind::Observed;
+    let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion, planned };
     if let Err(message) = Limit::GamesPerGeneration.check(
         work.games_per_generation(),
         &format!("experiment `{name}` plays {} games per generation, which", work.games_per_generation()),
@@ -382,6 +441,9 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
         engine,
         champion,
         puzzles,
+        erc_mutation,
+        islands,
+        monitor,
     })
 }
 
@@ -425,8 +487,8 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'
                     return None;
                 }
             };
-            if entry.kind != Kind::Puzzle
-                && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games or by puzzles")
+            if !matches!(entry.kind, Kind::Puzzle | Kind::Observed)
+                && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games, by duels or by puzzles")
             {
                 cx.push(e.diagnostic("stratagem::experiment::game").at(cx.file, g.span, "this game"));
                 return None;

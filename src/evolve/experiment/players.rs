@@ -12,7 +12,7 @@ use crate::syntax::{Sexp, Span};
 /// `(champion (validate OPPONENT GAMES) (top K) (final M N))`, `(top K)`
 /// optional (1), `(final M N)` optional (one finalist, no final round).
 pub(super) fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population: usize) -> ChampionRule {
-    const USAGE: &str = "usage: (champion last) or (champion (validate OPPONENT GAMES) (top K) (final M N))";
+    const USAGE: &str = "usage: (champion last), (champion (validate OPPONENT GAMES) (top K) (final M N)) or (champion (round-robin D))";
     let usage = |cx: &mut Cx| {
         cx.push(
             Diagnostic::error("stratagem::experiment::usage", USAGE)
@@ -25,6 +25,21 @@ pub(super) fn lower_champion(cx: &mut Cx, items: &[Sexp], span: Span, population
     for item in items {
         let list = item.as_list().unwrap_or_default();
         match (item.head(), list.len()) {
+            (Some("round-robin"), 2) if items.len() == 1 => {
+                return match cx.expect_int(&list[1], "double-games per match") {
+                    Some(d) if (1..=1000).contains(&d) => ChampionRule::RoundRobin { double_games: d as u32 },
+                    Some(d) => {
+                        cx.error(
+                            "stratagem::experiment::range",
+                            &list[1],
+                            format!("{d} double-games per match is not between 1 and 1000"),
+                            "out of range",
+                        );
+                        ChampionRule::Last
+                    }
+                    None => ChampionRule::Last,
+                };
+            }
             (Some("validate"), 3) => {
                 let opponent = lower_opponent(cx, &list[1]);
                 let games = match cx.expect_int(&list[2], "a number of games") {

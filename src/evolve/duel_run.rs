@@ -1,0 +1,261 @@
+//! Evolution by duels: games of named players (Ant Wars, seeds/003), where
+//! members are judged only by the matches of fitnessless selection. A match
+//! is 2k games on k boards (the experiment's `(match-games 2k)`), won by the
+//! paper's rule (`games::duel::match_winner`). Each generation the member
+//! that won the most selection tournaments is the generation's best; with
+//! `(monitor "PLAYER" D)` it plays D double-games against that player, and
+//! its win and death rates are logged (the paper's figure 4). With
+//! `(champion (round-robin D))` the champion is the member of the final
+//! population that wins the most matches of a round robin among all of them,
+//! as BrilliAnt was chosen.
+
+use std::sync::{Arc, RwLock};
+
+use rand::RngExt;
+use rayon::prelude::*;
+
+use super::engine::{Engine, Evaluation, Fitness, GenerationStats, MonitorStats, State};
+use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
+use super::genome::Genome;
+use super::output::SavedProblems;
+use super::run::{PrimsetImport, RunFitness, RunOptions, RunReport, run_generations};
+use crate::diagnostic::Diagnostic;
+use crate::games::duel::{NamedPlayers, PlayerError, Tally, double_game, match_winner};
+use crate::lang::{Module, PrimSet, Tree};
+use crate::rng::{GpRng, stream};
+use crate::syntax::Sexp;
+
+/// Stream purposes of this module, apart from the engine's.
+const MONITOR: u64 = 20;
+const ROUND_ROBIN: u64 = 21;
+
+/// Runs experiment `exp` on `game`, a game of named players.
+pub(super) fn run_duels<G: NamedPlayers>(
+    game: G,
+    module: &Module,
+    form: &Sexp,
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>> {
+    let ps = module.primset(exp.primset).clone();
+    let evolved: Vec<&str> = exp.trees().iter().map(|(n, _)| n.as_str()).collect();
+    let order = game
+        .evolved_trees()
+        .iter()
+        .map(|want| evolved.iter().position(|n| n == want))
+        .collect::<Option<Vec<usize>>>()
+        .ok_or_else(|| {
+            vec![
+                Diagnostic::error(
+                    "stratagem::experiment::duels",
+                    format!(
+                        "experiment `{}` evolves the trees {}, but a player of {} has the trees {}",
+                        exp.name,
+                        evolved.join(", "),
+                        game.name(),
+                        game.evolved_trees().join(", ")
+                    ),
+                )
+                .at(exp.file, exp.span.first_byte(), "this experiment")
+                .with_help("evolve exactly the trees the game's players have, e.g. with (trees ...)"),
+            ]
+        })?;
+    let monitor = match &exp.monitor {
+        None => None,
+        Some(m) => {
+            let spec = game.parse_player(&m.spec).map_err(|e| vec![player_error(exp, &m.opponent, e)])?;
+            Some((m.opponent.clone(), spec, m.double_games))
+        }
+    };
+    let round_robin = match exp.champion {
+        ChampionRule::RoundRobin { double_games } => Some(double_games),
+        _ => None,
+    };
+    let fitness = DuelFitness {
+        game,
+        ps,
+        order,
+        boards: u64::from(exp.match_games / 2).max(1),
+        players: RwLock::new(Vec::new()),
+        monitor,
+        round_robin,
+    };
+    run_generations(&fitness, module, form, exp, primset_import, opts)
+}
+
+fn player_error(exp: &Experiment, name: &str, e: PlayerError) -> Diagnostic {
+    let d = Diagnostic::error("stratagem::experiment::monitor", format!("the monitor `{name}`: {}", e.message)).at(
+        exp.file,
+        exp.span.first_byte(),
+        "in this experiment",
+    );
+    match e.help {
+        Some(help) => d.with_help(help),
+        None => d,
+    }
+}
+
+/// The fitness of evolution by duels: none of its own; matches decide.
+struct DuelFitness<G: NamedPlayers> {
+    game: G,
+    ps: PrimSet,
+    /// For each of the game's evolved trees, its place in a genome.
+    order: Vec<usize>,
+    /// Boards (double-games) a match.
+    boards: u64,
+    /// The players of the population last evaluated (`None`: one the game
+    /// could not make, which loses every match).
+    players: RwLock<Vec<Option<Arc<G::Spec>>>>,
+    monitor: Option<(String, G::Spec, u32)>,
+    round_robin: Option<u32>,
+}
+
+impl<G: NamedPlayers> DuelFitness<G> {
+    fn spec(&self, genome: &Genome, name: &str) -> Option<G::Spec> {
+        let Genome::Trees(trees) = genome else { return None };
+        let trees: Vec<Tree> = self.order.iter().map(|&i| trees.get(i).cloned().unwrap_or_default()).collect();
+        self.game.evolved_player(name, &self.ps, &trees).ok()
+    }
+
+    /// Whether A beats B in a match of `boards` double-games, its boards and
+    /// coin drawn from `rng`; a player that fails loses.
+    fn play_match(&self, a: &G::Spec, b: &G::Spec, boards: u64, rng: &mut GpRng) -> bool {
+        let (Ok(mut pa), Ok(mut pb)) = (self.game.new_player(a), self.game.new_player(b)) else { return false };
+        let seed: u64 = rng.random();
+        let mut tally = Tally::default();
+        for i in 0..boards {
+            let start = self.game.random_start(rng);
+            match double_game(&self.game, &start, (&mut pa, &mut pb), seed, [0, i]) {
+                Ok(t) => tally.add(&t),
+                Err(_) => return false,
+            }
+        }
+        match_winner(&tally, boards, rng.random_bool(0.5)) == 0
+    }
+}
+
+impl<G: NamedPlayers> Fitness for DuelFitness<G> {
+    /// Makes the population's players; every fitness is 0 until the engine
+    /// counts the tournaments won.
+    fn evaluate(&self, population: &[Genome], _generation: u64, _seed: u64) -> Evaluation {
+        let specs: Vec<Option<Arc<G::Spec>>> =
+            population.par_iter().enumerate().map(|(i, g)| self.spec(g, &format!("g{i}")).map(Arc::new)).collect();
+        if let Ok(mut players) = self.players.write() {
+            *players = specs;
+        }
+        Evaluation { fitness: vec![0.0; population.len()], games: 0 }
+    }
+
+    fn beats(&self, _population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
+        let Ok(players) = self.players.read() else { return false };
+        match (players.get(a).cloned().flatten(), players.get(b).cloned().flatten()) {
+            (Some(pa), Some(pb)) => {
+                drop(players);
+                self.play_match(&pa, &pb, self.boards, rng)
+            }
+            (a, _) => a.is_some(),
+        }
+    }
+
+    fn fitnessless(&self) -> Option<u64> {
+        Some(2 * self.boards)
+    }
+}
+
+impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
+    type Problem = ();
+
+    /// Refused when the experiment is read: duels are not validated.
+    fn validate(&self, candidates: &[(u64, &Genome)], _: &Opponent, _: u32, _: u64, _: u64) -> Vec<f64> {
+        vec![0.0; candidates.len()]
+    }
+
+    /// Refused when the experiment is read: duels do not coevolve problems.
+    fn initial_problems(&self, _: &HillisSpec, _: u64) -> Result<Vec<()>, Vec<Diagnostic>> {
+        Ok(Vec::new())
+    }
+
+    fn coevolve(
+        &self,
+        _: &Engine,
+        _: &State,
+        _: &HillisSpec,
+        _: &mut Vec<()>,
+        _: u64,
+    ) -> Option<(State, GenerationStats, Evaluation)> {
+        None
+    }
+
+    fn save_problems(&self, _: &[()]) -> SavedProblems {
+        SavedProblems::Openings(Vec::new())
+    }
+
+    fn load_problems(&self, _: &HillisSpec, _: SavedProblems) -> Result<Vec<()>, String> {
+        Ok(Vec::new())
+    }
+
+    fn problems_file(&self, _: &str, _: u64, _: &[()]) -> Option<String> {
+        None
+    }
+
+    /// The generation's best against the monitor: its double-games, board i
+    /// from the stream (seed, generation, i), the member as Ant 1 then Ant 2.
+    fn monitor(&self, best: &Genome, generation: u64, seed: u64) -> Option<MonitorStats> {
+        let (name, opponent, double_games) = self.monitor.as_ref()?;
+        let me = self.spec(best, "best")?;
+        let (Ok(mut me), Ok(mut them)) = (self.game.new_player(&me), self.game.new_player(opponent)) else {
+            return None;
+        };
+        let (mut games, mut wins, mut deaths) = (0u64, 0u64, 0u64);
+        for i in 0..u64::from(*double_games) {
+            let start = self.game.random_start(&mut stream(seed, &[MONITOR, generation, i]));
+            for role in 0..2u64 {
+                let mut rngs = [0, 1].map(|r| stream(seed, &[MONITOR, generation, i, role, r]));
+                let [r0, r1] = &mut rngs;
+                let end = if role == 0 {
+                    self.game.play(&start, [&mut me, &mut them], [r0, r1])
+                } else {
+                    self.game.play(&start, [&mut them, &mut me], [r0, r1])
+                };
+                let Ok(end) = end else { return None };
+                games += 1;
+                wins += u64::from(end.winner == Some(role as u8));
+                deaths += u64::from(end.killed == Some(role as u8));
+            }
+        }
+        let share = |n: u64| n as f64 / games.max(1) as f64;
+        Some(MonitorStats { opponent: name.clone(), games, win_rate: share(wins), death_rate: share(deaths) })
+    }
+
+    /// A round robin of `population`: every pair meets once in a match of
+    /// D double-games; the most matches won (the earlier on a tie).
+    fn final_choice(&self, population: &[Genome], seed: u64) -> Option<(usize, String)> {
+        let double_games = self.round_robin?;
+        let specs: Vec<Option<G::Spec>> =
+            population.par_iter().enumerate().map(|(i, g)| self.spec(g, &format!("g{i}"))).collect();
+        let n = population.len();
+        let won: Vec<u32> = (0..n)
+            .into_par_iter()
+            .map(|a| {
+                let mut wins = vec![0u32; n];
+                for b in a + 1..n {
+                    let mut rng = stream(seed, &[ROUND_ROBIN, a as u64, b as u64]);
+                    let a_wins = match (&specs[a], &specs[b]) {
+                        (Some(sa), Some(sb)) => self.play_match(sa, sb, u64::from(double_games), &mut rng),
+                        (sa, _) => sa.is_some(),
+                    };
+                    wins[if a_wins { a } else { b }] += 1;
+                }
+                wins
+            })
+            .reduce(|| vec![0u32; n], |x, y| x.iter().zip(&y).map(|(p, q)| p + q).collect());
+        let best = (0..n).max_by_key(|&i| (won[i], std::cmp::Reverse(i)))?;
+        let origin = format!(
+            "won {} of {} matches ({double_games} double-games each) in a round robin of the final population",
+            won[best],
+            n.saturating_sub(1)
+        );
+        Some((best, origin))
+    }
+}

@@ -1,0 +1,188 @@
+//! The island model, which any experiment may use, and the settings of
+//! evolution by duels (games of named players: Ant Wars, seeds/003).
+//!
+//! ```text
+//! (islands N (every M) (migrants K))  ; N islands; every M generations K migrants to the next
+//! (monitor "PLAYER" D)                ; duels: each generation's best against PLAYER, D double-games
+//! (champion (round-robin D))          ; duels: a round robin of the final population
+//! ```
+
+use super::clauses::Clauses;
+use super::{ChampionRule, Monitor};
+use crate::diagnostic::Diagnostic;
+use crate::evolve::engine::{Islands, Selection};
+use crate::games::registry::{Entry, Kind};
+use crate::lang::syntax_helpers::Cx;
+use crate::syntax::{Atom, SexpKind, Span};
+
+const ISLANDS_USAGE: &str = "(islands N (every M) (migrants K))";
+
+/// Migration when `(islands N)` says nothing of it: every 10 generations, 5 migrants.
+const EVERY: u64 = 10;
+const MIGRANTS: usize = 5;
+
+/// `(islands N (every M) (migrants K))`: at least 2 members an island, and
+/// migrants fewer than an island's members.
+pub(super) fn lower_islands(cx: &mut Cx, clauses: &Clauses, population: usize) -> Islands {
+    let Some(items) = clauses.get("islands") else { return Islands::default() };
+    let Some((count, options)) = items.split_first() else {
+        clauses.malformed(cx, "islands", ISLANDS_USAGE);
+        return Islands::default();
+    };
+    let most = (population / 2).max(1);
+    let count = match cx.expect_int(count, "a number of islands") {
+        Some(n) if n >= 1 && n as usize <= most => n as usize,
+        Some(n) => {
+            cx.error(
+                "stratagem::experiment::range",
+                count,
+                format!("{n} islands: a population of {population} makes 1 to {most} islands of 2 or more"),
+                "out of range",
+            );
+            return Islands::default();
+        }
+        None => return Islands::default(),
+    };
+    let smallest = population / count;
+    let mut islands = Islands { count, every: EVERY, migrants: MIGRANTS.min(smallest - 1) };
+    for option in options {
+        let list = option.as_list().unwrap_or_default();
+        let value = |cx: &mut Cx, what: &str, min: i64, max: i64| {
+            let s = list.get(1)?;
+            match cx.expect_int(s, what) {
+                Some(n) if (min..=max).contains(&n) => Some(n),
+                Some(n) => {
+                    cx.error(
+                        "stratagem::experiment::range",
+                        s,
+                        format!("{n} is not between {min} and {max}"),
+                        "out of range",
+                    );
+                    None
+                }
+                None => None,
+            }
+        };
+        match (option.head(), list.len()) {
+            (Some("every"), 2) => {
+                if let Some(m) = value(cx, "generations between migrations", 1, 1_000_000) {
+                    islands.every = m as u64;
+                }
+            }
+            (Some("migrants"), 2) => {
+                if let Some(k) = value(cx, "a number of migrants", 0, smallest as i64 - 1) {
+                    islands.migrants = k as usize;
+                }
+            }
+            _ => clauses.malformed(cx, "islands", ISLANDS_USAGE),
+        }
+    }
+    islands
+}
+
+/// Checks what evolution by duels needs, on a game of named players, and
+/// refuses its settings elsewhere; the monitor, if any. `at` is where to
+/// point for settings that are missing.
+pub(super) fn check_duel_run(
+    cx: &mut Cx,
+    clauses: &Clauses,
+    game: &Entry,
+    selection: Selection,
+    match_games: u32,
+    champion: ChampionRule,
+    at: Span,
+) -> Option<Monitor> {
+    let duels = game.kind == Kind::Observed;
+    if !duels {
+        if clauses.get("monitor").is_some() {
+            refuse(cx, clauses.span("monitor"), "(monitor ...)", game);
+        }
+        if let ChampionRule::RoundRobin { .. } = champion {
+            refuse(cx, clauses.span("champion"), "(champion (round-robin D))", game);
+        }
+        return None;
+    }
+    if !matches!(selection, Selection::Fitnessless(_)) {
+        let span = if clauses.get("selection").is_some() { clauses.span("selection") } else { at };
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::duels",
+                format!("evolution on {} is by duels, which select by matches alone", game.name),
+            )
+            .at(cx.file, span, "needs (selection (fitnessless K))")
+            .with_help("write (selection (fitnessless 5)): a single-elimination tournament of 5 (seeds/003)"),
+        );
+    }
+    for key in ["fitness", "player", "introns"] {
+        if clauses.get(key).is_some() {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::duels",
+                    format!("`({key} ...)` has no use in evolution by duels on {}", game.name),
+                )
+                .at(cx.file, clauses.span(key), "not used")
+                .with_help("members are judged only by the matches of fitnessless selection; remove it"),
+            );
+        }
+    }
+    if match_games % 2 == 1 {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::duels",
+                format!("a match of {match_games} games: a match on {} is of double-games", game.name),
+            )
+            .at(cx.file, clauses.span("match-games"), "odd")
+            .with_help(
+                "a match is 2k games on k boards, each played twice with the roles swapped: give an even number",
+            ),
+        );
+    }
+    if let ChampionRule::Validate { .. } = champion {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::duels",
+                format!("validation games are for two-player games of perfect information, not {}", game.name),
+            )
+            .at(cx.file, clauses.span("champion"), "not for duels")
+            .with_help("use (champion last) or (champion (round-robin D))"),
+        );
+    }
+    let items = clauses.get("monitor")?;
+    let usage = "(monitor \"PLAYER\" D): D double-games a generation against PLAYER, as tournament names it";
+    let [player, games] = items else {
+        clauses.malformed(cx, "monitor", usage);
+        return None;
+    };
+    let opponent = match &player.kind {
+        SexpKind::Atom(Atom::Str(s) | Atom::Symbol(s)) => s.clone(),
+        _ => {
+            cx.error("stratagem::experiment::usage", player, format!("usage: {usage}"), "expected a player's name");
+            return None;
+        }
+    };
+    match cx.expect_int(games, "double-games") {
+        Some(d) if (1..=1_000_000).contains(&d) => {
+            Some(Monitor { spec: opponent.clone(), opponent, double_games: d as u32 })
+        }
+        Some(d) => {
+            cx.error(
+                "stratagem::experiment::range",
+                games,
+                format!("{d} double-games is not between 1 and 1000000"),
+                "out of range",
+            );
+            None
+        }
+        None => None,
+    }
+}
+
+fn refuse(cx: &mut Cx, span: Span, what: &str, game: &Entry) {
+    cx.push(
+        Diagnostic::error(
+            "stratagem::experiment::duels",
+            format!("{what} is for evolution by duels (games of named players), not {}", game.name),
+        )
+        .at(cx.file, span, "not for this game"),
+    );
+}
