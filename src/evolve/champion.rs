@@ -172,6 +172,12 @@ fn write_champion(
             source.max_nodes,
             path.display()
         ),
+        // A game of named players: the ant plays as it is.
+        None if exp.game.kind == crate::games::registry::Kind::Observed => format!(
+            "stratagem tournament --game {} --players gp:{}:{name},greedy,random --games 1000",
+            exp.game.name,
+            path.display()
+        ),
         None => format!(
             "stratagem play --game {} --a gp:{}:{name}:{} --b random --games 200",
             exp.game.name,

@@ -547,6 +547,15 @@ mod tests {
     }
 
     fn run(threads: usize, selection: Selection, generations: usize) -> (Vec<GenerationStats>, String) {
+        run_on(threads, selection, generations, Islands::default())
+    }
+
+    fn run_on(
+        threads: usize,
+        selection: Selection,
+        generations: usize,
+        islands: Islands,
+    ) -> (Vec<GenerationStats>, String) {
         let ps = load_primset("arith").expect("arith");
         let fitness = Regression::new(ps.clone());
         let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");
@@ -559,8 +568,8 @@ mod tests {
             elitism: 1,
             seed: 42,
             variation: Variation::default(),
-            erc_mutation: 0.0,
-            islands: Islands::default(),
+            erc_mutation: 0.1,
+            islands,
         };
         let rep = Representation::Trees(vec![("eval".into(), TypeId::F)]);
         let engine = Engine::new(params, rep.clone(), builder);
@@ -586,6 +595,49 @@ mod tests {
             assert_eq!(one.0, four.0);
             assert_eq!(one.1, four.1);
         }
+    }
+
+    #[test]
+    fn islands_evolve_the_same_on_any_thread_count() {
+        let islands = Islands { count: 3, every: 2, migrants: 2 };
+        for selection in [Selection::Tournament(2), Selection::Proportionate, Selection::Fitnessless(4)] {
+            let one = run_on(1, selection, 5, islands);
+            let four = run_on(4, selection, 5, islands);
+            assert_eq!(one.0, four.0);
+            assert_eq!(one.1, four.1);
+        }
+    }
+
+    #[test]
+    fn islands_split_the_population_and_migrants_copy_the_fittest() {
+        assert_eq!(Islands { count: 3, every: 1, migrants: 0 }.ranges(10), vec![0..4, 4..7, 7..10]);
+        assert_eq!(Islands::default().ranges(5), vec![0..5]);
+        let ps = load_primset("arith").expect("arith");
+        let builder = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let params = EngineParams {
+            population: 8,
+            generations: 1,
+            crossover: 0.0,
+            mutation: 0.0,
+            selection: Selection::Tournament(2),
+            elitism: 0,
+            seed: 3,
+            variation: Variation::default(),
+            erc_mutation: 0.0,
+            islands: Islands { count: 2, every: 1, migrants: 1 },
+        };
+        let rep = Representation::Trees(vec![("eval".into(), TypeId::F)]);
+        let engine = Engine::new(params, rep.clone(), builder);
+        let state = engine.initial();
+        let text = |g: &Genome| g.to_form("x", &ps, &rep).to_string();
+        // Island 0's fittest is member 1, island 1's member 6.
+        let fitness = [0.0, 9.0, 1.0, 2.0, 0.0, 1.0, 8.0, 2.0];
+        let mut next: Vec<Genome> = vec![Genome::Weights(Vec::new()); 8];
+        engine.migrate(&state, &fitness, &Islands { count: 2, every: 1, migrants: 1 }.ranges(8), &mut next);
+        let arrived: Vec<String> = next.iter().filter(|g| matches!(g, Genome::Trees(_))).map(text).collect();
+        assert_eq!(arrived.len(), 2, "one migrant each way");
+        assert!(next[4..].iter().any(|g| matches!(g, Genome::Trees(_)) && text(g) == text(&state.population[1])));
+        assert!(next[..4].iter().any(|g| matches!(g, Genome::Trees(_)) && text(g) == text(&state.population[6])));
     }
 
     #[test]

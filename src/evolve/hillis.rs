@@ -284,6 +284,8 @@ mod tests {
             elitism: 1,
             seed: 3,
             variation: Variation::default(),
+            erc_mutation: 0.0,
+            islands: Default::default(),
         };
         let engine = Engine::new(params, Representation::Trees(vec![("eval".into(), TypeId::F)]), builder);
         let hp = HillisParams { problems: 20, sample: 10, mutation: 0.5, tournament: 2 };
