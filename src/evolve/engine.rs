@@ -371,7 +371,7 @@ impl<'a> Engine<'a> {
     fn migrate(&self, state: &State, fitness: &[f64], ranges: &[std::ops::Range<usize>], next: &mut [Genome]) {
         let p = &self.params;
         let isl = p.islands;
-        if ranges.len() < 2 || isl.migrants == 0 || (state.generation + 1) % isl.every.max(1) != 0 {
+        if ranges.len() < 2 || isl.migrants == 0 || !(state.generation + 1).is_multiple_of(isl.every.max(1)) {
             return;
         }
         for (i, from) in ranges.iter().enumerate() {

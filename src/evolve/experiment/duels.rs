@@ -125,7 +125,7 @@ pub(super) fn check_duel_run(
             );
         }
     }
-    if match_games % 2 == 1 {
+    if !match_games.is_multiple_of(2) {
         cx.push(
             Diagnostic::error(
                 "stratagem::experiment::duels",
