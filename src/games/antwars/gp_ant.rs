@@ -17,13 +17,13 @@ use std::fmt;
 use std::path::Path;
 
 use super::memory::AntMemory;
-use super::sight::{AntSight, bind};
+use super::sight::{AntSight, AreaFn, AreaQuery, bind};
 use super::{Dir, View};
 use crate::eval::interp::Interp;
 use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::games::domain::{Binding, PositionContext};
 use crate::games::duel::PlayerError;
-use crate::lang::{Loader, PrimSet, Tree};
+use crate::lang::{Loader, Node, PrimId, PrimKind, PrimSet, Primitive, Tree, Value};
 
 /// The trees of an ant, in the order their values are compared.
 pub const TREES: [&str; 2] = ["straight", "diagonal"];
@@ -33,8 +33,32 @@ struct AntTree {
     tree: Tree,
     /// The feature slots it reads.
     used: Vec<u32>,
-    uses_natives: bool,
-    jit: Option<PositionFn>,
+    /// The tree compiled, when the JIT could.
+    jit: Option<CompiledTree>,
+}
+
+/// A tree as the JIT runs it: its native calls of constant arguments (every
+/// area function of an evolved ant: areas are `Rect` constants) are computed
+/// before the call into slots of their own, past the primset's features,
+/// so the code is arithmetic over slots; natives of computed arguments, if
+/// any are left, are called back.
+struct CompiledTree {
+    f: PositionFn,
+    calls: Vec<ConstCall>,
+    calls_back: bool,
+}
+
+/// A native call with constant arguments, and the slot its value goes to.
+struct ConstCall {
+    slot: usize,
+    what: Call,
+}
+
+enum Call {
+    /// An area function of table 2, its cells worked out once.
+    Area(AreaQuery),
+    /// Any other native (the humants' planning functions).
+    Native { native: u32, args: Vec<Value> },
 }
 
 /// An evolved ant's program, shared by every thread that plays it.
@@ -43,6 +67,8 @@ pub struct AntProgram {
     ps: PrimSet,
     binding: Binding<AntSight>,
     trees: [AntTree; 2],
+    /// Slots a compiled tree reads: the features, then the constant calls.
+    n_slots: usize,
 }
 
 impl fmt::Debug for AntProgram {
@@ -92,18 +118,23 @@ impl AntProgram {
     /// An ant of the trees `[straight, diagonal]` of primset `ps`, bound to
     /// sights by `binding` (from [`bind`]); what evolution plays.
     pub fn from_trees(name: &str, ps: PrimSet, binding: Binding<AntSight>, trees: [Tree; 2]) -> AntProgram {
-        let jits = compile(&ps, &trees);
-        let trees = trees.map(|tree| AntTree {
-            used: tree.features_used(&ps),
-            uses_natives: tree.uses_natives(&ps),
-            tree,
-            jit: None,
+        let mut hoisted = Hoisted { ps: ps.clone(), calls: Vec::new(), first_slot: binding.features.len() };
+        let rewritten = trees.each_ref().map(|t| hoisted.rewrite(&ps, t));
+        let jits = compile(&hoisted.ps, &rewritten);
+        let n_slots = hoisted.first_slot + hoisted.calls.len();
+        let trees = [0, 1].map(|k| {
+            let tree = &trees[k];
+            let jit = jits[k].clone().map(|f| {
+                let hoisted_slots = rewritten[k].features_used(&hoisted.ps).into_iter().map(|s| s as usize);
+                CompiledTree {
+                    f,
+                    calls: hoisted_slots.filter(|&s| s >= hoisted.first_slot).map(|s| hoisted.const_call(s)).collect(),
+                    calls_back: rewritten[k].uses_natives(&hoisted.ps),
+                }
+            });
+            AntTree { used: tree.features_used(&ps), tree: tree.clone(), jit }
         });
-        let mut program = AntProgram { name: name.to_owned(), ps, binding, trees };
-        for (t, jit) in program.trees.iter_mut().zip(jits) {
-            t.jit = jit;
-        }
-        program
+        AntProgram { name: name.to_owned(), ps, binding, trees, n_slots }
     }
 
     /// The individual's name.
@@ -112,34 +143,125 @@ impl AntProgram {
     }
 
     /// The value of tree `k` (0 straight, 1 diagonal) on `sight`, compiled
-    /// unless `interpret`.
-    fn value(&self, k: usize, sight: &AntSight, interpret: bool) -> f64 {
+    /// unless `interpret`; `slots` is scratch of [`AntProgram::n_slots`].
+    fn value(&self, k: usize, sight: &AntSight, interpret: bool, slots: &mut [u64]) -> f64 {
         let t = &self.trees[k];
-        let mut ctx = PositionContext::new(&self.binding, sight, 0, &t.used);
-        match t.jit.as_ref().filter(|_| !interpret) {
-            Some(f) if t.uses_natives => {
-                let slots = ctx.slots.clone();
-                f.call(slots.as_slice(), Some(&mut ctx)).0.as_f64()
+        let Some(jit) = t.jit.as_ref().filter(|_| !interpret) else {
+            let mut ctx = PositionContext::new(&self.binding, sight, 0, &t.used);
+            return Interp::new(&self.ps, &mut ctx).eval_tree(&t.tree).as_f64();
+        };
+        for &slot in &t.used {
+            if let Some(compute) = self.binding.features[slot as usize] {
+                slots[slot as usize] = compute.slot(sight, 0);
             }
-            Some(f) => f.call(ctx.slots.as_slice(), None).0.as_f64(),
-            None => Interp::new(&self.ps, &mut ctx).eval_tree(&t.tree).as_f64(),
+        }
+        for call in &jit.calls {
+            slots[call.slot] = match &call.what {
+                Call::Area(query) => query.eval(sight),
+                Call::Native { native, args } => (self.binding.natives[*native as usize])(sight, 0, args),
+            }
+            .to_bits();
+        }
+        if jit.calls_back {
+            let mut ctx = PositionContext::new(&self.binding, sight, 0, &[]);
+            jit.f.call(slots, Some(&mut ctx)).0.as_f64()
+        } else {
+            jit.f.call(slots, None).0.as_f64()
         }
     }
 
     /// The eight directions' values on `sight` (its view and memory), in the
     /// contest's order; `sight`'s orientation is left turned.
     pub fn values(&self, sight: &mut AntSight) -> [f64; 8] {
-        self.values_on(sight, false)
+        self.values_on(sight, false, &mut vec![0; self.n_slots])
     }
 
-    fn values_on(&self, sight: &mut AntSight, interpret: bool) -> [f64; 8] {
+    fn values_on(&self, sight: &mut AntSight, interpret: bool, slots: &mut [u64]) -> [f64; 8] {
         let mut values = [0.0; 8];
         for (d, v) in values.iter_mut().enumerate() {
             sight.turns = (d / 2) as u8;
             sight.diagonal = d % 2 == 1;
-            *v = self.value(d % 2, sight, interpret);
+            *v = self.value(d % 2, sight, interpret, slots);
         }
         values
+    }
+}
+
+/// The primset extended by one feature per distinct native call of constant
+/// arguments in an ant's trees, and those calls.
+struct Hoisted {
+    ps: PrimSet,
+    /// Per hoisted call: the native's primitive and its arguments.
+    calls: Vec<(PrimId, Vec<Value>)>,
+    /// The slot of the first call.
+    first_slot: usize,
+}
+
+impl Hoisted {
+    /// `tree` (of `ps`) with each native call of constant arguments replaced
+    /// by the feature of its hoisted call.
+    fn rewrite(&mut self, ps: &PrimSet, tree: &Tree) -> Tree {
+        let mut nodes = Vec::with_capacity(tree.nodes.len());
+        let mut i = 0;
+        while i < tree.nodes.len() {
+            let node = tree.nodes[i];
+            if let Node::Prim(id) = node
+                && let PrimKind::Native(_) = ps.prim(id).kind
+            {
+                let arity = ps.prim(id).arity();
+                let args = &tree.nodes[i + 1..(i + 1 + arity).min(tree.nodes.len())];
+                let consts: Vec<Value> = args
+                    .iter()
+                    .filter_map(|n| match n {
+                        Node::Const(v) => Some(*v),
+                        _ => None,
+                    })
+                    .collect();
+                if consts.len() == arity {
+                    nodes.push(Node::Prim(self.feature_of(ps, id, consts)));
+                    i += 1 + arity;
+                    continue;
+                }
+            }
+            nodes.push(node);
+            i += 1;
+        }
+        Tree { nodes, spans: Vec::new() }
+    }
+
+    /// The feature primitive of call `(native args)`, added on first use.
+    fn feature_of(&mut self, ps: &PrimSet, native: PrimId, args: Vec<Value>) -> PrimId {
+        let k = match self.calls.iter().position(|(n, a)| *n == native && *a == args) {
+            Some(k) => k,
+            None => {
+                self.calls.push((native, args));
+                let prim = ps.prim(native);
+                self.ps.prims.push(Primitive {
+                    name: format!("{}#{}", prim.name, self.calls.len() - 1),
+                    args: Vec::new(),
+                    ret: prim.ret,
+                    kind: PrimKind::Feature((self.first_slot + self.calls.len() - 1) as u32),
+                    file: prim.file,
+                    span: prim.span,
+                });
+                self.calls.len() - 1
+            }
+        };
+        PrimId((ps.prims.len() + k) as u32)
+    }
+
+    /// What fills hoisted slot `slot`.
+    fn const_call(&self, slot: usize) -> ConstCall {
+        let (native, args) = &self.calls[slot - self.first_slot];
+        let prim = self.ps.prim(*native);
+        let PrimKind::Native(index) = prim.kind else { unreachable!("only natives are hoisted") };
+        // The primset's natives are bound by name (`bind`), so a native
+        // named as an area function is that function.
+        let what = match (AreaFn::named(&prim.name), args.as_slice()) {
+            (Some(f), [Value::I(a)]) => Call::Area(AreaQuery::new(f, *a)),
+            _ => Call::Native { native: index, args: args.clone() },
+        };
+        ConstCall { slot, what }
     }
 }
 
@@ -169,12 +291,14 @@ pub fn best_direction(values: &[f64; 8]) -> Dir {
 pub struct GpAnt {
     program: std::sync::Arc<AntProgram>,
     sight: AntSight,
+    /// Scratch for the compiled trees' slots.
+    slots: Vec<u64>,
 }
 
 impl GpAnt {
     pub fn new(program: std::sync::Arc<AntProgram>) -> GpAnt {
         let view = View { cell: 0, food: 0, enemy: None, score: 0, moves_left: 0 };
-        GpAnt { program, sight: AntSight::new(AntMemory::new(), view) }
+        GpAnt { slots: vec![0; program.n_slots], program, sight: AntSight::new(AntMemory::new(), view) }
     }
 
     /// Forgets the last game.
@@ -186,7 +310,7 @@ impl GpAnt {
     pub fn choose(&mut self, view: &View) -> Dir {
         self.sight.memory.observe(view);
         self.sight.view = *view;
-        best_direction(&self.program.values(&mut self.sight))
+        best_direction(&self.program.values_on(&mut self.sight, false, &mut self.slots))
     }
 }
 
@@ -217,8 +341,8 @@ mod tests {
                 let view = board.view(role);
                 ant.sight.memory.observe(&view);
                 ant.sight.view = view;
-                let jit = program.values_on(&mut ant.sight, false);
-                let interp = program.values_on(&mut ant.sight, true);
+                let jit = program.values_on(&mut ant.sight, false, &mut ant.slots);
+                let interp = program.values_on(&mut ant.sight, true, &mut ant.slots);
                 assert_eq!(jit.map(f64::to_bits), interp.map(f64::to_bits), "seed {seed}, ply {}", board.ply());
                 compared += 1;
                 board = board.step(best_direction(&jit));

@@ -13,18 +13,39 @@
 //! move, before choosing it, so [`AntMemory::observe`] is called once per
 //! decision and the decay counts the ant's own moves.
 
-use super::{CELLS, View, WINDOW};
+use super::{CELLS, View, WINDOW, WINDOW_CELLS};
 
 /// The fade of belief per move outside the view (the paper's 10%).
 pub const DECAY: f64 = 0.9;
 
+/// How many fades [`BELIEF_AFTER`] holds; more than the moves of a game.
+const FADES: usize = 256;
+
+/// B after `k` moves out of view: 1.0 faded `k` times, by the same
+/// multiplications as fading it move by move, so the same bits.
+static BELIEF_AFTER: [f64; FADES] = {
+    let mut table = [1.0; FADES];
+    let mut k = 1;
+    while k < FADES {
+        table[k] = table[k - 1] * DECAY;
+        k += 1;
+    }
+    table
+};
+
 /// An ant's memory tables F, B and V (see the module's doc).
+///
+/// B is kept as the move each cell was last in view: a move then touches
+/// the 25 cells of the view rather than fading all 121.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AntMemory {
     /// F as a set of cells: the cells last seen holding food.
     food: u128,
-    /// B, per cell.
-    belief: [f64; CELLS],
+    /// Per cell, the observation (counted from 1) it was last in view at;
+    /// 0 for never.
+    seen: [u32; CELLS],
+    /// The observations so far.
+    now: u32,
     /// V as a set of cells.
     visited: u128,
 }
@@ -38,7 +59,7 @@ impl Default for AntMemory {
 impl AntMemory {
     /// The memory of an ant before its first move: all three tables zero.
     pub fn new() -> AntMemory {
-        AntMemory { food: 0, belief: [0.0; CELLS], visited: 0 }
+        AntMemory { food: 0, seen: [0; CELLS], now: 0, visited: 0 }
     }
 
     /// Forgets everything (before a new game).
@@ -51,8 +72,9 @@ impl AntMemory {
     pub fn observe(&mut self, view: &View) {
         let window = WINDOW[usize::from(view.cell)];
         self.food = (self.food & !window) | (view.food & window);
-        for (cell, belief) in self.belief.iter_mut().enumerate() {
-            *belief = if (window >> cell) & 1 == 1 { 1.0 } else { *belief * DECAY };
+        self.now = self.now.saturating_add(1);
+        for &cell in &WINDOW_CELLS[usize::from(view.cell)] {
+            self.seen[usize::from(cell)] = self.now;
         }
         self.visited |= 1u128 << view.cell;
     }
@@ -60,19 +82,28 @@ impl AntMemory {
     /// F at `cell`: whether food was there when the ant last saw it.
     #[inline]
     pub fn food(&self, cell: usize) -> bool {
-        (self.food >> cell) & 1 == 1
+        super::contains(self.food, cell)
     }
 
     /// B at `cell`.
     #[inline]
     pub fn belief(&self, cell: usize) -> f64 {
-        self.belief[cell]
+        match self.seen[cell] {
+            0 => 0.0,
+            seen => {
+                let fades = (self.now - seen) as usize;
+                match BELIEF_AFTER.get(fades) {
+                    Some(&b) => b,
+                    None => (FADES - 1..fades).fold(BELIEF_AFTER[FADES - 1], |b, _| b * DECAY),
+                }
+            }
+        }
     }
 
     /// V at `cell`.
     #[inline]
     pub fn visited(&self, cell: usize) -> bool {
-        (self.visited >> cell) & 1 == 1
+        super::contains(self.visited, cell)
     }
 }
 
@@ -154,5 +185,24 @@ mod tests {
         assert_eq!(m.belief(cell(8, 0)), 0.0, "three rows up is not");
         let in_view = (0..CELLS).filter(|&c| m.belief(c) == 1.0).count();
         assert_eq!(in_view, 25);
+    }
+
+    #[test]
+    fn belief_kept_as_stamps_is_belief_faded_move_by_move() {
+        use rand::RngExt;
+        let mut rng = crate::rng::stream(3, &[23, 3]);
+        for _ in 0..20 {
+            let mut m = AntMemory::new();
+            let mut faded = [0.0f64; CELLS];
+            // Longer than a game, and past the table of fades.
+            for _ in 0..300 {
+                let at = rng.random_range(0..CELLS);
+                m.observe(&view(at, &[]));
+                for (c, b) in faded.iter_mut().enumerate() {
+                    *b = if (WINDOW[at] >> c) & 1 == 1 { 1.0 } else { *b * DECAY };
+                }
+                assert!((0..CELLS).all(|c| m.belief(c).to_bits() == faded[c].to_bits()));
+            }
+        }
     }
 }

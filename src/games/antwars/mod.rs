@@ -73,6 +73,44 @@ pub const fn cell_at(cell: usize, dr: i32, dc: i32) -> usize {
     (row * n + col) as usize
 }
 
+/// Each cell's cells at every offset: `RELATIVE[cell][relative_index(dr,
+/// dc)]` is [`cell_at`]`(cell, dr, dc)`, one load instead of two divisions
+/// (the ants' area functions ask for thousands of cells per game).
+static RELATIVE: [[u8; CELLS]; CELLS] = {
+    let mut table = [[0u8; CELLS]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut i = 0;
+        while i < CELLS {
+            table[cell][i] = cell_at(cell, (i / SIZE) as i32, (i % SIZE) as i32) as u8;
+            i += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// Whether `cell` is in the set of cells `set`: a shift of the 64-bit half
+/// that holds it, cheaper than shifting all 128 bits by a variable amount.
+#[inline]
+pub fn contains(set: u128, cell: usize) -> bool {
+    let half = if cell < 64 { set as u64 } else { (set >> 64) as u64 };
+    (half >> (cell & 63)) & 1 == 1
+}
+
+/// The index of offset (dr, dc) in a row of [`RELATIVE`]: the offset
+/// taken modulo the board, which is the same cell on the torus.
+pub const fn relative_index(dr: i32, dc: i32) -> u8 {
+    let n = SIZE as i32;
+    (dr.rem_euclid(n) * n + dc.rem_euclid(n)) as u8
+}
+
+/// The cell at the offset of [`relative_index`] `index` from `cell`.
+#[inline]
+pub fn relative_cell(cell: u8, index: u8) -> usize {
+    usize::from(RELATIVE[usize::from(cell)][usize::from(index)])
+}
+
 /// Each cell's neighbour in each direction.
 static NEIGHBOUR: [[u8; 8]; CELLS] = {
     let mut table = [[0u8; 8]; CELLS];

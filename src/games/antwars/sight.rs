@@ -15,7 +15,7 @@
 
 use super::area::Area;
 use super::memory::AntMemory;
-use super::{AntWars, N_FOOD, View, cell_at};
+use super::{AntWars, N_FOOD, View, relative_cell, relative_index};
 use crate::diagnostic::Diagnostic;
 use crate::games::Player;
 use crate::games::domain::{Binding, Compute, FeatureDef, NativeDef};
@@ -44,43 +44,28 @@ impl AntSight {
     /// `turns` times ((dr, dc) → (dc, −dr) per quarter turn).
     #[inline]
     pub fn board_offset(&self, dr: i32, dc: i32) -> (i32, i32) {
-        match self.turns & 3 {
-            0 => (dr, dc),
-            1 => (dc, -dr),
-            2 => (-dr, -dc),
-            _ => (-dc, dr),
-        }
+        turned(self.turns, dr, dc)
     }
 
     /// The board cell at tree-frame offset (dr, dc) from the ant.
     #[inline]
     fn cell(&self, dr: i32, dc: i32) -> usize {
         let (r, c) = self.board_offset(dr, dc);
-        cell_at(usize::from(self.view.cell), r, c)
+        relative_cell(self.view.cell, relative_index(r, c))
     }
 
-    /// The board cells of area `a`.
+    /// The board cells of area `a`, in its order.
     fn cells(&self, a: Area) -> impl Iterator<Item = usize> + '_ {
         a.offsets().map(|(dr, dc)| self.cell(dr, dc))
-    }
-
-    /// The tree-frame step "ahead".
-    fn ahead(&self) -> (i32, i32) {
-        if self.diagonal { (-1, 1) } else { (-1, 0) }
-    }
-
-    /// Food in view at `cell` (inside the view F is what is there now).
-    fn food_in_view(&self, cell: usize) -> bool {
-        (self.view.food >> cell) & 1 == 1
     }
 }
 
 // Sums start from +0.0 with `fold`: `Iterator::sum` of no floats is −0.0,
 // and values are compared by their bits.
 
-/// The area argument of a native (its genotype index; see [`Area::decode`]).
-fn area(args: &[Value]) -> Area {
-    Area::decode(args.first().map_or(0, |v| v.as_i64()))
+/// The area argument of a native: its genotype index (see [`Area::decode`]).
+fn area_index(args: &[Value]) -> i64 {
+    args.first().map_or(0, |v| v.as_i64())
 }
 
 /// TimeLeft: the ant's moves left, this one included.
@@ -103,50 +88,169 @@ fn points_left(s: &AntSight, _: Player) -> f64 {
 /// ahead (the direction being scored) and the second in any direction. Both
 /// cells lie within two steps, inside the view.
 fn food_hope(s: &AntSight, _: Player) -> f64 {
-    let (ar, ac) = s.ahead();
-    let first = u8::from(s.food_in_view(s.cell(ar, ac)));
-    let second = super::STEPS
-        .iter()
-        .filter(|&&(r, c)| (ar + r, ac + c) != (0, 0))
-        .map(|&(r, c)| u8::from(s.food_in_view(s.cell(ar + r, ac + c))))
-        .max()
-        .unwrap_or(0);
-    f64::from(first + second)
+    let (ahead, second) = FOOD_HOPE[usize::from(s.view.cell)][usize::from(s.turns & 3) * 2 + usize::from(s.diagonal)];
+    f64::from(u8::from(s.view.food & ahead != 0) + u8::from(s.view.food & second != 0))
 }
 
-/// IsFood(A): whether the food memory F holds food in some cell of A (inside
-/// the view that is the food there now).
+/// FoodHope's cells from each cell in each orientation (`turns * 2 +
+/// diagonal`) as sets: the cell ahead, and the seven cells one step from it
+/// other than the ant's own.
+static FOOD_HOPE: [[(u128, u128); 8]; super::CELLS] = {
+    let mut table = [[(0u128, 0u128); 8]; super::CELLS];
+    let mut cell = 0;
+    while cell < super::CELLS {
+        let mut o = 0;
+        while o < 8 {
+            let turns = (o / 2) as u8;
+            let (ar, ac) = ahead(o % 2 == 1);
+            let (r, c) = turned(turns, ar, ac);
+            table[cell][o].0 = 1u128 << super::cell_at(cell, r, c);
+            let mut d = 0;
+            while d < 8 {
+                let (sr, sc) = super::STEPS[d];
+                if ar + sr != 0 || ac + sc != 0 {
+                    let (r, c) = turned(turns, ar + sr, ac + sc);
+                    table[cell][o].1 |= 1u128 << super::cell_at(cell, r, c);
+                }
+                d += 1;
+            }
+            o += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// The tree-frame step "ahead" of the straight or the diagonal tree.
+const fn ahead(diagonal: bool) -> (i32, i32) {
+    if diagonal { (-1, 1) } else { (-1, 0) }
+}
+
+/// Offset (dr, dc) turned clockwise `turns` times ((dr, dc) → (dc, −dr)
+/// per quarter turn).
+const fn turned(turns: u8, dr: i32, dc: i32) -> (i32, i32) {
+    match turns & 3 {
+        0 => (dr, dc),
+        1 => (dc, -dr),
+        2 => (-dr, -dc),
+        _ => (-dc, dr),
+    }
+}
+
+/// The area functions of table 2: each folds the cells of an area.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AreaFn {
+    /// IsFood(A): whether the food memory F holds food in some cell of A
+    /// (inside the view that is the food there now).
+    IsFood,
+    /// IsEnemy(A): whether the opponent is in A; the ant knows where it is
+    /// only while it is in view.
+    IsEnemy,
+    /// NFood(A): the scalar product of F and B over A (the paper's example).
+    NFood,
+    /// NEmpty(A): the empty cells of A weighted by belief, as NFood counts
+    /// food: Σ (1 − F)·B, the opponent's cell (when in view) not counted as
+    /// empty.
+    NEmpty,
+    /// NVisited(A): the cells of A the ant has stood on (V summed over A).
+    NVisited,
+}
+
+impl AreaFn {
+    /// The area functions by their names in the primset.
+    pub const ALL: [(&'static str, AreaFn); 5] = [
+        ("IsFood", AreaFn::IsFood),
+        ("IsEnemy", AreaFn::IsEnemy),
+        ("NFood", AreaFn::NFood),
+        ("NEmpty", AreaFn::NEmpty),
+        ("NVisited", AreaFn::NVisited),
+    ];
+
+    /// The function of `name`, if it is one of table 2's area functions.
+    pub fn named(name: &str) -> Option<AreaFn> {
+        AreaFn::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
+    }
+
+    /// The function over `cells`, in the area's order (sums are of floats,
+    /// so the order is part of the value).
+    #[inline]
+    fn fold(self, s: &AntSight, mut cells: impl Iterator<Item = usize>) -> Value {
+        let m = &s.memory;
+        let enemy = s.view.enemy.map(usize::from);
+        match self {
+            AreaFn::IsFood => Value::B(cells.any(|c| m.food(c))),
+            AreaFn::IsEnemy => Value::B(enemy.is_some_and(|e| cells.any(|c| c == e))),
+            AreaFn::NFood => Value::F(cells.filter(|&c| m.food(c)).map(|c| m.belief(c)).fold(0.0, |a, b| a + b)),
+            AreaFn::NEmpty => {
+                Value::F(cells.filter(|&c| !m.food(c) && Some(c) != enemy).map(|c| m.belief(c)).fold(0.0, |a, b| a + b))
+            }
+            AreaFn::NVisited => Value::F(cells.filter(|&c| m.visited(c)).count() as f64),
+        }
+    }
+
+    /// The function on area genotype `index` as `s` sees it.
+    pub fn eval(self, s: &AntSight, index: i64) -> Value {
+        self.fold(s, s.cells(Area::decode(index)))
+    }
+}
+
+/// The most cells an area has: its dimensions sum to at most 6, so 3×3.
+const MAX_AREA_CELLS: usize = 9;
+
+/// An area function of a fixed area (a `Rect` constant, as evolved trees
+/// have them) with the area's cells worked out once for each orientation:
+/// what an ant program evaluates thousands of times a game.
+#[derive(Clone, Debug)]
+pub struct AreaQuery {
+    f: AreaFn,
+    len: u8,
+    /// Per quarter turn, the area's cells as [`relative_index`]es, in the
+    /// area's order.
+    cells: [[u8; MAX_AREA_CELLS]; 4],
+}
+
+impl AreaQuery {
+    pub fn new(f: AreaFn, index: i64) -> AreaQuery {
+        let area = Area::decode(index);
+        let mut cells = [[0u8; MAX_AREA_CELLS]; 4];
+        let mut len = 0;
+        for (turns, row) in cells.iter_mut().enumerate() {
+            len = 0;
+            for (slot, (dr, dc)) in row.iter_mut().zip(area.offsets()) {
+                let (r, c) = turned(turns as u8, dr, dc);
+                *slot = relative_index(r, c);
+                len += 1;
+            }
+        }
+        AreaQuery { f, len, cells }
+    }
+
+    /// The same value as [`AreaFn::eval`] on the area.
+    #[inline]
+    pub fn eval(&self, s: &AntSight) -> Value {
+        let cells = &self.cells[usize::from(s.turns & 3)][..usize::from(self.len)];
+        self.f.fold(s, cells.iter().map(|&i| relative_cell(s.view.cell, i)))
+    }
+}
+
 fn is_food(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    Value::B(s.cells(area(args)).any(|c| s.memory.food(c)))
+    AreaFn::IsFood.eval(s, area_index(args))
 }
 
-/// IsEnemy(A): whether the opponent is in A; the ant knows where it is only
-/// while it is in view.
 fn is_enemy(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let enemy = s.view.enemy.map(usize::from);
-    Value::B(enemy.is_some_and(|e| s.cells(area(args)).any(|c| c == e)))
+    AreaFn::IsEnemy.eval(s, area_index(args))
 }
 
-/// NFood(A): the scalar product of F and B over A (the paper's example).
 fn n_food(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    Value::F(s.cells(area(args)).filter(|&c| s.memory.food(c)).map(|c| s.memory.belief(c)).fold(0.0, |a, b| a + b))
+    AreaFn::NFood.eval(s, area_index(args))
 }
 
-/// NEmpty(A): the empty cells of A weighted by belief, as NFood counts food:
-/// Σ (1 − F)·B, the opponent's cell (when in view) not counted as empty.
 fn n_empty(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let enemy = s.view.enemy.map(usize::from);
-    Value::F(
-        s.cells(area(args))
-            .filter(|&c| !s.memory.food(c) && Some(c) != enemy)
-            .map(|c| s.memory.belief(c))
-            .fold(0.0, |a, b| a + b),
-    )
+    AreaFn::NEmpty.eval(s, area_index(args))
 }
 
-/// NVisited(A): the cells of A the ant has stood on (V summed over A).
 fn n_visited(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    Value::F(s.cells(area(args)).filter(|&c| s.memory.visited(c)).count() as f64)
+    AreaFn::NVisited.eval(s, area_index(args))
 }
 
 /// The terminals the `antwars` primset may declare (table 1, less the ERCs).
@@ -210,7 +314,7 @@ mod tests {
             for diagonal in [false, true] {
                 s.turns = turns;
                 s.diagonal = diagonal;
-                let (r, c) = s.ahead();
+                let (r, c) = ahead(s.diagonal);
                 let step = s.board_offset(r, c);
                 dirs.push(super::super::STEPS.iter().position(|&d| d == step));
             }
@@ -283,5 +387,68 @@ mod tests {
         };
         assert_eq!(value(0), Value::F(3.0), "food ahead (north): FoodHope 2 + 1");
         assert_eq!(value(1), Value::F(-11.0), "east: not visited, 11 points left");
+    }
+
+    /// The sights of both ants along random games (random moves), each
+    /// turned every way.
+    fn sights_along_games(games: u64) -> Vec<AntSight> {
+        use crate::games::antwars::{AntWars, STEPS};
+        use rand::RngExt;
+        let mut out = Vec::new();
+        for seed in 0..games {
+            let mut rng = crate::rng::stream(seed, &[23, 1]);
+            let mut board = AntWars::random_board(&mut rng);
+            let mut memories = [AntMemory::new(), AntMemory::new()];
+            while !board.is_over() {
+                let role = board.to_move();
+                let view = board.view(role);
+                memories[usize::from(role)].observe(&view);
+                for o in 0..8u8 {
+                    let mut s = AntSight::new(memories[usize::from(role)].clone(), view);
+                    (s.turns, s.diagonal) = (o / 2, o % 2 == 1);
+                    out.push(s);
+                }
+                board = board.step(rng.random_range(0..STEPS.len()) as u8);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn prepared_area_queries_give_the_bits_of_the_area_functions() {
+        let sights = sights_along_games(3);
+        let mut rng = crate::rng::stream(5, &[23, 2]);
+        for _ in 0..300 {
+            use rand::RngExt;
+            let index = rng.random_range(0..super::super::area::N_AREAS);
+            for (_, f) in AreaFn::ALL {
+                let query = AreaQuery::new(f, index);
+                for s in sights.iter().step_by(7) {
+                    assert_eq!(query.eval(s).to_bits(), f.eval(s, index).to_bits(), "{f:?} of area {index}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_area_has_at_most_nine_cells() {
+        for index in 0..super::super::area::N_AREAS {
+            assert!(Area::decode(index).offsets().count() <= MAX_AREA_CELLS, "area {index}");
+        }
+    }
+
+    #[test]
+    fn food_hope_from_its_tables_is_the_definition() {
+        use crate::games::antwars::{STEPS, cell_at};
+        for s in sights_along_games(3) {
+            let (ar, ac) = ahead(s.diagonal);
+            let food = |dr, dc| {
+                let (r, c) = s.board_offset(dr, dc);
+                (s.view.food >> cell_at(usize::from(s.view.cell), r, c)) & 1 == 1
+            };
+            let second = STEPS.iter().any(|&(r, c)| (ar + r, ac + c) != (0, 0) && food(ar + r, ac + c));
+            let expected = f64::from(u8::from(food(ar, ac)) + u8::from(second));
+            assert_eq!(food_hope(&s, 0), expected);
+        }
     }
 }
