@@ -57,7 +57,8 @@ fn the_humants_play_in_order_of_strength() {
 #[test]
 fn humants_play_single_games_and_bad_names_are_diagnosed() {
     let hyper = format!("{HUMANTS}:hyper-humant");
-    let (code, stdout, stderr) = stratagem(&["play", "--game", "antwars", "--a", &hyper, "--b", "random", "--games", "2"]);
+    let (code, stdout, stderr) =
+        stratagem(&["play", "--game", "antwars", "--a", &hyper, "--b", "random", "--games", "2"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("hyper-humant"), "{stdout}");
     let players = format!("greedy,{HUMANTS}:hyper-humnt");

@@ -66,7 +66,7 @@ static DISTANCE: [[u8; CELLS]; CELLS] = {
 
 /// The shortest distance between two rows (or columns) around the torus.
 const fn torus_gap(x: usize, y: usize) -> usize {
-    let d = if x > y { x - y } else { y - x };
+    let d = x.abs_diff(y);
     if d > SIZE - d { SIZE - d } else { d }
 }
 
@@ -101,7 +101,7 @@ fn survival(s: &AntSight, cell: usize, keep: f64) -> f64 {
     let b = s.memory.belief(cell);
     if in_view(s, cell) || b >= 1.0 {
         1.0
-    } else if b <= 0.0 || !(keep > 0.0) {
+    } else if b <= 0.0 || keep.is_nan() || keep <= 0.0 {
         0.0
     } else {
         b.powf(keep.min(1.0).ln() / DECAY.ln())
@@ -371,15 +371,18 @@ mod tests {
 
     #[test]
     fn plan_food_finds_the_best_path_within_the_moves_left() {
-        // Food one and three cells north of the ant.
-        let s = sight(cell(5, 5), &[cell(4, 5), cell(2, 5)], None, 20);
-        assert!(close(plan_food(&towards(&s, 0), 0), 1.0 + 0.81), "north: moves 1 and 3");
-        assert!(close(plan_food(&towards(&s, 4), 0), 0.81 + 0.6561), "south, then back: moves 3 and 5");
-        assert!(close(plan_food(&towards(&s, 1), 0), 0.9 + 0.729), "north-east: (4, 5) on move 2, (2, 5) on 4");
-        // With two moves left only the first piece can be eaten.
-        let last = sight(cell(5, 5), &[cell(4, 5), cell(2, 5)], None, 2);
+        // Food one and two cells north of the ant (both in view).
+        let s = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 20);
+        assert!(close(plan_food(&towards(&s, 0), 0), 1.0 + 0.9), "north: moves 1 and 2");
+        assert!(close(plan_food(&towards(&s, 4), 0), 0.81 + 0.729), "south, then back: moves 3 and 4");
+        assert!(close(plan_food(&towards(&s, 1), 0), 0.9 + 0.81), "north-east: one on move 2, the other on 3");
+        // With two moves left, going south eats nothing; with one, north
+        // eats only the first piece.
+        let two = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 2);
+        assert!(close(plan_food(&towards(&two, 0), 0), 1.0 + 0.9));
+        assert_eq!(plan_food(&towards(&two, 4), 0), 0.0);
+        let last = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 1);
         assert!(close(plan_food(&towards(&last, 0), 0), 1.0));
-        assert_eq!(plan_food(&towards(&last, 4), 0), 0.0);
         let none = sight(cell(5, 5), &[], None, 20);
         assert_eq!(plan_food(&none, 0), 0.0);
     }
@@ -427,17 +430,18 @@ mod tests {
 
     #[test]
     fn remembered_food_survives_by_the_probabilistic_model_not_by_belief() {
-        // Seen at (5, 3) from the start; then the ant walks north, out of
-        // view of it after its third step.
+        // Food at (5, 3), seen from the start; then the ant walks north,
+        // out of view of it after its third step.
+        let food = [cell(5, 3)];
         let mut m = AntMemory::new();
-        m.observe(&view(cell(5, 2), &[cell(5, 3)], None, 35));
+        m.observe(&view(cell(5, 2), &food, None, 35));
         let mut at = cell(5, 2);
         for moves_left in [34, 33, 32, 31, 30] {
             at = cell_at(at, -1, 0);
-            m.observe(&view(at, &[], None, moves_left));
+            m.observe(&view(at, &food, None, moves_left));
         }
         // Now at (0, 2); the food is five rows south, unseen for 3 moves.
-        let s = AntSight::new(m, view(at, &[], None, 30));
+        let s = AntSight::new(m, view(at, &food, None, 30));
         assert!(close(s.memory.belief(cell(5, 3)), 0.9f64.powi(3)));
         assert!((survival(&s, cell(5, 3), 0.97) - 0.97f64.powi(3)).abs() < 1e-9);
         assert!((food_known(&s, 0) - 0.97f64.powi(3)).abs() < 1e-9);
@@ -464,5 +468,43 @@ mod tests {
         let pull = |d| native(unseen_pull, &towards(&s, d), &[Value::F(0.75)]);
         assert!(pull(1) > pull(0), "diagonals reach more of the unknown");
         assert!((0..8).all(|d| close(pull(d % 2), pull(d))), "every straight (diagonal) direction alike");
+    }
+
+    #[test]
+    fn natives_take_any_arguments_without_panicking() {
+        // Evolution hands natives whatever its subtrees compute: missing
+        // arguments fall back to the defaults, odd numbers give numbers (or
+        // NaN), and area indices out of range are clamped.
+        let s = sight(cell(5, 5), &[cell(4, 5), cell(2, 5), cell(5, 7)], Some(cell(3, 3)), 9);
+        let odd = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, 0.0, 1.0, 2.0, 1e300];
+        for d in 0..8 {
+            let s = towards(&s, d);
+            for &x in &odd {
+                for &y in &odd {
+                    let args = [Value::F(x), Value::F(y)];
+                    let _ = native(plan_hope, &s, &args);
+                    let _ = native(food_pull, &s, &args);
+                    let _ = native(unseen_pull, &s, &args[..1]);
+                }
+            }
+            for area in [i64::MIN, -1, 0, 4355, 4356, i64::MAX] {
+                let n = native(n_unseen, &s, &[Value::I(area)]);
+                assert!((0.0..=36.0).contains(&n), "{area}: {n}");
+            }
+            assert!(close(
+                native(plan_hope, &s, &[]),
+                native(plan_hope, &s, &[Value::F(SURVIVAL), Value::F(RACE_LOST)])
+            ));
+            assert!(close(native(food_pull, &s, &[]), native(food_pull, &s, &[Value::F(SURVIVAL), Value::F(PULL)])));
+            assert!(close(native(unseen_pull, &s, &[]), native(unseen_pull, &s, &[Value::F(PULL)])));
+            assert_eq!(native(n_unseen, &s, &[]), native(n_unseen, &s, &[Value::I(0)]));
+        }
+        // Food in view is certain whatever the keep.
+        assert_eq!(survival(&s, cell(4, 5), f64::NAN), 1.0);
+        // The last move: a plan of one move eats only the food ahead.
+        let last = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 1);
+        assert!(close(plan_food(&towards(&last, 0), 0), 1.0));
+        let over = sight(cell(5, 5), &[cell(4, 5)], None, 0);
+        assert_eq!(plan_food(&towards(&over, 0), 0), 0.0, "no moves left, no plan");
     }
 }
