@@ -3,6 +3,7 @@
 
 const PRIMSETS: &[(&str, &str)] = &[
     ("antwars", include_str!("../../programs/primsets/antwars.sg")),
+    ("antwars-humant", include_str!("../../programs/primsets/antwars-humant.sg")),
     ("arith", include_str!("../../programs/primsets/arith.sg")),
     ("freecell", include_str!("../../programs/primsets/freecell.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),

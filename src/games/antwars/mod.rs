@@ -20,6 +20,7 @@ pub mod area;
 pub mod c_player;
 mod domain;
 pub mod gp_ant;
+pub mod humant;
 pub mod memory;
 pub mod players;
 pub mod sight;

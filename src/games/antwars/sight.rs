@@ -275,7 +275,10 @@ pub fn natives() -> Vec<NativeDef<AntSight>> {
 /// Binds a primset of domain `antwars` to ant sights: trees of ants read
 /// their view and memory, never the board.
 pub fn bind(ps: &PrimSet) -> Result<Binding<AntSight>, Vec<Diagnostic>> {
-    Binding::from_defs(ps, "antwars", "antwars", features(), natives())
+    // The humants' primset (antwars-humant) adds its own (humant.rs).
+    let features = features().into_iter().chain(super::humant::features()).collect();
+    let natives = natives().into_iter().chain(super::humant::natives()).collect();
+    Binding::from_defs(ps, "antwars", "antwars", features, natives)
 }
 
 impl AntWars {

@@ -1,0 +1,510 @@
+//! The terminals and natives of the `antwars-humant` primset
+//! (programs/primsets/antwars-humant.sg): what the hand-written opponents of
+//! seeds/003 section 4 (the *humants*, table 3) need beyond tables 1–2.
+//! HyperHumant "memorizes the states of board cells observed in the past,
+//! plans 5 moves ahead, uses a probabilistic memory model, and implements
+//! several end-game rules"; the memory is the ant's F, B and V tables
+//! ([`super::memory`]), and this module adds the planning, the probabilistic
+//! model and the facts the end-game rules read. The rules themselves are
+//! written in the humants' trees (programs/champions/antwars-humants.sg).
+//!
+//! Every terminal is computed for one direction, the one the tree scores
+//! (the cell "ahead" of the [`AntSight`]), from the ant's view and memory
+//! only: nothing here reads the board.
+//!
+//! The probabilistic memory model: food never appears during a game, so a
+//! cell once seen empty stays empty, and food remembered outside the view is
+//! gone only if the opponent ate it. The paper's belief B fades by 10% per
+//! move (`DECAY`), which makes remembered food worthless after a dozen moves;
+//! an opponent eats about a piece every five moves among a dozen, so a piece
+//! survives a move with a probability nearer [`SURVIVAL`]. The age of a
+//! memory is read back from B (B = DECAY^age). Food in view is certain, but
+//! when the opponent is in view and can reach it before the ant, it is worth
+//! [`RACE_LOST`] of a piece.
+
+use super::memory::DECAY;
+use super::sight::AntSight;
+use super::{CELLS, SIZE, cell_at};
+use crate::games::Player;
+use crate::games::domain::{Compute, FeatureDef, NativeDef};
+use crate::lang::{Base, Value};
+
+/// How far ahead the planners look: HyperHumant's 5 moves.
+pub const HORIZON: u32 = 5;
+/// The weight of food eaten on the planned path's t-th move is
+/// `PLAN_DISCOUNT^(t − 1)`: sooner is better (the opponent may come first).
+pub const PLAN_DISCOUNT: f64 = 0.9;
+/// The probability that a piece of food remembered outside the view is still
+/// there after one more move of the ant (the probabilistic memory model).
+pub const SURVIVAL: f64 = 0.97;
+/// What food is worth when the opponent, in view, reaches it first.
+pub const RACE_LOST: f64 = 0.25;
+/// The fall-off of the pulls ([`food_pull`], [`unseen_pull`]) per step of
+/// king distance from the cell ahead.
+pub const PULL: f64 = 0.75;
+/// At most this many pieces of food enter a plan (the nearest).
+const MAX_PLANNED: usize = 16;
+/// A distance beyond any on the board (the largest king distance is 5).
+const FAR: u32 = 6;
+
+/// The king distance between every two cells of the torus.
+static DISTANCE: [[u8; CELLS]; CELLS] = {
+    let mut table = [[0u8; CELLS]; CELLS];
+    let mut a = 0;
+    while a < CELLS {
+        let mut b = 0;
+        while b < CELLS {
+            let dr = torus_gap(a / SIZE, b / SIZE);
+            let dc = torus_gap(a % SIZE, b % SIZE);
+            table[a][b] = if dr > dc { dr } else { dc } as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
+/// The shortest distance between two rows (or columns) around the torus.
+const fn torus_gap(x: usize, y: usize) -> usize {
+    let d = x.abs_diff(y);
+    if d > SIZE - d { SIZE - d } else { d }
+}
+
+/// The number of king moves from cell `a` to cell `b` on the torus.
+#[inline]
+pub fn distance(a: usize, b: usize) -> u32 {
+    u32::from(DISTANCE[a][b])
+}
+
+/// The board cell the direction being scored steps onto.
+fn ahead(s: &AntSight) -> usize {
+    let (dr, dc) = if s.diagonal { (-1, 1) } else { (-1, 0) };
+    let (r, c) = s.board_offset(dr, dc);
+    cell_at(usize::from(s.view.cell), r, c)
+}
+
+/// Whether `cell` lies in the ant's current view (belief 1).
+fn in_view(s: &AntSight, cell: usize) -> bool {
+    distance(usize::from(s.view.cell), cell) <= super::REACH as u32
+}
+
+/// Whether the ant has never seen `cell` (belief exactly 0: a cell once
+/// seen keeps a positive belief for the rest of the game).
+fn never_seen(s: &AntSight, cell: usize) -> bool {
+    s.memory.belief(cell) == 0.0
+}
+
+/// The probability that food remembered at `cell` is still there: 1 in
+/// view, else `keep` (the chance it survives a move, [`SURVIVAL`] by
+/// default) to the power of the memory's age, read from B = DECAY^age.
+fn survival(s: &AntSight, cell: usize, keep: f64) -> f64 {
+    let b = s.memory.belief(cell);
+    if in_view(s, cell) || b >= 1.0 {
+        1.0
+    } else if b <= 0.0 || keep.is_nan() || keep <= 0.0 {
+        0.0
+    } else {
+        b.powf(keep.min(1.0).ln() / DECAY.ln())
+    }
+}
+
+/// Argument `i` of a native as a float, `default` when missing.
+fn arg(args: &[Value], i: usize, default: f64) -> f64 {
+    args.get(i).map_or(default, |v| v.as_f64())
+}
+
+/// A piece of food a plan may visit.
+#[derive(Clone, Copy, Debug)]
+struct Target {
+    cell: usize,
+    /// Its worth when the ant comes first.
+    weight: f64,
+    /// The opponent reaches it on its move `race` (it moves after the ant,
+    /// so the ant comes first if it arrives on its own move `race` or
+    /// sooner); [`FAR`] when the opponent is not in view.
+    race: u32,
+}
+
+impl Target {
+    /// Its worth when the ant arrives on its move `t`.
+    fn worth(&self, t: u32, race_lost: f64) -> f64 {
+        if t > self.race { self.weight * race_lost } else { self.weight }
+    }
+}
+
+/// The best discounted worth of the food eaten on a path of at most
+/// `horizon` moves whose first move steps onto `first`. A path is a visiting
+/// order of targets, each reached by a shortest king path (one that passes
+/// over other food is the order that includes it, so the maximum over orders
+/// is the best path). `race_lost` is what food the opponent reaches first is
+/// worth.
+fn best_path(first: usize, horizon: u32, targets: &[Target], race_lost: f64) -> f64 {
+    if horizon == 0 {
+        return 0.0;
+    }
+    let mut discount = [1.0; HORIZON as usize + 1];
+    for t in 1..discount.len() {
+        discount[t] = discount[t - 1] * PLAN_DISCOUNT;
+    }
+    // The food on the first cell is eaten on move 1.
+    let (start, eaten) = match targets.iter().position(|t| t.cell == first) {
+        Some(i) => (targets[i].worth(1, race_lost), 1u32 << i),
+        None => (0.0, 0),
+    };
+    let plan = Plan { targets, horizon: horizon.min(HORIZON), discount, race_lost };
+    start + plan.search(first, 1, eaten)
+}
+
+/// A depth-first search over visiting orders.
+struct Plan<'a> {
+    targets: &'a [Target],
+    horizon: u32,
+    /// `PLAN_DISCOUNT^(t − 1)` at index t − 1.
+    discount: [f64; HORIZON as usize + 1],
+    race_lost: f64,
+}
+
+impl Plan<'_> {
+    /// The best worth of the targets not in `eaten` reachable from `at`,
+    /// where the ant stands after its move `t`.
+    fn search(&self, at: usize, t: u32, eaten: u32) -> f64 {
+        let mut best = 0.0f64;
+        for (i, target) in self.targets.iter().enumerate() {
+            if (eaten >> i) & 1 == 1 {
+                continue;
+            }
+            let arrive = t + distance(at, target.cell);
+            if arrive > self.horizon {
+                continue;
+            }
+            let gain = target.worth(arrive, self.race_lost) * self.discount[(arrive - 1) as usize];
+            best = best.max(gain + self.search(target.cell, arrive, eaten | (1 << i)));
+        }
+        best
+    }
+}
+
+/// The remembered food within reach of a plan from `first`, weighted by
+/// `weight`, the nearest [`MAX_PLANNED`] of them.
+fn targets(s: &AntSight, first: usize, horizon: u32, weight: impl Fn(usize) -> f64) -> Vec<Target> {
+    let enemy = s.view.enemy.map(usize::from);
+    let mut found: Vec<Target> = (0..CELLS)
+        .filter(|&c| s.memory.food(c) && distance(first, c) < horizon.max(1))
+        .map(|cell| Target { cell, weight: weight(cell), race: enemy.map_or(FAR, |e| distance(e, cell)) })
+        .filter(|t| t.weight > 0.0)
+        .collect();
+    found.sort_by_key(|t| distance(first, t.cell));
+    found.truncate(MAX_PLANNED);
+    found
+}
+
+/// The moves a plan may make: 5, or fewer when the game ends sooner.
+fn horizon(s: &AntSight) -> u32 {
+    HORIZON.min(u32::from(s.view.moves_left))
+}
+
+/// PlanFood (SuperHumant's planner): the best food on a path of up to 5
+/// moves (fewer when fewer are left) starting with the step being scored,
+/// each piece weighted by the paper's F·B and by 0.9^(t − 1) for a piece
+/// eaten on move t.
+fn plan_food(s: &AntSight, _: Player) -> f64 {
+    let first = ahead(s);
+    let h = horizon(s);
+    let found = targets(s, first, h, |c| s.memory.belief(c));
+    best_path(first, h, &found, 1.0)
+}
+
+/// PlanHope(keep, race) (HyperHumant's planner): PlanFood under the
+/// probabilistic memory model: remembered food weighted by its survival,
+/// `keep` per move of its age, not by B; and food the opponent (in view)
+/// reaches first worth `race` of a piece.
+fn plan_hope(s: &AntSight, _: Player, args: &[Value]) -> Value {
+    let (keep, race) = (arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST));
+    let first = ahead(s);
+    let h = horizon(s);
+    let found = targets(s, first, h, |c| survival(s, c, keep));
+    Value::F(best_path(first, h, &found, race))
+}
+
+/// Danger: the opponent, in view, could step onto the cell ahead on its next
+/// move (and kill the ant there).
+fn danger(s: &AntSight, _: Player) -> bool {
+    let a = ahead(s);
+    s.view.enemy.is_some_and(|e| distance(usize::from(e), a) == 1)
+}
+
+/// Kill: the cell ahead holds the opponent; stepping there kills it.
+fn kill(s: &AntSight, _: Player) -> bool {
+    s.view.enemy.is_some_and(|e| usize::from(e) == ahead(s))
+}
+
+/// EnemyDist: the king distance from the cell ahead to the opponent when it
+/// is in view, else 6 (farther than any two cells of the board).
+fn enemy_dist(s: &AntSight, _: Player) -> f64 {
+    f64::from(s.view.enemy.map_or(FAR, |e| distance(usize::from(e), ahead(s))))
+}
+
+/// FoodPull(keep, fall): all the food remembered, each piece weighted by its
+/// survival (`keep` per move of its age) and by `fall`^d at king distance d
+/// from the cell ahead; it draws the ant towards food beyond the plan's
+/// reach, and towards clusters.
+fn food_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
+    let (keep, fall) = (arg(args, 0, SURVIVAL), arg(args, 1, PULL));
+    let a = ahead(s);
+    Value::F(
+        (0..CELLS)
+            .filter(|&c| s.memory.food(c))
+            .map(|c| survival(s, c, keep) * fall.powi(distance(a, c) as i32))
+            .fold(0.0, |x, y| x + y),
+    )
+}
+
+/// UnseenPull(fall): the cells the ant has never seen, each weighted by
+/// `fall`^d at king distance d from the cell ahead; it draws the ant towards
+/// unexplored parts of the board (cells seen empty stay empty: food never
+/// appears).
+fn unseen_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
+    let fall = arg(args, 0, PULL);
+    let a = ahead(s);
+    Value::F((0..CELLS).filter(|&c| never_seen(s, c)).map(|c| fall.powi(distance(a, c) as i32)).fold(0.0, |x, y| x + y))
+}
+
+/// NewCells: the cells never seen that come into view when the ant steps
+/// ahead (5 for a straight step, 9 for a diagonal one, into the unknown).
+fn new_cells(s: &AntSight, _: Player) -> f64 {
+    let a = ahead(s);
+    super::WINDOW_CELLS[a].iter().filter(|&&c| never_seen(s, usize::from(c))).count() as f64
+}
+
+/// FoodKnown: the food the ant expects to be left where it remembers food,
+/// Σ survival over F (the probabilistic memory model, [`SURVIVAL`]).
+fn food_known(s: &AntSight, _: Player) -> f64 {
+    (0..CELLS).filter(|&c| s.memory.food(c)).map(|c| survival(s, c, SURVIVAL)).fold(0.0, |x, y| x + y)
+}
+
+/// NUnseen(A): the cells of area A the ant has never seen.
+fn n_unseen(s: &AntSight, _: Player, args: &[Value]) -> Value {
+    let a = super::area::Area::decode(args.first().map_or(0, |v| v.as_i64()));
+    let at = usize::from(s.view.cell);
+    let n = a
+        .offsets()
+        .filter(|&(dr, dc)| {
+            let (r, c) = s.board_offset(dr, dc);
+            never_seen(s, cell_at(at, r, c))
+        })
+        .count();
+    Value::F(n as f64)
+}
+
+/// The terminals of the humants' primset beyond tables 1–2.
+pub fn features() -> Vec<FeatureDef<AntSight>> {
+    let f = |name: &str, compute| FeatureDef { name: name.to_owned(), compute: Compute::F(compute) };
+    let b = |name: &str, compute| FeatureDef { name: name.to_owned(), compute: Compute::B(compute) };
+    vec![
+        f("PlanFood", plan_food),
+        b("Danger", danger),
+        b("Kill", kill),
+        f("EnemyDist", enemy_dist),
+        f("NewCells", new_cells),
+        f("FoodKnown", food_known),
+    ]
+}
+
+/// The native functions of the humants' primset beyond table 2.
+pub fn natives() -> Vec<NativeDef<AntSight>> {
+    let native = |name: &str, args: Vec<Base>, call| NativeDef { name: name.to_owned(), args, ret: Base::F, call };
+    vec![
+        native("PlanHope", vec![Base::F, Base::F], plan_hope),
+        native("FoodPull", vec![Base::F, Base::F], food_pull),
+        native("UnseenPull", vec![Base::F], unseen_pull),
+        native("NUnseen", vec![Base::I], n_unseen),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::antwars::memory::AntMemory;
+    use crate::games::antwars::{View, WINDOW};
+
+    fn cell(row: usize, col: usize) -> usize {
+        row * SIZE + col
+    }
+
+    fn view(at: usize, food: &[usize], enemy: Option<usize>, moves_left: u8) -> View {
+        let food = food.iter().fold(0u128, |f, &c| f | 1u128 << c) & WINDOW[at];
+        View { cell: at as u8, food, enemy: enemy.map(|e| e as u8), score: 3, moves_left }
+    }
+
+    /// A sight of one view, the memory having seen only it.
+    fn sight(at: usize, food: &[usize], enemy: Option<usize>, moves_left: u8) -> AntSight {
+        let v = view(at, food, enemy, moves_left);
+        let mut memory = AntMemory::new();
+        memory.observe(&v);
+        AntSight::new(memory, v)
+    }
+
+    /// `s` turned to score direction `dir` (0–7, the contest's order).
+    fn towards(s: &AntSight, dir: u8) -> AntSight {
+        AntSight { turns: dir / 2, diagonal: dir % 2 == 1, ..s.clone() }
+    }
+
+    fn native(f: fn(&AntSight, Player, &[Value]) -> Value, s: &AntSight, args: &[Value]) -> f64 {
+        f(s, 0, args).as_f64()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn distances_are_king_moves_around_the_torus() {
+        assert_eq!(distance(cell(0, 0), cell(10, 10)), 1);
+        assert_eq!(distance(START_1, START_2), 5, "the ants start five moves apart");
+        assert_eq!(distance(cell(5, 5), cell(5, 5)), 0);
+        assert_eq!(distance(cell(2, 3), cell(7, 3)), 5);
+        assert!((0..CELLS).all(|a| (0..CELLS).all(|b| distance(a, b) == distance(b, a) && distance(a, b) <= 5)));
+    }
+
+    const START_1: usize = 5 * SIZE + 2;
+    const START_2: usize = 5 * SIZE + 8;
+
+    #[test]
+    fn plan_food_finds_the_best_path_within_the_moves_left() {
+        // Food one and two cells north of the ant (both in view).
+        let s = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 20);
+        assert!(close(plan_food(&towards(&s, 0), 0), 1.0 + 0.9), "north: moves 1 and 2");
+        assert!(close(plan_food(&towards(&s, 4), 0), 0.81 + 0.729), "south, then back: moves 3 and 4");
+        assert!(close(plan_food(&towards(&s, 1), 0), 0.9 + 0.81), "north-east: one on move 2, the other on 3");
+        // With two moves left, going south eats nothing; with one, north
+        // eats only the first piece.
+        let two = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 2);
+        assert!(close(plan_food(&towards(&two, 0), 0), 1.0 + 0.9));
+        assert_eq!(plan_food(&towards(&two, 4), 0), 0.0);
+        let last = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 1);
+        assert!(close(plan_food(&towards(&last, 0), 0), 1.0));
+        let none = sight(cell(5, 5), &[], None, 20);
+        assert_eq!(plan_food(&none, 0), 0.0);
+    }
+
+    #[test]
+    fn plans_prefer_the_order_that_eats_the_most() {
+        // A row of food going east and one piece west: east eats three.
+        let s = sight(cell(5, 5), &[cell(5, 6), cell(5, 7), cell(4, 7), cell(5, 3)], None, 35);
+        let east = plan_food(&towards(&s, 2), 0);
+        assert!(close(east, 1.0 + 0.9 + 0.81), "{east}");
+        assert!(east > plan_food(&towards(&s, 6), 0));
+    }
+
+    #[test]
+    fn danger_and_kill_read_the_opponent_in_view() {
+        // The opponent two cells north: stepping north, north-east or
+        // north-west puts the ant next to it.
+        let s = sight(cell(5, 5), &[], Some(cell(3, 5)), 20);
+        let dangerous: Vec<u8> = (0..8).filter(|&d| danger(&towards(&s, d), 0)).collect();
+        assert_eq!(dangerous, [0, 1, 7]);
+        assert!((0..8).all(|d| !kill(&towards(&s, d), 0)));
+        assert_eq!(enemy_dist(&towards(&s, 0), 0), 1.0);
+        assert_eq!(enemy_dist(&towards(&s, 4), 0), 3.0);
+        // Next to it: north kills; north-east and north-west stay next to it.
+        let s = sight(cell(5, 5), &[], Some(cell(4, 5)), 20);
+        assert!(kill(&towards(&s, 0), 0) && !danger(&towards(&s, 0), 0));
+        assert!(danger(&towards(&s, 1), 0) && danger(&towards(&s, 2), 0) && !danger(&towards(&s, 3), 0));
+        let alone = sight(cell(5, 5), &[], None, 20);
+        assert!(!danger(&alone, 0) && !kill(&alone, 0));
+        assert_eq!(enemy_dist(&alone, 0), 6.0);
+    }
+
+    #[test]
+    fn plan_hope_discounts_food_the_opponent_reaches_first() {
+        // Food at (3, 4); the ant reaches it on its second move going north,
+        // the opponent at (3, 3) on its first.
+        let args = [Value::F(0.97), Value::F(0.5)];
+        let s = sight(cell(5, 5), &[cell(3, 4)], Some(cell(3, 3)), 20);
+        assert!(close(native(plan_hope, &towards(&s, 0), &args), 0.5 * 0.9));
+        assert!(close(plan_food(&towards(&s, 0), 0), 0.9), "PlanFood ignores the opponent");
+        // Without the opponent the piece is worth all of it.
+        let s = sight(cell(5, 5), &[cell(3, 4)], None, 20);
+        assert!(close(native(plan_hope, &towards(&s, 0), &args), 0.9));
+    }
+
+    #[test]
+    fn remembered_food_survives_by_the_probabilistic_model_not_by_belief() {
+        // Food at (5, 3), seen from the start; then the ant walks north,
+        // out of view of it after its third step.
+        let food = [cell(5, 3)];
+        let mut m = AntMemory::new();
+        m.observe(&view(cell(5, 2), &food, None, 35));
+        let mut at = cell(5, 2);
+        for moves_left in [34, 33, 32, 31, 30] {
+            at = cell_at(at, -1, 0);
+            m.observe(&view(at, &food, None, moves_left));
+        }
+        // Now at (0, 2); the food is five rows south, unseen for 3 moves.
+        let s = AntSight::new(m, view(at, &food, None, 30));
+        assert!(close(s.memory.belief(cell(5, 3)), 0.9f64.powi(3)));
+        assert!((survival(&s, cell(5, 3), 0.97) - 0.97f64.powi(3)).abs() < 1e-9);
+        assert!((food_known(&s, 0) - 0.97f64.powi(3)).abs() < 1e-9);
+        // South reaches (5, 3) on move 5: PlanFood weighs it by B, PlanHope
+        // by its survival.
+        let south = towards(&s, 4);
+        assert!((plan_food(&south, 0) - 0.729 * 0.9f64.powi(4)).abs() < 1e-9);
+        let hope = native(plan_hope, &south, &[Value::F(0.97), Value::F(0.25)]);
+        assert!((hope - 0.97f64.powi(3) * 0.9f64.powi(4)).abs() < 1e-9, "{hope}");
+        let pull = native(food_pull, &south, &[Value::F(0.97), Value::F(0.5)]);
+        assert!((pull - 0.97f64.powi(3) * 0.5f64.powi(4)).abs() < 1e-9, "4 moves from (1, 2): {pull}");
+    }
+
+    #[test]
+    fn unexplored_cells_are_counted_and_pull() {
+        let s = sight(cell(5, 5), &[], None, 35);
+        assert_eq!(new_cells(&towards(&s, 0), 0), 5.0, "a straight step shows a new row of five");
+        assert_eq!(new_cells(&towards(&s, 1), 0), 9.0, "a diagonal step shows nine");
+        // A 3x3 area centred three cells ahead: the row two ahead was seen.
+        let area = super::super::area::Area::encode(3, 3, -3, 0);
+        assert_eq!(native(n_unseen, &s, &[Value::I(area)]), 6.0);
+        // 96 cells unseen, each pulling by 1 (fall-off 1).
+        assert_eq!(native(unseen_pull, &s, &[Value::F(1.0)]), 96.0);
+        let pull = |d| native(unseen_pull, &towards(&s, d), &[Value::F(0.75)]);
+        assert!(pull(1) > pull(0), "diagonals reach more of the unknown");
+        assert!((0..8).all(|d| close(pull(d % 2), pull(d))), "every straight (diagonal) direction alike");
+    }
+
+    #[test]
+    fn natives_take_any_arguments_without_panicking() {
+        // Evolution hands natives whatever its subtrees compute: missing
+        // arguments fall back to the defaults, odd numbers give numbers (or
+        // NaN), and area indices out of range are clamped.
+        let s = sight(cell(5, 5), &[cell(4, 5), cell(2, 5), cell(5, 7)], Some(cell(3, 3)), 9);
+        let odd = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -1.0, 0.0, 1.0, 2.0, 1e300];
+        for d in 0..8 {
+            let s = towards(&s, d);
+            for &x in &odd {
+                for &y in &odd {
+                    let args = [Value::F(x), Value::F(y)];
+                    let _ = native(plan_hope, &s, &args);
+                    let _ = native(food_pull, &s, &args);
+                    let _ = native(unseen_pull, &s, &args[..1]);
+                }
+            }
+            for area in [i64::MIN, -1, 0, 4355, 4356, i64::MAX] {
+                let n = native(n_unseen, &s, &[Value::I(area)]);
+                assert!((0.0..=36.0).contains(&n), "{area}: {n}");
+            }
+            assert!(close(
+                native(plan_hope, &s, &[]),
+                native(plan_hope, &s, &[Value::F(SURVIVAL), Value::F(RACE_LOST)])
+            ));
+            assert!(close(native(food_pull, &s, &[]), native(food_pull, &s, &[Value::F(SURVIVAL), Value::F(PULL)])));
+            assert!(close(native(unseen_pull, &s, &[]), native(unseen_pull, &s, &[Value::F(PULL)])));
+            assert_eq!(native(n_unseen, &s, &[]), native(n_unseen, &s, &[Value::I(0)]));
+        }
+        // Food in view is certain whatever the keep.
+        assert_eq!(survival(&s, cell(4, 5), f64::NAN), 1.0);
+        // The last move: a plan of one move eats only the food ahead.
+        let last = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 1);
+        assert!(close(plan_food(&towards(&last, 0), 0), 1.0));
+        let over = sight(cell(5, 5), &[cell(4, 5)], None, 0);
+        assert_eq!(plan_food(&towards(&over, 0), 0), 0.0, "no moves left, no plan");
+    }
+}
