@@ -6,6 +6,7 @@ pub mod batch;
 mod check;
 mod eval;
 mod evolve;
+mod export;
 mod fmt;
 mod games;
 mod gdl;
@@ -24,6 +25,14 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
 use crate::search::staged::StagedSettings;
+
+/// `export --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Sexp,
+    C,
+    Rust,
+}
 
 #[derive(Parser, Debug)]
 #[command(name = "stratagem", version, about = "A language and toolkit for evolved game-playing programs")]
@@ -52,6 +61,21 @@ pub enum Command {
         /// List the files that would change and exit 1 if any, without writing.
         #[arg(long)]
         check: bool,
+    },
+    /// Write a program out for use outside Stratagem: simplified S-expressions,
+    /// or C or Rust source (an Ant Wars ant as a whole contest player; other
+    /// programs as functions over their feature values).
+    Export {
+        /// The program file that defines NAME.
+        file: PathBuf,
+        /// The individual, policy or weight vector to export.
+        #[arg(long = "individual", value_name = "NAME")]
+        name: String,
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Write here (atomically) instead of to stdout.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
     /// Evaluate an individual, policy or weight vector on each row of a CSV table.
     Eval {
@@ -363,6 +387,14 @@ fn run() -> ExitCode {
         Command::Fmt { files, check } => fmt::run(&files, check),
         Command::Eval { file, name, rows, tree, engine, format } => {
             eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
+        }
+        Command::Export { file, name, format, out } => {
+            let format = match format {
+                ExportFormat::Sexp => crate::export::Format::Sexp,
+                ExportFormat::C => crate::export::Format::C,
+                ExportFormat::Rust => crate::export::Format::Rust,
+            };
+            export::run(&export::ExportArgs { file, name, format, out })
         }
         Command::Repl { files } => return crate::repl::run(&files),
         Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => {
