@@ -132,7 +132,7 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
     s.push_str(&format!("static double X(void){{return {};}}\n", t.exprs[0]));
     s.push_str(&format!("static double Y(void){{return {};}}\n", t.exprs[1]));
     s.push_str("int Move(int g[11][11],int r,int c){int d,b=0,i;double v,m=-1e308*10.0;G=&g[0][0];R=r;C=c;\n");
-    s.push_str("for(i=0;i<121;i++)if(G[i]<0)B[i]*=0.9;else{F[i]=G[i]==1;B[i]=1.0;}V[r*11+c]=1;\n");
+    s.push_str("for(i=0;i<121;i++)if(G[i]<0)B[i]*=0.9;else{F[i]=G[i]==1;B[i]=1.0;}\nV[r*11+c]=1;\n");
     s.push_str("for(d=0;d<8;d++){K=d/2;D=d&1;v=D?Y():X();if(v>m){m=v;b=d;}}\n");
     s.push_str("K=b/2;D=b&1;if(G[Q(-1,D)]==1)P++;T++;return b;}\n");
     s.push_str("void Reset(void){int i;for(i=0;i<121;i++){F[i]=V[i]=0;B[i]=0.0;}T=P=0;}\n");
@@ -199,7 +199,7 @@ impl Default for Ant {
     }
 }
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_parens)]
 impl Ant {
     pub fn new() -> Ant {
         Ant { g: [-1; 121], r: 0, c: 0, k: 0, d: 0, t: 0.0, p: 0.0, f: [false; 121], b: [0.0; 121], v: [false; 121] }
