@@ -60,16 +60,29 @@ fn random_ants(dir: &Path, ps: &PrimSet) -> (PathBuf, Vec<String>) {
             continue;
         }
         let name = format!("r{seed}");
-        text.push_str(&format!(
-            "(individual {name} (primset antwars) (tree straight {}) (tree diagonal {}))\n",
-            trees[0].to_sexp(ps, &[]),
-            trees[1].to_sexp(ps, &[])
-        ));
+        text.push_str(&ant_form(ps, &name, &trees));
+        names.push(name);
+    }
+    // Two large ants: a grow and a full tree pair of depth 8.
+    for (k, method) in [Method::Grow, Method::Full].into_iter().enumerate() {
+        let mut rng = stream(k as u64, &[8, 8]);
+        let trees: Vec<Tree> = (0..2).map(|_| builder.tree(&mut rng, TypeId::F, method, 8)).collect();
+        let name = format!("deep{k}");
+        text.push_str(&ant_form(ps, &name, &trees));
         names.push(name);
     }
     let file = dir.join("ants.sg");
     std::fs::write(&file, text).expect("write the ants");
     (file, names)
+}
+
+/// The text of ant `name` with trees `[straight, diagonal]`.
+fn ant_form(ps: &PrimSet, name: &str, trees: &[Tree]) -> String {
+    format!(
+        "(individual {name} (primset antwars) (tree straight {}) (tree diagonal {}))\n",
+        trees[0].to_sexp(ps, &[]),
+        trees[1].to_sexp(ps, &[])
+    )
 }
 
 /// An ant as its `gp:` player and its exported C player.
@@ -115,6 +128,23 @@ fn play_identical(pairs: &mut [Pair], boards: u64) -> u64 {
     compared
 }
 
+/// The exported C is ANSI C (`-std=c89 -pedantic`, no warnings), and on
+/// x86-64 stays free of fused multiply-adds when the compiler may use them
+/// (`-mfma`), which would round differently from Stratagem.
+fn ansi_c_without_fma(c: &Path) {
+    let out = std::process::Command::new("cc")
+        .args(["-std=c89", "-pedantic", "-Wall", "-Werror", "-fsyntax-only"])
+        .arg(c)
+        .output()
+        .expect("run cc");
+    assert!(out.status.success(), "{}: {}", c.display(), String::from_utf8_lossy(&out.stderr));
+    if cfg!(target_arch = "x86_64") {
+        let out = std::process::Command::new("cc").args(["-O2", "-mfma", "-S", "-o", "-"]).arg(c).output().expect("run cc");
+        assert!(out.status.success(), "{}: {}", c.display(), String::from_utf8_lossy(&out.stderr));
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("vfmadd"), "{}: fused multiply-adds", c.display());
+    }
+}
+
 #[test]
 fn exported_c_ants_move_exactly_as_their_gp_players_on_1000_boards() {
     let dir = temp("c-ants");
@@ -127,11 +157,69 @@ fn exported_c_ants_move_exactly_as_their_gp_players_on_1000_boards() {
         pairs.push(pair(&file, name, &dir));
         sizes.push(std::fs::metadata(dir.join(format!("{name}.c"))).map_or(0, |m| m.len()));
     }
+    for name in std::iter::once("forager").chain(names.iter().map(String::as_str)) {
+        ansi_c_without_fma(&dir.join(format!("{name}.c")));
+    }
     let forager_size = std::fs::metadata(dir.join("forager.c")).map_or(0, |m| m.len());
     assert!(forager_size < 5 * 1024, "forager's C is {forager_size} bytes");
     eprintln!("forager.c: {forager_size} bytes; random ants: {sizes:?} bytes");
     let compared = play_identical(&mut pairs, 1000);
     assert!(compared > 1000 * 35, "{compared} moves compared");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Random depth-8 ants fit the contest's 5,000 bytes; a larger one is
+/// exported with a warning.
+#[test]
+fn depth_8_ants_are_exported_within_5000_bytes_or_warned_about() {
+    let dir = temp("deep-ants");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ps = antwars();
+    let builder = Builder::new(&ps, &[TypeId::F]).expect("a builder");
+    let mut text = String::from("(import antwars)\n");
+    let mut names = Vec::new();
+    for seed in 0..20u64 {
+        let method = if seed % 2 == 0 { Method::Grow } else { Method::Full };
+        let mut rng = stream(seed, &[8, 7]);
+        let trees: Vec<Tree> = (0..2).map(|_| builder.tree(&mut rng, TypeId::F, method, 8)).collect();
+        let name = format!("{}{seed}", if seed % 2 == 0 { "grow" } else { "full" });
+        text.push_str(&ant_form(&ps, &name, &trees));
+        names.push(name);
+    }
+    let file = dir.join("deep.sg");
+    std::fs::write(&file, text).expect("write the ants");
+    let mut sizes = Vec::new();
+    for name in &names {
+        let c = dir.join(format!("{name}.c"));
+        let stderr = export(&file, name, "c", &c);
+        let size = std::fs::metadata(&c).map_or(0, |m| m.len());
+        let warned = flat(&stderr).contains("over the contest's limit of 5000 bytes");
+        assert_eq!(warned, size > 5000, "{name}: {size} bytes, stderr: {stderr}");
+        sizes.push((name.clone(), size));
+    }
+    eprintln!("depth-8 ants' C: {sizes:?}");
+    let largest = sizes.iter().map(|(_, s)| *s).max().unwrap_or(0);
+    assert!(largest <= 5000, "random depth-8 ants fit the contest's limit: {sizes:?}");
+    // An ant far larger than evolution makes (a sum of 150 weighted areas a
+    // tree): written all the same, with the warning.
+    let term = |k: usize| format!("(Mul {} (NFood {}))", 0.1 + k as f64 / 1000.0, (k * 37) % 4356);
+    let sum = (1..150).fold(term(0), |acc, k| format!("(Add {acc} {})", term(k)));
+    let file = dir.join("huge.sg");
+    std::fs::write(
+        &file,
+        format!("(import antwars)\n(individual huge (primset antwars) (tree straight {sum}) (tree diagonal {sum}))\n"),
+    )
+    .expect("write");
+    let c = dir.join("huge.c");
+    let stderr = export(&file, "huge", "c", &c);
+    let size = std::fs::metadata(&c).map_or(0, |m| m.len());
+    assert!(size > 5000, "{size}");
+    assert!(stderr.contains("stratagem::export::size"), "{stderr}");
+    assert!(
+        flat(&stderr).contains(&format!("the C player of `huge` is {size} bytes, over the contest's limit of 5000 bytes")),
+        "{stderr}"
+    );
+    ansi_c_without_fma(&c);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -280,12 +368,23 @@ fn bad_requests_are_diagnosed() {
     let (code, _, stderr) = stratagem(&["export", FORAGER, "--individual", "forger", "--format", "c"]);
     assert_eq!(code, 1);
     assert!(flat(&stderr).contains("did you mean `forager`?"), "{stderr}");
-    let (code, _, stderr) = stratagem(&["export", FORAGER, "--individual", "forager", "--format", "java"]);
+    assert!(stderr.contains("stratagem::export::unknown"), "{stderr}");
+    let (code, _, stderr) = stratagem(&["export", FORAGER, "--individual", "zzzzzz", "--format", "c"]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("invalid value 'java'"), "{stderr}");
+    assert!(flat(&stderr).contains("defines no program `zzzzzz`"), "{stderr}");
+    assert!(flat(&stderr).contains("it defines: forager"), "{stderr}");
+    let (code, stdout, stderr) = stratagem(&["export", FORAGER, "--individual", "forager", "--format", "java"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert!(stderr.contains("stratagem::export::format"), "{stderr}");
+    assert!(flat(&stderr).contains("unknown export format `java`"), "{stderr}");
+    assert!(flat(&stderr).contains("the formats are sexp (simplified S-expressions), c and rust"), "{stderr}");
+    let (code, _, stderr) = stratagem(&["export", FORAGER, "--individual", "forager", "--format", "C"]);
+    assert_eq!(code, 1);
+    assert!(flat(&stderr).contains("did you mean `c`?"), "{stderr}");
     let (code, _, stderr) = stratagem(&["export", "no/such.sg", "--individual", "x", "--format", "sexp"]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("no/such.sg"), "{stderr}");
+    assert!(stderr.contains("stratagem::io"), "{stderr}");
+    assert!(flat(&stderr).contains("cannot read `no/such.sg`"), "{stderr}");
     let dir = temp("errors");
     std::fs::create_dir_all(&dir).expect("temp dir");
     // Natives outside Ant Wars are the game's code: not exported.

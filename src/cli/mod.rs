@@ -26,14 +26,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
 use crate::search::staged::StagedSettings;
 
-/// `export --format`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ExportFormat {
-    Sexp,
-    C,
-    Rust,
-}
-
 #[derive(Parser, Debug)]
 #[command(name = "stratagem", version, about = "A language and toolkit for evolved game-playing programs")]
 pub struct Cli {
@@ -71,8 +63,9 @@ pub enum Command {
         /// The individual, policy or weight vector to export.
         #[arg(long = "individual", value_name = "NAME")]
         name: String,
-        #[arg(long, value_enum)]
-        format: ExportFormat,
+        /// `sexp`, `c` or `rust` (anything else is a diagnostic with a suggestion).
+        #[arg(long, value_name = "sexp|c|rust")]
+        format: String,
         /// Write here (atomically) instead of to stdout.
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
@@ -388,14 +381,7 @@ fn run() -> ExitCode {
         Command::Eval { file, name, rows, tree, engine, format } => {
             eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
         }
-        Command::Export { file, name, format, out } => {
-            let format = match format {
-                ExportFormat::Sexp => crate::export::Format::Sexp,
-                ExportFormat::C => crate::export::Format::C,
-                ExportFormat::Rust => crate::export::Format::Rust,
-            };
-            export::run(&export::ExportArgs { file, name, format, out })
-        }
+        Command::Export { file, name, format, out } => export::run(&export::ExportArgs { file, name, format, out }),
         Command::Repl { files } => return crate::repl::run(&files),
         Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => {
             evolve::run(&evolve::EvolveArgs {

@@ -14,6 +14,9 @@
 //!   phenotype mapping of src/games/antwars/area.rs) to their top-left
 //!   offset and dimensions, cells summed row by row from +0.0 as the natives
 //!   sum them;
+//! - every double operation rounded on its own: the C turns off the
+//!   compiler's contraction into fused multiply-adds
+//!   ([`super::expr::C_NO_CONTRACTION`]);
 //! - terminals from what the player counts itself: TimeLeft = 35 − the
 //!   calls since `Reset`, Points = the moves that stepped onto a cell its
 //!   view showed food on (food cannot vanish between the view and the move),
@@ -105,6 +108,7 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
         "/* Ant `{name}` exported by Stratagem {} (antwars primset): Move and Reset of the GECCO 2007 Ant Wars contest. */\n",
         env!("CARGO_PKG_VERSION")
     );
+    s.push_str(super::expr::C_NO_CONTRACTION);
     if t.helpers.contains("fabs") {
         s.push_str("#include <math.h>\n");
     }

@@ -18,6 +18,13 @@ use std::collections::BTreeSet;
 use crate::lang::builtin::Builtin;
 use crate::lang::{Base, Node, PrimKind, PrimSet, Primitive, Tree, Value};
 
+/// The C compiler's floating-point contraction turned off: GCC's default
+/// (outside `-std=c89`/`c99`/...) fuses `a*b+c` into one FMA, rounded once,
+/// wherever the target has one (`-march=native`), and clang contracts within
+/// an expression; the interpreter and the JIT round every operation.
+pub const C_NO_CONTRACTION: &str =
+    "#ifdef __clang__\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n";
+
 /// The target language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {

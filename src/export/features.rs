@@ -104,6 +104,9 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
         s.push_str(&format!("{comment}   f[{slot}] {name} ({base})\n"));
     }
     s.push_str(if c { " */\n" } else { "\n" });
+    if c {
+        s.push_str(super::expr::C_NO_CONTRACTION);
+    }
     if c && e.helpers.contains(&super::expr::Helper::AbsF) {
         s.push_str("#include <math.h>\n");
     }

@@ -20,8 +20,9 @@ use crate::lang::{Individual, Module, Policy, PrimKind, PrimSet, Tree, Weights};
 use expr::Lang;
 use features::Body;
 
-/// The contest's limit on a player's source, which a C export is warned against.
-pub const CONTEST_SIZE: usize = 5 * 1024;
+/// The contest's limit on a player's source ("under 5 kB", read as 5,000
+/// bytes), which a C export over it is warned against.
+pub const CONTEST_SIZE: usize = 5000;
 
 /// What to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
