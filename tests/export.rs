@@ -44,7 +44,7 @@ fn random_ants(dir: &Path, ps: &PrimSet) -> (PathBuf, Vec<String>) {
     while names.len() < 4 || used.iter().any(|u| !u) {
         assert!(seed < 200, "200 ants never used every primitive: {used:?}");
         let mut rng = stream(seed, &[8]);
-        let method = if seed % 2 == 0 { Method::Grow } else { Method::Full };
+        let method = if seed.is_multiple_of(2) { Method::Grow } else { Method::Full };
         let depth = 2 + (seed as usize % 7);
         let trees: Vec<Tree> = (0..2).map(|_| builder.tree(&mut rng, TypeId::F, method, depth)).collect();
         seed += 1;
@@ -139,7 +139,8 @@ fn ansi_c_without_fma(c: &Path) {
         .expect("run cc");
     assert!(out.status.success(), "{}: {}", c.display(), String::from_utf8_lossy(&out.stderr));
     if cfg!(target_arch = "x86_64") {
-        let out = std::process::Command::new("cc").args(["-O2", "-mfma", "-S", "-o", "-"]).arg(c).output().expect("run cc");
+        let out =
+            std::process::Command::new("cc").args(["-O2", "-mfma", "-S", "-o", "-"]).arg(c).output().expect("run cc");
         assert!(out.status.success(), "{}: {}", c.display(), String::from_utf8_lossy(&out.stderr));
         assert!(!String::from_utf8_lossy(&out.stdout).contains("vfmadd"), "{}: fused multiply-adds", c.display());
     }
@@ -179,10 +180,10 @@ fn depth_8_ants_are_exported_within_5000_bytes_or_warned_about() {
     let mut text = String::from("(import antwars)\n");
     let mut names = Vec::new();
     for seed in 0..20u64 {
-        let method = if seed % 2 == 0 { Method::Grow } else { Method::Full };
+        let method = if seed.is_multiple_of(2) { Method::Grow } else { Method::Full };
         let mut rng = stream(seed, &[8, 7]);
         let trees: Vec<Tree> = (0..2).map(|_| builder.tree(&mut rng, TypeId::F, method, 8)).collect();
-        let name = format!("{}{seed}", if seed % 2 == 0 { "grow" } else { "full" });
+        let name = format!("{}{seed}", if seed.is_multiple_of(2) { "grow" } else { "full" });
         text.push_str(&ant_form(&ps, &name, &trees));
         names.push(name);
     }
@@ -216,7 +217,8 @@ fn depth_8_ants_are_exported_within_5000_bytes_or_warned_about() {
     assert!(size > 5000, "{size}");
     assert!(stderr.contains("stratagem::export::size"), "{stderr}");
     assert!(
-        flat(&stderr).contains(&format!("the C player of `huge` is {size} bytes, over the contest's limit of 5000 bytes")),
+        flat(&stderr)
+            .contains(&format!("the C player of `huge` is {size} bytes, over the contest's limit of 5000 bytes")),
         "{stderr}"
     );
     ansi_c_without_fma(&c);
@@ -326,17 +328,10 @@ fn exported_c_functions_compute_the_interpreters_bits() {
     // Each export is a translation unit of its own (its helpers are static).
     let exe = dir.join("eval");
     std::fs::write(dir.join("main.c"), &main).expect("write main");
-    let out = std::process::Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .args(&units)
-        .output()
-        .expect("run cc");
+    let out = std::process::Command::new("cc").args(["-O2", "-o"]).arg(&exe).args(&units).output().expect("run cc");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let input: String = rows
-        .iter()
-        .map(|r| r.iter().map(|x| format!("{:x} ", x.to_bits())).collect::<String>() + "\n")
-        .collect();
+    let input: String =
+        rows.iter().map(|r| r.iter().map(|x| format!("{:x} ", x.to_bits())).collect::<String>() + "\n").collect();
     let mut child = std::process::Command::new(&exe)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

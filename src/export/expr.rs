@@ -22,8 +22,7 @@ use crate::lang::{Base, Node, PrimKind, PrimSet, Primitive, Tree, Value};
 /// (outside `-std=c89`/`c99`/...) fuses `a*b+c` into one FMA, rounded once,
 /// wherever the target has one (`-march=native`), and clang contracts within
 /// an expression; the interpreter and the JIT round every operation.
-pub const C_NO_CONTRACTION: &str =
-    "#ifdef __clang__\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n";
+pub const C_NO_CONTRACTION: &str = "#ifdef __clang__\n#pragma STDC FP_CONTRACT OFF\n#elif defined(__GNUC__)\n#pragma GCC optimize(\"fp-contract=off\")\n#endif\n";
 
 /// The target language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,9 +236,20 @@ pub fn constant(lang: Lang, v: Value) -> String {
         }
         Value::I(i) if i == i64::MIN => "i64::MIN".to_owned(),
         Value::I(i) => {
-            if i < 0 { format!("({i}i64)") } else { format!("{i}i64") }
+            if i < 0 {
+                format!("({i}i64)")
+            } else {
+                format!("{i}i64")
+            }
         }
-        Value::B(b) => (if c { if b { "1" } else { "0" } } else if b { "true" } else { "false" }).to_owned(),
+        Value::B(b) => (if c {
+            if b { "1" } else { "0" }
+        } else if b {
+            "true"
+        } else {
+            "false"
+        })
+        .to_owned(),
     }
 }
 

@@ -101,11 +101,8 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
     let simplified: Vec<(String, Tree, crate::lang::TypeId)>;
     let funcs: Vec<(String, Body)> = match &program {
         Program::Individual(ind) => {
-            simplified = ind
-                .trees
-                .iter()
-                .map(|t| (format!("{name}_{}", t.name), simplify(ps, &t.tree, t.ty), t.ty))
-                .collect();
+            simplified =
+                ind.trees.iter().map(|t| (format!("{name}_{}", t.name), simplify(ps, &t.tree, t.ty), t.ty)).collect();
             simplified.iter().map(|(n, t, ty)| (n.clone(), Body::Tree(t, *ty))).collect()
         }
         Program::Policy(p) => {
