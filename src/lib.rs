@@ -26,6 +26,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod eval;
 pub mod evolve;
+pub mod export;
 pub mod files;
 pub mod games;
 pub mod gdl;

@@ -6,6 +6,7 @@ pub mod batch;
 mod check;
 mod eval;
 mod evolve;
+mod export;
 mod fmt;
 mod games;
 mod gdl;
@@ -52,6 +53,22 @@ pub enum Command {
         /// List the files that would change and exit 1 if any, without writing.
         #[arg(long)]
         check: bool,
+    },
+    /// Write a program out for use outside Stratagem: simplified S-expressions,
+    /// or C or Rust source (an Ant Wars ant as a whole contest player; other
+    /// programs as functions over their feature values).
+    Export {
+        /// The program file that defines NAME.
+        file: PathBuf,
+        /// The individual, policy or weight vector to export.
+        #[arg(long = "individual", value_name = "NAME")]
+        name: String,
+        /// `sexp`, `c` or `rust` (anything else is a diagnostic with a suggestion).
+        #[arg(long, value_name = "sexp|c|rust")]
+        format: String,
+        /// Write here (atomically) instead of to stdout.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
     /// Evaluate an individual, policy or weight vector on each row of a CSV table.
     Eval {
@@ -364,6 +381,7 @@ fn run() -> ExitCode {
         Command::Eval { file, name, rows, tree, engine, format } => {
             eval::run(&eval::EvalArgs { file, name, rows, tree, engine, format })
         }
+        Command::Export { file, name, format, out } => export::run(&export::ExportArgs { file, name, format, out }),
         Command::Repl { files } => return crate::repl::run(&files),
         Command::Evolve { file, experiment, seed, out, threads, resume, stop_after } => {
             evolve::run(&evolve::EvolveArgs {
