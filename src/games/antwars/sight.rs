@@ -179,6 +179,7 @@ impl AreaFn {
         let enemy = s.view.enemy.map(usize::from);
         match self {
             AreaFn::IsFood => Value::B(cells.any(|c| m.food(c))),
+            // Most of the time the opponent is out of view: no cell to visit.
             AreaFn::IsEnemy => Value::B(enemy.is_some_and(|e| cells.any(|c| c == e))),
             AreaFn::NFood => Value::F(cells.filter(|&c| m.food(c)).map(|c| m.belief(c)).fold(0.0, |a, b| a + b)),
             AreaFn::NEmpty => {
