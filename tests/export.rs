@@ -1,9 +1,9 @@
-//! `stratagem export`: the example ant and random two-tree ants exported as
-//! C play exactly as their `gp:` players on 1,000 boards (both roles, move
-//! by move); the exported Rust compiles; S-expressions re-read and play the
-//! same; a non-Ant Wars program exported as C computes the interpreter's
-//! bits; errors. Needs `cc` (and `rustc` for the Rust check), as
-//! tests/antwars.rs does.
+//! `stratagem export`: the example ant, the shipped champion and random
+//! two-tree ants exported as C play exactly as their `gp:` players on 1,000
+//! boards (both roles, move by move); the exported Rust compiles;
+//! S-expressions re-read and play the same; a non-Ant Wars program exported
+//! as C computes the interpreter's bits; errors. Needs `cc` (and `rustc` for
+//! the Rust check), as tests/antwars.rs does.
 
 mod common;
 
@@ -20,6 +20,7 @@ use stratagem::lang::{Node, PrimSet, Tree, TypeId, Value};
 use stratagem::rng::stream;
 
 const FORAGER: &str = "programs/examples/antwars-ant.sg";
+const CHAMPION: &str = "programs/champions/antwars.sg";
 
 /// Exports `name` of `file` as `format` through the binary, into `out`.
 fn export(file: &Path, name: &str, format: &str, out: &Path) -> String {
@@ -152,7 +153,8 @@ fn exported_c_ants_move_exactly_as_their_gp_players_on_1000_boards() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let ps = antwars();
     let (file, names) = random_ants(&dir, &ps);
-    let mut pairs = vec![pair(Path::new(FORAGER), "forager", &dir)];
+    let mut pairs =
+        vec![pair(Path::new(FORAGER), "forager", &dir), pair(Path::new(CHAMPION), "antwars-champion", &dir)];
     let mut sizes = Vec::new();
     for name in &names {
         pairs.push(pair(&file, name, &dir));
@@ -161,8 +163,12 @@ fn exported_c_ants_move_exactly_as_their_gp_players_on_1000_boards() {
     for name in std::iter::once("forager").chain(names.iter().map(String::as_str)) {
         ansi_c_without_fma(&dir.join(format!("{name}.c")));
     }
+    ansi_c_without_fma(&dir.join("antwars-champion.c"));
     let forager_size = std::fs::metadata(dir.join("forager.c")).map_or(0, |m| m.len());
     assert!(forager_size < 5 * 1024, "forager's C is {forager_size} bytes");
+    // The shipped champion fits the contest's limit.
+    let champion_size = std::fs::metadata(dir.join("antwars-champion.c")).map_or(0, |m| m.len());
+    assert!(champion_size <= 5000, "the champion's C is {champion_size} bytes");
     eprintln!("forager.c: {forager_size} bytes; random ants: {sizes:?} bytes");
     let compared = play_identical(&mut pairs, 1000);
     assert!(compared > 1000 * 35, "{compared} moves compared");

@@ -3,6 +3,8 @@
 //! and their order of strength holds, each step significant at 0.01, as
 //! does HyperHumant's lead over the other hand-written players. Boards come
 //! from a fixed seed, so the games (and the test) are the same every run.
+//! The shipped evolved champion beats every hand-written player but
+//! HyperHumant.
 
 mod common;
 
@@ -65,4 +67,23 @@ fn humants_play_single_games_and_bad_names_are_diagnosed() {
     let (code, _, stderr) = stratagem(&["tournament", "--game", "antwars", "--players", &players, "--games", "2"]);
     assert_eq!(code, 1);
     assert!(common::flat(&stderr).contains("did you mean `hyper-humant`?"), "{stderr}");
+}
+
+/// The shipped evolved champion (programs/champions/antwars.sg) beats every
+/// hand-written player but HyperHumant, each at p < 0.01 (docs/RESULTS.md,
+/// "Ant Wars").
+#[test]
+fn the_evolved_champion_beats_the_lesser_humants_and_the_simple_players() {
+    let champion = "gp:programs/champions/antwars.sg:antwars-champion";
+    let (smart, sup) = (format!("{HUMANTS}:smart-humant"), format!("{HUMANTS}:super-humant"));
+    let players = [champion, smart.as_str(), sup.as_str(), "greedy", FORAGER, GREEDY_C].join(",");
+    let args = ["tournament", "--game", "antwars", "--players", &players, "--games", "250", "--seed", "3"];
+    let (code, stdout, stderr) = stratagem(&[&args[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let result = json(&stdout);
+    for p in result["pairs"].as_array().expect("pairs").iter().filter(|p| p["a"].as_str() == Some(champion)) {
+        let (a_wins, b_wins) = (p["a_wins"].as_u64().expect("a_wins"), p["b_wins"].as_u64().expect("b_wins"));
+        assert!(a_wins > b_wins && p["p_value"].as_f64() < Some(0.01), "the champion does not beat {p}");
+    }
+    assert_eq!(result["players"][0]["matches_won"].as_u64(), Some(5), "{}", result["players"][0]);
 }
