@@ -520,6 +520,6 @@ mod tests {
         assert_eq!(GAMES[2].primsets(), ["morris"]);
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
-        assert_eq!(GAMES[5].primsets(), ["antwars"], "bound to ant sights (view and memory)");
+        assert_eq!(GAMES[5].primsets(), ["antwars", "antwars-humant"], "bound to ant sights (view and memory)");
     }
 }
