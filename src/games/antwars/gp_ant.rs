@@ -54,6 +54,7 @@ struct ConstCall {
     what: Call,
 }
 
+#[derive(Clone)]
 enum Call {
     /// An area function of table 2, its cells worked out once.
     Area(AreaQuery),
@@ -191,8 +192,9 @@ impl AntProgram {
 /// arguments in an ant's trees, and those calls.
 struct Hoisted {
     ps: PrimSet,
-    /// Per hoisted call: the native's primitive and its arguments.
-    calls: Vec<(PrimId, Vec<Value>)>,
+    /// Per hoisted call: the native's index, its arguments, and what
+    /// computes it.
+    calls: Vec<(u32, Vec<Value>, Call)>,
     /// The slot of the first call.
     first_slot: usize,
 }
@@ -206,7 +208,7 @@ impl Hoisted {
         while i < tree.nodes.len() {
             let node = tree.nodes[i];
             if let Node::Prim(id) = node
-                && let PrimKind::Native(_) = ps.prim(id).kind
+                && let PrimKind::Native(native) = ps.prim(id).kind
             {
                 let arity = ps.prim(id).arity();
                 let args = &tree.nodes[i + 1..(i + 1 + arity).min(tree.nodes.len())];
@@ -218,7 +220,7 @@ impl Hoisted {
                     })
                     .collect();
                 if consts.len() == arity {
-                    nodes.push(Node::Prim(self.feature_of(ps, id, consts)));
+                    nodes.push(Node::Prim(self.feature_of(ps, id, native, consts)));
                     i += 1 + arity;
                     continue;
                 }
@@ -229,13 +231,20 @@ impl Hoisted {
         Tree { nodes, spans: Vec::new() }
     }
 
-    /// The feature primitive of call `(native args)`, added on first use.
-    fn feature_of(&mut self, ps: &PrimSet, native: PrimId, args: Vec<Value>) -> PrimId {
-        let k = match self.calls.iter().position(|(n, a)| *n == native && *a == args) {
+    /// The feature primitive of the call of primitive `id`, native
+    /// `native`, on `args`, added on first use.
+    fn feature_of(&mut self, ps: &PrimSet, id: PrimId, native: u32, args: Vec<Value>) -> PrimId {
+        let k = match self.calls.iter().position(|(n, a, _)| *n == native && *a == args) {
             Some(k) => k,
             None => {
-                self.calls.push((native, args));
-                let prim = ps.prim(native);
+                let prim = ps.prim(id);
+                // The primset's natives are bound by name (`bind`), so a
+                // native named as an area function is that function.
+                let what = match (AreaFn::named(&prim.name), args.as_slice()) {
+                    (Some(f), [Value::I(a)]) => Call::Area(AreaQuery::new(f, *a)),
+                    _ => Call::Native { native, args: args.clone() },
+                };
+                self.calls.push((native, args, what));
                 self.ps.prims.push(Primitive {
                     name: format!("{}#{}", prim.name, self.calls.len() - 1),
                     args: Vec::new(),
@@ -252,16 +261,7 @@ impl Hoisted {
 
     /// What fills hoisted slot `slot`.
     fn const_call(&self, slot: usize) -> ConstCall {
-        let (native, args) = &self.calls[slot - self.first_slot];
-        let prim = self.ps.prim(*native);
-        let PrimKind::Native(index) = prim.kind else { unreachable!("only natives are hoisted") };
-        // The primset's natives are bound by name (`bind`), so a native
-        // named as an area function is that function.
-        let what = match (AreaFn::named(&prim.name), args.as_slice()) {
-            (Some(f), [Value::I(a)]) => Call::Area(AreaQuery::new(f, *a)),
-            _ => Call::Native { native: index, args: args.clone() },
-        };
-        ConstCall { slot, what }
+        ConstCall { slot, what: self.calls[slot - self.first_slot].2.clone() }
     }
 }
 

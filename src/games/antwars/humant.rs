@@ -24,7 +24,7 @@
 
 use super::memory::DECAY;
 use super::sight::AntSight;
-use super::{CELLS, SIZE, cell_at};
+use super::{CELLS, SIZE};
 use crate::games::Player;
 use crate::games::domain::{Compute, FeatureDef, NativeDef};
 use crate::lang::{Base, Value};
@@ -74,13 +74,6 @@ const fn torus_gap(x: usize, y: usize) -> usize {
 #[inline]
 pub fn distance(a: usize, b: usize) -> u32 {
     u32::from(DISTANCE[a][b])
-}
-
-/// The board cell the direction being scored steps onto.
-fn ahead(s: &AntSight) -> usize {
-    let (dr, dc) = if s.diagonal { (-1, 1) } else { (-1, 0) };
-    let (r, c) = s.board_offset(dr, dc);
-    cell_at(usize::from(s.view.cell), r, c)
 }
 
 /// Whether `cell` lies in the ant's current view (belief 1).
@@ -208,7 +201,7 @@ fn horizon(s: &AntSight) -> u32 {
 /// each piece weighted by the paper's F·B and by 0.9^(t − 1) for a piece
 /// eaten on move t.
 fn plan_food(s: &AntSight, _: Player) -> f64 {
-    let first = ahead(s);
+    let first = s.ahead_cell();
     let h = horizon(s);
     let found = targets(s, first, h, |c| s.memory.belief(c));
     best_path(first, h, &found, 1.0)
@@ -220,7 +213,7 @@ fn plan_food(s: &AntSight, _: Player) -> f64 {
 /// reaches first worth `race` of a piece.
 fn plan_hope(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let (keep, race) = (arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST));
-    let first = ahead(s);
+    let first = s.ahead_cell();
     let h = horizon(s);
     let found = targets(s, first, h, |c| survival(s, c, keep));
     Value::F(best_path(first, h, &found, race))
@@ -229,19 +222,19 @@ fn plan_hope(s: &AntSight, _: Player, args: &[Value]) -> Value {
 /// Danger: the opponent, in view, could step onto the cell ahead on its next
 /// move (and kill the ant there).
 fn danger(s: &AntSight, _: Player) -> bool {
-    let a = ahead(s);
+    let a = s.ahead_cell();
     s.view.enemy.is_some_and(|e| distance(usize::from(e), a) == 1)
 }
 
 /// Kill: the cell ahead holds the opponent; stepping there kills it.
 fn kill(s: &AntSight, _: Player) -> bool {
-    s.view.enemy.is_some_and(|e| usize::from(e) == ahead(s))
+    s.view.enemy.is_some_and(|e| usize::from(e) == s.ahead_cell())
 }
 
 /// EnemyDist: the king distance from the cell ahead to the opponent when it
 /// is in view, else 6 (farther than any two cells of the board).
 fn enemy_dist(s: &AntSight, _: Player) -> f64 {
-    f64::from(s.view.enemy.map_or(FAR, |e| distance(usize::from(e), ahead(s))))
+    f64::from(s.view.enemy.map_or(FAR, |e| distance(usize::from(e), s.ahead_cell())))
 }
 
 /// FoodPull(keep, fall): all the food remembered, each piece weighted by its
@@ -250,7 +243,7 @@ fn enemy_dist(s: &AntSight, _: Player) -> f64 {
 /// reach, and towards clusters.
 fn food_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let (keep, fall) = (arg(args, 0, SURVIVAL), arg(args, 1, PULL));
-    let a = ahead(s);
+    let a = s.ahead_cell();
     Value::F(
         (0..CELLS)
             .filter(|&c| s.memory.food(c))
@@ -265,14 +258,14 @@ fn food_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
 /// appears).
 fn unseen_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let fall = arg(args, 0, PULL);
-    let a = ahead(s);
+    let a = s.ahead_cell();
     Value::F((0..CELLS).filter(|&c| never_seen(s, c)).map(|c| fall.powi(distance(a, c) as i32)).fold(0.0, |x, y| x + y))
 }
 
 /// NewCells: the cells never seen that come into view when the ant steps
 /// ahead (5 for a straight step, 9 for a diagonal one, into the unknown).
 fn new_cells(s: &AntSight, _: Player) -> f64 {
-    let a = ahead(s);
+    let a = s.ahead_cell();
     super::WINDOW_CELLS[a].iter().filter(|&&c| never_seen(s, usize::from(c))).count() as f64
 }
 
@@ -285,15 +278,7 @@ fn food_known(s: &AntSight, _: Player) -> f64 {
 /// NUnseen(A): the cells of area A the ant has never seen.
 fn n_unseen(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let a = super::area::Area::decode(args.first().map_or(0, |v| v.as_i64()));
-    let at = usize::from(s.view.cell);
-    let n = a
-        .offsets()
-        .filter(|&(dr, dc)| {
-            let (r, c) = s.board_offset(dr, dc);
-            never_seen(s, cell_at(at, r, c))
-        })
-        .count();
-    Value::F(n as f64)
+    Value::F(s.cells(a).filter(|&c| never_seen(s, c)).count() as f64)
 }
 
 /// The terminals of the humants' primset beyond tables 1–2.
@@ -325,7 +310,7 @@ pub fn natives() -> Vec<NativeDef<AntSight>> {
 mod tests {
     use super::*;
     use crate::games::antwars::memory::AntMemory;
-    use crate::games::antwars::{View, WINDOW};
+    use crate::games::antwars::{View, WINDOW, cell_at};
 
     fn cell(row: usize, col: usize) -> usize {
         row * SIZE + col

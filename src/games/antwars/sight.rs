@@ -49,13 +49,19 @@ impl AntSight {
 
     /// The board cell at tree-frame offset (dr, dc) from the ant.
     #[inline]
-    fn cell(&self, dr: i32, dc: i32) -> usize {
+    pub fn cell(&self, dr: i32, dc: i32) -> usize {
         let (r, c) = self.board_offset(dr, dc);
         relative_cell(self.view.cell, relative_index(r, c))
     }
 
+    /// The board cell the direction being scored steps onto.
+    pub fn ahead_cell(&self) -> usize {
+        let (dr, dc) = ahead(self.diagonal);
+        self.cell(dr, dc)
+    }
+
     /// The board cells of area `a`, in its order.
-    fn cells(&self, a: Area) -> impl Iterator<Item = usize> + '_ {
+    pub fn cells(&self, a: Area) -> impl Iterator<Item = usize> + '_ {
         a.offsets().map(|(dr, dc)| self.cell(dr, dc))
     }
 }
