@@ -122,6 +122,9 @@ pub fn ground_file(path: &std::path::Path) -> Result<Grounding, Vec<Diagnostic>>
 
 /// Grounds `desc`, or says why it cannot within the budget.
 pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
+    // Bodies split where a variable can be projected away (decompose.rs).
+    let split = super::decompose::decompose(desc);
+    let desc = &split;
     let (real, _) = Plan::new(desc, None, Demand::Off)?;
     let is_static: FxHashSet<(Sym, usize)> =
         real.relations.iter().filter(|r| r.dep == Dep::Static).map(|r| (r.name, r.arity)).collect();

@@ -8,6 +8,7 @@
 
 pub mod batch;
 pub mod compiled;
+mod decompose;
 mod demand;
 pub mod description;
 pub mod ground;
