@@ -8,7 +8,7 @@
 
 use crate::lang::builtin::{Builtin, pdiv};
 use crate::lang::forms::Policy;
-use crate::lang::{Individual, Node, PrimKind, PrimSet, Tree, Value, Weights};
+use crate::lang::{Individual, Network, Node, PrimKind, PrimSet, Tree, Value, Weights};
 
 /// What the domain supplies during evaluation.
 pub trait Context {
@@ -154,6 +154,27 @@ impl<'a, C: Context + ?Sized> Interp<'a, C> {
             sum += w * f64::from_bits(self.ctx.feature(slot));
         }
         Value::F(sum)
+    }
+
+    /// Evaluates a network (docs/LANGUAGE.md, "Networks"): the plan's nodes
+    /// in order, each `activation(((bias + w1 × v1) + w2 × v2) + ...)` over
+    /// its enabled incoming links in the order written; an input's value is
+    /// its feature slot read as f64.
+    pub fn eval_network(&mut self, net: &Network) -> Value {
+        let plan = net.plan();
+        let mut values = vec![0.0; plan.n_values];
+        for step in &plan.steps {
+            let mut sum = step.bias;
+            for &(from, w) in &step.incoming {
+                let v = match plan.input_slots.get(from) {
+                    Some(&slot) => f64::from_bits(self.ctx.feature(slot)),
+                    None => values[from],
+                };
+                sum += w * v;
+            }
+            values[step.node] = step.activation.apply(sum);
+        }
+        Value::F(values[plan.output])
     }
 
     /// Evaluates every tree of an individual, in order.
