@@ -31,6 +31,7 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
     let mut nodes: Vec<(NetNode, Span)> = Vec::new();
     let mut outputs: Vec<(usize, Span)> = Vec::new();
     let mut links: Vec<LinkClause> = Vec::new();
+    let mut bad_node = false;
     for clause in clauses {
         match clause.head() {
             Some("inputs") => {
@@ -52,6 +53,8 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
                         outputs.push((nodes.len(), clause.span));
                     }
                     nodes.push((node, clause.span));
+                } else {
+                    bad_node = true;
                 }
             }
             Some("link") => links.extend(lower_link(cx, clause)),
@@ -92,7 +95,7 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
     let output = match outputs.as_slice() {
         [(i, _)] => *i,
         [] => {
-            if !nodes.is_empty() || errors_before == cx.diags.len() {
+            if !bad_node {
                 cx.push(
                     Diagnostic::error("stratagem::check::network-output", format!("network `{name}` has no output node"))
                         .at(cx.file, form.span.first_byte(), "no node marked `(output)`")
@@ -123,17 +126,18 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
             link_spans.push((l.span, l.from.span, l.to.span));
         }
     }
+    // The genes hold what lowered; their own problems (links into inputs,
+    // duplicates, cycles) are reported even when other clauses had errors.
+    let problems = genes.problems(ps);
+    for p in problems {
+        report(cx, ps, &genes, &link_spans, form.span, p);
+    }
     if cx.diags[errors_before..].iter().any(Diagnostic::is_error) {
         return None;
     }
-    match Network::new(name.to_owned(), ps_id, ps, genes.clone()) {
+    match Network::new(name.to_owned(), ps_id, ps, genes) {
         Ok(net) => Some(net.at(cx.file, form.span)),
-        Err(problems) => {
-            for p in problems {
-                report(cx, ps, &genes, &link_spans, form.span, p);
-            }
-            None
-        }
+        Err(_) => None,
     }
 }
 
@@ -322,14 +326,14 @@ fn report(cx: &mut Cx, ps: &PrimSet, genes: &NetGenes, spans: &[(Span, Span, Spa
                 format!("the enabled links form a cycle: {}", path.join(" -> ")),
             );
             for (k, &l) in cycle.iter().enumerate() {
-                d = if k == 0 { d.at(cx.file, link(l).0, "this link closes a cycle") } else { d.also(link(l).0, "in the cycle") };
+                d = if k == 0 { d.at(cx.file, link(l).0, "in the cycle") } else { d.also(link(l).0, "in the cycle") };
             }
             d.with_help("networks are feed-forward: remove a link of the cycle or mark it `(disabled)`")
         }
+        // Lowering reports these before the genes exist (unknown inputs and
+        // nodes are left out of them, the reader refuses infinite numbers).
         NetProblem::NotFinite(_) | NetProblem::BadInput(_) | NetProblem::NoOutput | NetProblem::UnknownNode(_) => {
-            // Lowering reports these before the genes exist (the reader refuses
-            // infinite numbers); reaching here means genes built elsewhere.
-            Diagnostic::error("stratagem::check::network", format!("malformed network: {p:?}")).at(cx.file, form, "here")
+            return;
         }
     };
     cx.push(d);
