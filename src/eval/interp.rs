@@ -161,6 +161,13 @@ impl<'a, C: Context + ?Sized> Interp<'a, C> {
     /// its enabled incoming links in the order written; an input's value is
     /// its feature slot read as f64.
     pub fn eval_network(&mut self, net: &Network) -> Value {
+        let values = self.eval_network_nodes(net);
+        Value::F(values.get(net.plan().output).copied().unwrap_or(f64::NAN))
+    }
+
+    /// The value of every node of a network's plan (inputs and nodes the
+    /// output does not read stay 0.0), indexed as the genes number nodes.
+    pub fn eval_network_nodes(&mut self, net: &Network) -> Vec<f64> {
         let plan = net.plan();
         let mut values = vec![0.0; plan.n_values];
         for step in &plan.steps {
@@ -174,7 +181,7 @@ impl<'a, C: Context + ?Sized> Interp<'a, C> {
             }
             values[step.node] = step.activation.apply(sum);
         }
-        Value::F(values[plan.output])
+        values
     }
 
     /// Evaluates every tree of an individual, in order.
