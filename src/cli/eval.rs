@@ -65,7 +65,11 @@ pub fn run(args: &EvalArgs) -> Outcome {
         let names = m.program_names();
         let mut d = Diagnostic::error(
             "stratagem::eval::unknown",
-            format!("`{}` defines no individual, policy, weights or network named `{}`", args.file.display(), args.name),
+            format!(
+                "`{}` defines no individual, policy, weights or network named `{}`",
+                args.file.display(),
+                args.name
+            ),
         );
         d = match did_you_mean(&args.name, names.iter().copied()) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),

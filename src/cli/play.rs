@@ -177,7 +177,11 @@ pub(crate) fn read_programs(
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None => d.with_help(format!(
                 "it defines: {}",
-                if names.is_empty() { "no individuals, policies, weights or networks".into() } else { names.join(", ") }
+                if names.is_empty() {
+                    "no individuals, policies, weights or networks".into()
+                } else {
+                    names.join(", ")
+                }
             )),
         };
         return Err(Failure::new(loader.sources, vec![d]));

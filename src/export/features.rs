@@ -76,7 +76,11 @@ fn network_body(lang: Lang, net: &Network, used: &mut Vec<Activation>) -> String
             }
             None => sum,
         };
-        s.push_str(&if c { format!("v{}={value};", step.node) } else { format!("    let v{} = {value};\n", step.node) });
+        s.push_str(&if c {
+            format!("v{}={value};", step.node)
+        } else {
+            format!("    let v{} = {value};\n", step.node)
+        });
     }
     s
 }

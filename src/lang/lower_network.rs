@@ -97,9 +97,12 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
         [] => {
             if !bad_node {
                 cx.push(
-                    Diagnostic::error("stratagem::check::network-output", format!("network `{name}` has no output node"))
-                        .at(cx.file, form.span.first_byte(), "no node marked `(output)`")
-                        .with_help("mark the node whose value is the network's: `(node out sigmoid (output))`"),
+                    Diagnostic::error(
+                        "stratagem::check::network-output",
+                        format!("network `{name}` has no output node"),
+                    )
+                    .at(cx.file, form.span.first_byte(), "no node marked `(output)`")
+                    .with_help("mark the node whose value is the network's: `(node out sigmoid (output))`"),
                 );
             }
             0
@@ -116,7 +119,8 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
             *i
         }
     };
-    let mut genes = NetGenes { inputs: inputs.iter().map(|(id, _)| *id).collect(), nodes: kept_nodes, output, links: Vec::new() };
+    let mut genes =
+        NetGenes { inputs: inputs.iter().map(|(id, _)| *id).collect(), nodes: kept_nodes, output, links: Vec::new() };
     let mut link_spans = Vec::new();
     for l in &links {
         let from = resolve(cx, &names, l.from);
@@ -197,8 +201,11 @@ fn lower_node(cx: &mut Cx, clause: &Sexp) -> Option<(NetNode, bool)> {
         let found = Activation::from_name(a);
         if found.is_none() {
             let names = Activation::ALL.map(Activation::name);
-            let mut d = Diagnostic::error("stratagem::check::activation", format!("unknown activation `{a}`"))
-                .at(cx.file, items[2].span, "not an activation");
+            let mut d = Diagnostic::error("stratagem::check::activation", format!("unknown activation `{a}`")).at(
+                cx.file,
+                items[2].span,
+                "not an activation",
+            );
             d = match did_you_mean(a, names) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None => d.with_help(format!("activations: {}", names.join(", "))),
@@ -248,7 +255,9 @@ fn lower_link<'s>(cx: &mut Cx, clause: &'s Sexp) -> Option<LinkClause<'s>> {
     for option in &items[4..] {
         match option.head() {
             Some("innovation") if innovation.is_none() => {
-                let n = cx.expect_len(option, 2, "(innovation N)").and_then(|o| cx.expect_int(&o[1], "an innovation number"));
+                let n = cx
+                    .expect_len(option, 2, "(innovation N)")
+                    .and_then(|o| cx.expect_int(&o[1], "an innovation number"));
                 match n.map(u64::try_from) {
                     Some(Ok(n)) => innovation = Some(n),
                     Some(Err(_)) => {
@@ -281,8 +290,11 @@ fn resolve(cx: &mut Cx, names: &[&str], sexp: &Sexp) -> Option<usize> {
     let name = sexp.as_symbol()?;
     let found = names.iter().position(|n| *n == name);
     if found.is_none() {
-        let mut d = Diagnostic::error("stratagem::check::network-node", format!("no input or node named `{name}`"))
-            .at(cx.file, sexp.span, "unknown node");
+        let mut d = Diagnostic::error("stratagem::check::network-node", format!("no input or node named `{name}`")).at(
+            cx.file,
+            sexp.span,
+            "unknown node",
+        );
         d = match did_you_mean(name, names.iter().copied()) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None => d.with_help("a link joins two names of the network's `(inputs ...)` and `(node ...)` clauses"),

@@ -63,8 +63,14 @@ pub enum NetProblem {
     UnknownNode(usize),
     IntoInput(usize),
     /// The second link between the same two nodes.
-    DuplicateLink { link: usize, first: usize },
-    DuplicateInnovation { link: usize, first: usize },
+    DuplicateLink {
+        link: usize,
+        first: usize,
+    },
+    DuplicateInnovation {
+        link: usize,
+        first: usize,
+    },
     /// A weight or bias that is infinite or NaN (a link, or `None` for a node's bias).
     NotFinite(Option<usize>),
     /// Enabled links that form a cycle, in order around it.
@@ -353,7 +359,8 @@ impl Network {
             items.push(list(node));
         }
         for l in &g.links {
-            let mut link = vec![sym("link"), sym(g.node_name(ps, l.from)), sym(g.node_name(ps, l.to)), Sexp::float(l.weight)];
+            let mut link =
+                vec![sym("link"), sym(g.node_name(ps, l.from)), sym(g.node_name(ps, l.to)), Sexp::float(l.weight)];
             if let Some(inn) = l.innovation {
                 link.push(list(vec![sym("innovation"), Sexp::int(inn.min(i64::MAX as u64) as i64)]));
             }

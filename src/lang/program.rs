@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use super::forms::{Individual, Policy, PrimSetId, Weights, lower_individual, lower_policy, lower_weights};
 use super::library;
 use super::lower_network::lower_network;
-use super::network::Network;
 use super::lower_primset::lower_primset;
+use super::network::Network;
 use super::primset::PrimSet;
 use super::syntax_helpers::Cx;
 use crate::diagnostic::{Diagnostic, FileId, Sources, did_you_mean};
@@ -251,7 +251,9 @@ impl Loader {
             }
             match form.head() {
                 Some("import" | "primset") => {}
-                Some(kind @ ("individual" | "policy" | "weights" | "network")) => self.lower_program_form(file, form, kind),
+                Some(kind @ ("individual" | "policy" | "weights" | "network")) => {
+                    self.lower_program_form(file, form, kind)
+                }
                 // Experiments name games and operators; `evolve::experiment` lowers them.
                 Some("experiment") => {
                     self.module.forms.push((file, FormRef::Experiment(self.module.experiments.len())));

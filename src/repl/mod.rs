@@ -457,7 +457,9 @@ impl Repl {
         let names = self.loader.module.program_names();
         let hint =
             did_you_mean(name, names.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
-        self.fail(format!("no individual, policy, weights or network named `{name}`{hint}; :list shows what is loaded\n"))
+        self.fail(format!(
+            "no individual, policy, weights or network named `{name}`{hint}; :list shows what is loaded\n"
+        ))
     }
 
     /// The value of program `name` (an individual's `eval` tree, a policy or

@@ -147,7 +147,11 @@ impl<'ps> JitCompiler<'ps> {
         if mode == Mode::Batch && info.uses_natives {
             return Err(JitError::Unsupported("native functions in a batch over a table".into()));
         }
-        let lanes = if mode == Mode::Batch && self.config.simd && !info.uses_int && !info.calls_helpers { Lanes::X2 } else { Lanes::Scalar };
+        let lanes = if mode == Mode::Batch && self.config.simd && !info.uses_int && !info.calls_helpers {
+            Lanes::X2
+        } else {
+            Lanes::Scalar
+        };
         let tag = match (mode, lanes) {
             (Mode::Position, _) => 0,
             (Mode::Batch, Lanes::Scalar) => 1,
