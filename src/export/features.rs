@@ -100,7 +100,7 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
             defs.push_str(&if c {
                 format!("double {name}(const double *f){{{body}return {out};}}\n")
             } else {
-                format!("#[allow(unused_parens)]\npub fn {name}(f: &[f64]) -> f64 {{\n{body}    {out}\n}}\n")
+                format!("#[allow(unused_parens, unused_variables)]\npub fn {name}(f: &[f64]) -> f64 {{\n{body}    {out}\n}}\n")
             });
             continue;
         }
