@@ -65,19 +65,26 @@ pub fn relu(x: f64) -> f64 {
     if x > 0.0 { x } else { 0.0 }
 }
 
-const O_THRESHOLD: f64 = 7.097_827_128_933_839_730_96e2;
-const U_THRESHOLD: f64 = -7.451_332_191_019_411_084_20e2;
-const HALF_LN2: f64 = 3.465_735_902_799_726_547_09e-1;
-const THREE_HALVES_LN2: f64 = 1.039_720_770_839_917_964_13;
-const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
-const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
-const INV_LN2: f64 = 1.442_695_040_888_963_387_00;
-const TINY: f64 = 3.725_290_298_461_914_062_5e-9; // 2^-28
-const P1: f64 = 1.666_666_666_666_660_190_37e-1;
-const P2: f64 = -2.777_777_777_701_559_338_42e-3;
-const P3: f64 = 6.613_756_321_437_934_361_17e-5;
-const P4: f64 = -1.653_390_220_546_525_153_90e-6;
-const P5: f64 = 4.138_136_797_057_238_460_39e-8;
+/// fdlibm's constants, spelled as in `e_exp.c` so the two can be compared
+/// (each reads as the double fdlibm means; clippy would shorten them).
+#[allow(clippy::excessive_precision, clippy::approx_constant)]
+mod fdlibm {
+    pub const O_THRESHOLD: f64 = 7.097_827_128_933_839_730_96e2;
+    pub const U_THRESHOLD: f64 = -7.451_332_191_019_411_084_20e2;
+    pub const HALF_LN2: f64 = 3.465_735_902_799_726_547_09e-1;
+    pub const THREE_HALVES_LN2: f64 = 1.039_720_770_839_917_964_13;
+    pub const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-1;
+    pub const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+    pub const INV_LN2: f64 = 1.442_695_040_888_963_387_00;
+    pub const TINY: f64 = 3.725_290_298_461_914_062_5e-9; // 2^-28
+    pub const P1: f64 = 1.666_666_666_666_660_190_37e-1;
+    pub const P2: f64 = -2.777_777_777_701_559_338_42e-3;
+    pub const P3: f64 = 6.613_756_321_437_934_361_17e-5;
+    pub const P4: f64 = -1.653_390_220_546_525_153_90e-6;
+    pub const P5: f64 = 4.138_136_797_057_238_460_39e-8;
+}
+
+use fdlibm::*;
 
 /// `e^x` by fdlibm's algorithm: `x = k ln2 + r` with `|r| <= ln2 / 2`
 /// (`ln2` split in two so `k ln2` is exact), a rational approximation of

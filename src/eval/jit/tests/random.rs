@@ -141,7 +141,7 @@ pub fn random_network(rng: &mut Rng, ps: &PrimSet) -> Network {
     for _ in 0..rng.below(features.len() + 1) {
         inputs.push(features.swap_remove(rng.below(features.len())));
     }
-    let mut weight = |rng: &mut Rng| loop {
+    let weight = |rng: &mut Rng| loop {
         let w = match rng.below(3) {
             0 => match random_value(rng, Base::F) {
                 Value::F(x) => x,
