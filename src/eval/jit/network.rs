@@ -47,7 +47,14 @@ pub fn translate_network(t: &mut FunctionTranslator, net: &Network, call_conv: C
     let mut values: Vec<Option<ir::Value>> = vec![None; plan.n_values];
     for step in &plan.steps {
         let mut sum = t.const_f(step.bias).v;
-        for &(from, w) in &step.incoming {
+        #[allow(unused_mut)]
+        let mut incoming: Vec<(usize, f64)> = step.incoming.clone();
+        #[cfg(test)]
+        if super::lower::PLANTED_FAULT.with(std::cell::Cell::get) {
+            // A plausible bug: the links summed in the reverse order.
+            incoming.reverse();
+        }
+        for &(from, w) in &incoming {
             let v = match plan.input_slots.get(from) {
                 Some(&slot) => t.translate_feature(slot, Base::F)?.v,
                 None => values

@@ -270,10 +270,9 @@ fn jit_matches_interpreter_with_natives() {
 
 /// Networks only, many of them, on rows of moderate values (where the
 /// activations are not flat) as well as the corner cases.
-#[test]
-fn jit_matches_interpreter_on_networks() {
+fn run_network_seeds(seeds: std::ops::Range<u64>) -> Result<(), String> {
     let ps = arith();
-    for seed in 3000..3400 {
+    for seed in seeds {
         let mut rng = Rng(seed);
         let programs: Vec<Owned> = (0..4).map(|_| Owned::Network(random::random_network(&mut rng, &ps))).collect();
         let rows: Vec<Vec<u64>> = (0..16)
@@ -287,10 +286,26 @@ fn jit_matches_interpreter_on_networks() {
                 row
             })
             .collect();
-        if let Err(e) = compare(seed, &ps, &programs, &rows) {
-            panic!("{e}");
-        }
+        compare(seed, &ps, &programs, &rows)?;
     }
+    Ok(())
+}
+
+#[test]
+fn jit_matches_interpreter_on_networks() {
+    if let Err(e) = run_network_seeds(3000..3400) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn planted_network_fault_is_caught() {
+    // Links summed in reverse order round differently; the harness must notice.
+    PLANTED_FAULT.with(|f| f.set(true));
+    let result = run_network_seeds(3000..3100);
+    PLANTED_FAULT.with(|f| f.set(false));
+    let message = result.expect_err("the harness missed a planted bug");
+    assert!(message.contains("seed"), "{message}");
 }
 
 #[test]
