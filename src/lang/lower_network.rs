@@ -32,10 +32,12 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
     let mut outputs: Vec<(usize, Span)> = Vec::new();
     let mut links: Vec<LinkClause> = Vec::new();
     let mut bad_node = false;
+    // Names whose clause had an error: links naming them are not reported again.
+    let mut broken: Vec<&str> = Vec::new();
     for clause in clauses {
         match clause.head() {
             Some("inputs") => {
-                let list = lower_inputs(cx, clause, ps);
+                let list = lower_inputs(cx, clause, ps, &mut broken);
                 if inputs.is_some() {
                     cx.error(
                         "stratagem::lower::duplicate",
@@ -55,6 +57,7 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
                     nodes.push((node, clause.span));
                 } else {
                     bad_node = true;
+                    broken.extend(clause.as_list().and_then(|l| l.get(1)).and_then(Sexp::as_symbol));
                 }
             }
             Some("link") => links.extend(lower_link(cx, clause)),
@@ -79,7 +82,10 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
     // Names: inputs, then nodes; each once.
     let mut names: Vec<&str> = inputs.iter().map(|(id, _)| ps.prim(*id).name.as_str()).collect();
     let mut kept_nodes = Vec::new();
+    // Index in `kept_nodes` of each node clause (a duplicate, refused, gets the next one).
+    let mut kept_index = Vec::new();
     for (node, span) in &nodes {
+        kept_index.push(kept_nodes.len());
         if let Some(i) = names.iter().position(|n| *n == node.name) {
             let what = if i < inputs.len() { "an input" } else { "a node" };
             cx.push(
@@ -92,8 +98,9 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
             kept_nodes.push(node.clone());
         }
     }
+    let kept = |i: usize| kept_index.get(i).copied().unwrap_or(0);
     let output = match outputs.as_slice() {
-        [(i, _)] => *i,
+        [(i, _)] => kept(*i),
         [] => {
             if !bad_node {
                 cx.push(
@@ -116,15 +123,15 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
                         .with_help("the network's value is one number: the output node's"),
                 );
             }
-            *i
+            kept(*i)
         }
     };
     let mut genes =
         NetGenes { inputs: inputs.iter().map(|(id, _)| *id).collect(), nodes: kept_nodes, output, links: Vec::new() };
     let mut link_spans = Vec::new();
     for l in &links {
-        let from = resolve(cx, &names, l.from);
-        let to = resolve(cx, &names, l.to);
+        let from = resolve(cx, &names, &broken, l.from);
+        let to = resolve(cx, &names, &broken, l.to);
         if let (Some(from), Some(to)) = (from, to) {
             genes.links.push(Link { from, to, weight: l.weight, innovation: l.innovation, enabled: l.enabled });
             link_spans.push((l.span, l.from.span, l.to.span));
@@ -145,7 +152,8 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
     }
 }
 
-fn lower_inputs(cx: &mut Cx, clause: &Sexp, ps: &PrimSet) -> Vec<(PrimId, Span)> {
+/// The inputs listed; names that are not inputs go to `broken`.
+fn lower_inputs<'s>(cx: &mut Cx, clause: &'s Sexp, ps: &PrimSet, broken: &mut Vec<&'s str>) -> Vec<(PrimId, Span)> {
     let Some(items) = clause.as_list() else { return Vec::new() };
     let allowed = weighable_terminals(ps);
     let mut out: Vec<(PrimId, Span)> = Vec::new();
@@ -153,6 +161,9 @@ fn lower_inputs(cx: &mut Cx, clause: &Sexp, ps: &PrimSet) -> Vec<(PrimId, Span)>
         let Some(term) = cx.expect_symbol(item, "an F terminal of the primset") else {
             continue;
         };
+        if !ps.lookup(term).is_some_and(|id| allowed.contains(&id)) {
+            broken.push(term);
+        }
         match ps.lookup(term).filter(|id| allowed.contains(id)) {
             Some(id) if out.iter().any(|(t, _)| *t == id) => {
                 let first = out.iter().find(|(t, _)| *t == id).map_or(item.span, |(_, s)| *s);
@@ -286,10 +297,10 @@ fn lower_link<'s>(cx: &mut Cx, clause: &'s Sexp) -> Option<LinkClause<'s>> {
     ok.then_some(clause)
 }
 
-fn resolve(cx: &mut Cx, names: &[&str], sexp: &Sexp) -> Option<usize> {
+fn resolve(cx: &mut Cx, names: &[&str], broken: &[&str], sexp: &Sexp) -> Option<usize> {
     let name = sexp.as_symbol()?;
     let found = names.iter().position(|n| *n == name);
-    if found.is_none() {
+    if found.is_none() && !broken.contains(&name) {
         let mut d = Diagnostic::error("stratagem::check::network-node", format!("no input or node named `{name}`")).at(
             cx.file,
             sexp.span,
