@@ -19,11 +19,23 @@ const VALID: &str = r#"(import arith)
 (individual i (primset p) (tree eval (+ (f 3 a) (twice 1.5))))
 (policy q (primset arith) (rule (<= x0 x1) (pdiv x2 x3)) (default 0.5))
 (weights w (primset arith) (x0 1) (x1 1) (x2 1) (x3 1) (x4 1) (x5 1) (x6 1) (x7 1) (x8 1) (x9 1))
+(network n (primset arith) (inputs x0 x1) (node h sigmoid (bias 0.5)) (node o linear (output))
+  (link x0 h 1.5 (innovation 1)) (link x1 o -2 (disabled)) (link h o 0.5))
 "#;
 
 const FRAGMENTS: &[&str] = &[
     "(",
     ")",
+    "network",
+    "inputs",
+    "node",
+    "link",
+    "(output)",
+    "(disabled)",
+    "innovation",
+    "sigmoid",
+    "h",
+    "o",
     "(",
     ")",
     "primset",
@@ -120,6 +132,7 @@ fn the_valid_program_is_valid() {
     loader.load_text("valid.sg", VALID);
     assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
     assert_eq!(loader.module.individuals.len(), 1);
+    assert_eq!(loader.module.networks.len(), 1);
 }
 
 #[test]

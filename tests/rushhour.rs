@@ -287,6 +287,7 @@ fn program_heuristics_give_the_same_results_on_any_thread_count_and_engine() {
     let (code, _, stderr) =
         stratagem(&["solve", "rush-hour", "--puzzles", &some, "--search", "ida", "--heuristic", &h]);
     assert_eq!(code, 1);
-    assert!(stderr.contains("defines no individual, policy or weights") && stderr.contains("`nothing`"), "{stderr}");
+    let flat = common::flat(&stderr);
+    assert!(flat.contains("defines no individual, policy, weights or network `nothing`"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }

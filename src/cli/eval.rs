@@ -22,6 +22,7 @@ enum Program<'m> {
     Trees(Vec<(&'m str, &'m Tree)>),
     Policy(&'m crate::lang::Policy),
     Weights(&'m crate::lang::Weights),
+    Network(&'m crate::lang::Network),
 }
 
 pub fn run(args: &EvalArgs) -> Outcome {
@@ -58,11 +59,17 @@ pub fn run(args: &EvalArgs) -> Outcome {
         ("policy", p.primset, p.span, Program::Policy(p))
     } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
         ("weights", w.primset, w.span, Program::Weights(w))
+    } else if let Some(n) = m.networks.iter().find(|n| n.name == args.name) {
+        ("network", n.primset, n.span, Program::Network(n))
     } else {
         let names = m.program_names();
         let mut d = Diagnostic::error(
             "stratagem::eval::unknown",
-            format!("`{}` defines no individual, policy or weights named `{}`", args.file.display(), args.name),
+            format!(
+                "`{}` defines no individual, policy, weights or network named `{}`",
+                args.file.display(),
+                args.name
+            ),
         );
         d = match did_you_mean(&args.name, names.iter().copied()) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
@@ -75,7 +82,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
     let trees: Vec<&Tree> = match &program {
         Program::Trees(t) => t.iter().map(|(_, t)| *t).collect(),
         Program::Policy(p) => p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).collect(),
-        Program::Weights(_) => Vec::new(),
+        Program::Weights(_) | Program::Network(_) => Vec::new(),
     };
     if trees.iter().any(|t| t.uses_natives(ps)) {
         return Err(Failure::new(
@@ -101,6 +108,9 @@ pub fn run(args: &EvalArgs) -> Outcome {
             _ => None,
         }));
     }
+    if let Program::Network(n) = &program {
+        used.extend(n.features_used());
+    }
     used.sort_unstable();
     used.dedup();
     let csv = match loader.sources.load_within(&args.rows, crate::limits::Limit::CsvSize) {
@@ -123,6 +133,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
         Program::Trees(t) => RunProgram::Trees(t.iter().map(|(_, t)| *t).collect()),
         Program::Policy(p) => RunProgram::Policy(p),
         Program::Weights(w) => RunProgram::Weights(w),
+        Program::Network(n) => RunProgram::Network(n),
     };
     let result = run_program(args.engine.into(), ps, &run_prog, &rows);
     if !result.fallbacks.is_empty() {

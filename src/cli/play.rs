@@ -142,7 +142,7 @@ pub(crate) fn compile_programs<S>(
 
 /// Reads `file` and finds program `name` in it: an individual's `eval` tree
 /// (or its first) and, when `with_order`, its `order` tree if it has one; a
-/// policy; or a weight vector. The loader is returned for its sources.
+/// policy; a weight vector; or a network. The loader is returned for its sources.
 pub(crate) fn read_programs(
     file: &Path,
     name: &str,
@@ -165,17 +165,23 @@ pub(crate) fn read_programs(
         (p.primset, vec![Program::Policy(p.clone())])
     } else if let Some(w) = m.weights.iter().find(|w| w.name == name) {
         (w.primset, vec![Program::Weights(w.clone())])
+    } else if let Some(n) = m.networks.iter().find(|n| n.name == name) {
+        (n.primset, vec![Program::Network(n.clone())])
     } else {
         let names = m.program_names();
         let mut d = Diagnostic::error(
             "stratagem::play::unknown",
-            format!("`{}` defines no individual, policy or weights `{name}`", file.display()),
+            format!("`{}` defines no individual, policy, weights or network `{name}`", file.display()),
         );
         d = match did_you_mean(name, names.iter().copied()) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None => d.with_help(format!(
                 "it defines: {}",
-                if names.is_empty() { "no individuals, policies or weights".into() } else { names.join(", ") }
+                if names.is_empty() {
+                    "no individuals, policies, weights or networks".into()
+                } else {
+                    names.join(", ")
+                }
             )),
         };
         return Err(Failure::new(loader.sources, vec![d]));

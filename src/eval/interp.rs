@@ -8,7 +8,7 @@
 
 use crate::lang::builtin::{Builtin, pdiv};
 use crate::lang::forms::Policy;
-use crate::lang::{Individual, Node, PrimKind, PrimSet, Tree, Value, Weights};
+use crate::lang::{Individual, Network, Node, PrimKind, PrimSet, Tree, Value, Weights};
 
 /// What the domain supplies during evaluation.
 pub trait Context {
@@ -154,6 +154,34 @@ impl<'a, C: Context + ?Sized> Interp<'a, C> {
             sum += w * f64::from_bits(self.ctx.feature(slot));
         }
         Value::F(sum)
+    }
+
+    /// Evaluates a network (docs/LANGUAGE.md, "Networks"): the plan's nodes
+    /// in order, each `activation(((bias + w1 × v1) + w2 × v2) + ...)` over
+    /// its enabled incoming links in the order written; an input's value is
+    /// its feature slot read as f64.
+    pub fn eval_network(&mut self, net: &Network) -> Value {
+        let values = self.eval_network_nodes(net);
+        Value::F(values.get(net.plan().output).copied().unwrap_or(f64::NAN))
+    }
+
+    /// The value of every node of a network's plan (inputs and nodes the
+    /// output does not read stay 0.0), indexed as the genes number nodes.
+    pub fn eval_network_nodes(&mut self, net: &Network) -> Vec<f64> {
+        let plan = net.plan();
+        let mut values = vec![0.0; plan.n_values];
+        for step in &plan.steps {
+            let mut sum = step.bias;
+            for &(from, w) in &step.incoming {
+                let v = match plan.input_slots.get(from) {
+                    Some(&slot) => f64::from_bits(self.ctx.feature(slot)),
+                    None => values[from],
+                };
+                sum += w * v;
+            }
+            values[step.node] = step.activation.apply(sum);
+        }
+        values
     }
 
     /// Evaluates every tree of an individual, in order.

@@ -5,7 +5,7 @@
 use crate::eval::interp::{Interp, Slots};
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitError, JitProgram, Mode};
 use crate::eval::table::BoundRows;
-use crate::lang::{Policy, PrimSet, Tree, Value, Weights};
+use crate::lang::{Network, Policy, PrimSet, Tree, Value, Weights};
 
 /// Which evaluation engine to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +25,7 @@ pub enum Program<'a> {
     Trees(Vec<&'a Tree>),
     Policy(&'a Policy),
     Weights(&'a Weights),
+    Network(&'a Network),
 }
 
 impl Program<'_> {
@@ -36,6 +37,7 @@ impl Program<'_> {
                 p.rules.iter().map(|r| r.condition.len() + r.value.len()).sum::<usize>() + p.default.len()
             }
             Program::Weights(w) => w.terms.len(),
+            Program::Network(n) => n.plan().steps.iter().map(|s| 1 + s.incoming.len()).sum(),
         }
     }
 }
@@ -115,6 +117,7 @@ fn run_interp(ps: &PrimSet, program: &Program, rows: &BoundRows) -> RunOutput {
                 out.rules.push(rule);
             }
             Program::Weights(w) => out.columns[0].push(interp.eval_weights(w)),
+            Program::Network(n) => out.columns[0].push(interp.eval_network(n)),
         }
     }
     out
@@ -125,6 +128,7 @@ fn run_jit(ps: &PrimSet, program: &Program, rows: &BoundRows) -> RunOutput {
         Program::Trees(ts) => ts.iter().map(|t| JitProgram::Tree(t)).collect(),
         Program::Policy(p) => vec![JitProgram::Policy(p)],
         Program::Weights(w) => vec![JitProgram::Weights(w)],
+        Program::Network(n) => vec![JitProgram::Network(n)],
     };
     let start = std::time::Instant::now();
     let compiled = JitCompiler::new(ps, JitConfig::default()).and_then(|mut c| {

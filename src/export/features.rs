@@ -3,14 +3,17 @@
 //! double *f)` (Rust: `pub fn name_tree(f: &[f64]) -> f64`), for a policy
 //! `NAME(f)` (the first rule whose condition holds, else the default) and
 //! for a weight vector `NAME(f)` (Σ weight × feature from 0.0, in the order
-//! written). `f` holds the primset's feature slots in slot order, each as a
+//! written), and for a network `NAME(f)` (its nodes in the plan's order,
+//! each `activation(((bias + w1 × v1) + w2 × v2) + ...)`, with the
+//! activations of `super::activation`). `f` holds the primset's feature slots in slot order, each as a
 //! double: an I feature is converted to an integer (exact up to 2^53), a B
 //! feature is true when nonzero. An I result is returned converted to
 //! double, a B result as 1.0 or 0.0. Natives cannot be exported: they are
 //! the game's code (only Ant Wars' are written out, by `super::ant`).
 
 use super::expr::{Emitter, Lang, Leaves, identifier};
-use crate::lang::{Base, Node, PrimKind, PrimSet, Primitive, Tree, TypeId};
+use crate::lang::activation::Activation;
+use crate::lang::{Base, Network, Node, PrimKind, PrimSet, Primitive, Tree, TypeId};
 
 struct SlotLeaves {
     lang: Lang,
@@ -41,6 +44,45 @@ pub enum Body<'a> {
     Policy(Vec<(&'a Tree, &'a Tree)>, &'a Tree),
     /// (feature slot, weight) in the order written.
     Weights(Vec<(u32, f64)>),
+    Network(&'a Network),
+}
+
+/// A network as statements: one local per node of its plan, then the output.
+fn network_body(lang: Lang, net: &Network, used: &mut Vec<Activation>) -> String {
+    let c = lang == Lang::C;
+    let plan = net.plan();
+    let mut s = String::new();
+    if c && !plan.steps.is_empty() {
+        let locals: Vec<String> = plan.steps.iter().map(|st| format!("v{}", st.node)).collect();
+        s.push_str(&format!("double {};", locals.join(",")));
+    }
+    for step in &plan.steps {
+        let mut sum = super::expr::constant(lang, crate::lang::Value::F(step.bias));
+        for &(from, w) in &step.incoming {
+            let w = super::expr::constant(lang, crate::lang::Value::F(w));
+            let v = match plan.input_slots.get(from) {
+                Some(slot) => format!("f[{slot}]"),
+                None => format!("v{from}"),
+            };
+            // `+` is left-associative in C and Rust: `b+w1*v1+w2*v2` is ((b + w1 v1) + w2 v2).
+            sum = format!("{sum}+{w}*{v}");
+        }
+        let value = match super::activation::function(step.activation) {
+            Some(f) => {
+                if !used.contains(&step.activation) {
+                    used.push(step.activation);
+                }
+                format!("{f}({sum})")
+            }
+            None => sum,
+        };
+        s.push_str(&if c {
+            format!("v{}={value};", step.node)
+        } else {
+            format!("    let v{} = {value};\n", step.node)
+        });
+    }
+    s
 }
 
 /// The file of functions `funcs` (name, body) over `ps`'s feature slots;
@@ -49,7 +91,19 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
     let mut e = Emitter::new(ps, lang, SlotLeaves { lang });
     let c = lang == Lang::C;
     let mut defs = String::new();
+    let mut activations = Vec::new();
     for (name, body) in funcs {
+        if let Body::Network(net) = body {
+            let body = network_body(lang, net, &mut activations);
+            let out = format!("v{}", net.plan().output);
+            let name = identifier(name);
+            defs.push_str(&if c {
+                format!("double {name}(const double *f){{{body}return {out};}}\n")
+            } else {
+                format!("#[allow(unused_parens, unused_variables)]\npub fn {name}(f: &[f64]) -> f64 {{\n{body}    {out}\n}}\n")
+            });
+            continue;
+        }
         let (expr, base) = match body {
             Body::Tree(t, ty) => (e.tree(t), ps.base(*ty)),
             Body::Policy(rules, default) => {
@@ -72,6 +126,7 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
                 }
                 (expr, Base::F)
             }
+            Body::Network(_) => continue,
         };
         let ret = match (base, c) {
             (Base::F, _) => expr,
@@ -107,10 +162,12 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
     if c {
         s.push_str(super::expr::C_NO_CONTRACTION);
     }
-    if c && e.helpers.contains(&super::expr::Helper::AbsF) {
+    let exp = activations.iter().any(|a| matches!(a, Activation::Sigmoid | Activation::Tanh));
+    if c && (e.helpers.contains(&super::expr::Helper::AbsF) || exp) {
         s.push_str("#include <math.h>\n");
     }
     s.push_str(&e.helper_defs());
+    s.push_str(&super::activation::definitions(lang, &activations));
     s.push_str(&defs);
     Ok(s)
 }

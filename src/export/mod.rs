@@ -9,6 +9,7 @@
 //! What cannot be exported (natives outside Ant Wars, an ant without its
 //! two trees) is a diagnostic, never a panic.
 
+pub mod activation;
 pub mod ant;
 pub mod expr;
 pub mod features;
@@ -16,7 +17,7 @@ pub mod sexp;
 
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::evolve::simplify::simplify;
-use crate::lang::{Individual, Module, Policy, PrimKind, PrimSet, Tree, Weights};
+use crate::lang::{Individual, Module, Network, Policy, PrimKind, PrimSet, Tree, Weights};
 use expr::Lang;
 use features::Body;
 
@@ -37,6 +38,7 @@ pub enum Program<'a> {
     Individual(&'a Individual),
     Policy(&'a Policy),
     Weights(&'a Weights),
+    Network(&'a Network),
 }
 
 impl Program<'_> {
@@ -45,6 +47,7 @@ impl Program<'_> {
             Program::Individual(i) => &i.name,
             Program::Policy(p) => &p.name,
             Program::Weights(w) => &w.name,
+            Program::Network(n) => &n.name,
         }
     }
 
@@ -53,6 +56,7 @@ impl Program<'_> {
             Program::Individual(i) => i.primset,
             Program::Policy(p) => p.primset,
             Program::Weights(w) => w.primset,
+            Program::Network(n) => n.primset,
         })
     }
 }
@@ -120,6 +124,7 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
                 .collect();
             vec![(name.to_owned(), Body::Weights(terms))]
         }
+        Program::Network(n) => vec![(name.to_owned(), Body::Network(n))],
     };
     let what = format!("`{name}` of `{origin}`");
     let text = features::to_source(ps, lang, &what, &funcs).map_err(cannot)?;
@@ -137,10 +142,13 @@ fn find<'m>(m: &'m Module, origin: &str, name: &str) -> Result<Program<'m>, Diag
     if let Some(w) = m.weights.iter().find(|w| w.name == name) {
         return Ok(Program::Weights(w));
     }
+    if let Some(n) = m.networks.iter().find(|n| n.name == name) {
+        return Ok(Program::Network(n));
+    }
     let names = m.program_names();
     let help = match did_you_mean(name, names.iter().copied()) {
         Some(s) => format!("did you mean `{s}`?"),
-        None if names.is_empty() => "it defines no individuals, policies or weight vectors".to_owned(),
+        None if names.is_empty() => "it defines no individuals, policies, weight vectors or networks".to_owned(),
         None => format!("it defines: {}", names.join(", ")),
     };
     Err(Diagnostic::error("stratagem::export::unknown", format!("`{origin}` defines no program `{name}`"))

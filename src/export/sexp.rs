@@ -42,6 +42,8 @@ pub fn to_sexp(sources: &Sources, ps: &PrimSet, program: &Program, origin: &str)
             let pairs = w.terms.iter().map(|&(t, x)| list(vec![sym(&ps.prim(t).name), Sexp::float(x)]));
             list([sym("weights")].into_iter().chain(header).chain(pairs).collect())
         }
+        // A network is written as it is: its genes are what NEAT evolves.
+        Program::Network(n) => n.to_sexp(ps),
     };
     let file = sources.get(ps.file);
     let primset = if file.path.is_none() && crate::lang::library::primset_source(&ps.name).is_some() {

@@ -1,11 +1,14 @@
 //! The language: types, primitive sets, typed trees, lowering of forms and
 //! type checking. Imports nothing from `eval`.
 
+pub mod activation;
 pub mod builtin;
 pub mod check;
 pub mod forms;
 pub mod library;
+pub mod lower_network;
 pub mod lower_primset;
+pub mod network;
 pub mod primset;
 pub mod program;
 pub mod syntax_helpers;
@@ -13,6 +16,7 @@ pub mod tree;
 pub mod types;
 
 pub use forms::{Individual, NamedTree, Policy, PrimSetId, Rule, Weights};
+pub use network::{NetGenes, Network};
 pub use primset::{Part, PrimId, PrimKind, PrimSet, Primitive};
 pub use program::{FormRef, Loader, Module};
 pub use tree::{Node, Tree};

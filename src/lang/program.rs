@@ -2,7 +2,8 @@
 //!
 //! A file is read, then lowered in two passes: first `import` and `primset`
 //! forms in order (a primset may extend one defined above it or imported),
-//! then the forms that use primsets (`individual`, `policy`, `weights`), which
+//! then the forms that use primsets (`individual`, `policy`, `weights`,
+//! `network`), which
 //! may therefore name a primset defined anywhere in the file or its imports.
 
 use std::collections::{HashMap, HashSet};
@@ -10,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use super::forms::{Individual, Policy, PrimSetId, Weights, lower_individual, lower_policy, lower_weights};
 use super::library;
+use super::lower_network::lower_network;
 use super::lower_primset::lower_primset;
+use super::network::Network;
 use super::primset::PrimSet;
 use super::syntax_helpers::Cx;
 use crate::diagnostic::{Diagnostic, FileId, Sources, did_you_mean};
@@ -23,6 +26,7 @@ pub enum FormRef {
     Individual(usize),
     Policy(usize),
     Weights(usize),
+    Network(usize),
     Experiment(usize),
 }
 
@@ -33,6 +37,7 @@ pub struct Module {
     pub individuals: Vec<Individual>,
     pub policies: Vec<Policy>,
     pub weights: Vec<Weights>,
+    pub networks: Vec<Network>,
     /// `(experiment ...)` forms as read, with their file; lowered by `evolve::experiment`.
     pub experiments: Vec<(FileId, Sexp)>,
     /// Forms per file, in the order written (for `check` summaries).
@@ -96,6 +101,20 @@ impl Module {
                 let w = &m.weights[i];
                 format!("weights {} trees=1 nodes={} depth=1 terms={}", w.name, w.terms.len(), w.terms.len())
             }
+            FormRef::Network(i) => {
+                let net = &m.networks[i];
+                let g = net.genes();
+                let enabled = g.links.iter().filter(|l| l.enabled).count();
+                format!(
+                    "network {} trees=1 nodes={} depth={} inputs={} hidden={} links={} enabled={enabled}",
+                    net.name,
+                    g.n_values(),
+                    net.depth(),
+                    g.inputs.len(),
+                    g.nodes.len() - 1,
+                    g.links.len()
+                )
+            }
             FormRef::Experiment(i) => {
                 let name =
                     m.experiments[i].1.as_list().and_then(|l| l.get(1)).map_or_else(String::new, Sexp::to_string);
@@ -109,7 +128,8 @@ impl Module {
         let inds = self.individuals.iter().map(|i| i.name.as_str());
         let pols = self.policies.iter().map(|p| p.name.as_str());
         let ws = self.weights.iter().map(|w| w.name.as_str());
-        inds.chain(pols).chain(ws).collect()
+        let nets = self.networks.iter().map(|n| n.name.as_str());
+        inds.chain(pols).chain(ws).chain(nets).collect()
     }
 }
 
@@ -231,7 +251,9 @@ impl Loader {
             }
             match form.head() {
                 Some("import" | "primset") => {}
-                Some(kind @ ("individual" | "policy" | "weights")) => self.lower_program_form(file, form, kind),
+                Some(kind @ ("individual" | "policy" | "weights" | "network")) => {
+                    self.lower_program_form(file, form, kind)
+                }
                 // Experiments name games and operators; `evolve::experiment` lowers them.
                 Some("experiment") => {
                     self.module.forms.push((file, FormRef::Experiment(self.module.experiments.len())));
@@ -372,7 +394,7 @@ impl Loader {
             self.diags.push(
                 Diagnostic::error("stratagem::lower::duplicate", format!("`{name}` is defined twice"))
                     .at(file, items[1].span, "second definition")
-                    .with_help("individuals, policies and weight vectors share one namespace"),
+                    .with_help("individuals, policies, weight vectors and networks share one namespace"),
             );
             return;
         }
@@ -381,6 +403,7 @@ impl Loader {
         let lowered = match kind {
             "individual" => lower_individual(&mut cx, form, ps, ps_id).map(Lowered::Individual),
             "policy" => lower_policy(&mut cx, form, ps, ps_id).map(Lowered::Policy),
+            "network" => lower_network(&mut cx, form, ps, ps_id).map(Lowered::Network),
             _ => lower_weights(&mut cx, form, ps, ps_id).map(Lowered::Weights),
         };
         if lowered.is_some() {
@@ -400,6 +423,10 @@ impl Loader {
                 m.forms.push((file, FormRef::Weights(m.weights.len())));
                 m.weights.push(w);
             }
+            Some(Lowered::Network(n)) => {
+                m.forms.push((file, FormRef::Network(m.networks.len())));
+                m.networks.push(n);
+            }
             None => {}
         }
     }
@@ -409,13 +436,14 @@ enum Lowered {
     Individual(Individual),
     Policy(Policy),
     Weights(Weights),
+    Network(Network),
 }
 
 fn canonical_key(path: &Path) -> String {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf()).display().to_string()
 }
 
-const FORMS: [&str; 6] = ["import", "primset", "individual", "policy", "weights", "experiment"];
+const FORMS: [&str; 7] = ["import", "primset", "individual", "policy", "weights", "network", "experiment"];
 
 fn unknown_form(file: FileId, form: &Sexp) -> Diagnostic {
     let found = match form.head() {

@@ -16,10 +16,11 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::eval::interp::Interp;
+use crate::eval::jit::JitProgram;
 use crate::games::domain::GpDomain;
 use crate::games::registry::{self, GAMES, GameTask};
 use crate::lang::check::{TreeEnv, check_tree};
-use crate::lang::{FormRef, Loader, Node, PrimSet, PrimSetId, Tree, TypeId, Value};
+use crate::lang::{FormRef, Loader, Network, Node, PrimSet, PrimSetId, Tree, TypeId, Value};
 use crate::syntax::{Atom, Sexp, SexpKind, read};
 use game::{ReplGame, Session};
 
@@ -37,7 +38,7 @@ const HELP: &[(&str, &str, &str)] = &[
     (":board", ":board", "show the board"),
     (":reset", ":reset", "back to the initial position"),
     (":load", ":load programs/champions/lose-checkers-figure-1-2.sg", "load a file of programs"),
-    (":list", ":list", "list the primsets, individuals, policies, weights and experiments loaded"),
+    (":list", ":list", "list the primsets, individuals, policies, weights, networks and experiments loaded"),
     (":eval", ":eval figure-1-2", "evaluate an individual, policy or weight vector on the position"),
     (":rank", ":rank figure-1-2", "order the legal moves by an individual's evaluation of the result"),
     (":type", ":type (Plus Mobility 1.0)", "show an expression's type without evaluating it"),
@@ -381,14 +382,84 @@ impl Repl {
             out.push_str(&format!("{} : F\n", Value::F(sum)));
             return out;
         }
+        if let Some(net) = m.networks.iter().find(|n| n.name == name) {
+            let ps = m.primset(net.primset);
+            let (value, nodes) = match (self.eval_network(ps, net, None), self.network_nodes(ps, net)) {
+                (Ok(v), Ok(nodes)) => (v, nodes),
+                (Err(d), _) | (_, Err(d)) => return self.fail(self.loader.sources.render_plain(&d)),
+            };
+            let g = net.genes();
+            let mut out = String::new();
+            for step in &net.plan().steps {
+                let node = &g.nodes[step.node - g.inputs.len()];
+                let name = format!("{} ({})", node.name, node.activation.name());
+                out.push_str(&format!("  {name:<28} {}\n", Value::F(nodes[step.node])));
+            }
+            out.push_str(&format!("{value} : F\n"));
+            return out;
+        }
         self.unknown_program(name)
+    }
+
+    /// A network's value on the current position (`child = None`) or after
+    /// legal move `child`, on the session's engine.
+    fn eval_network(&self, ps: &PrimSet, net: &Network, child: Option<usize>) -> Result<Value, Vec<Diagnostic>> {
+        let compiled = if self.jit { Some(compile_program(ps, JitProgram::Network(net))?) } else { None };
+        let mut value = Value::F(f64::NAN);
+        self.network_context(ps, net, child, &mut |ctx| {
+            value = match &compiled {
+                Some(f) => {
+                    let slots: Vec<u64> = (0..ps.features.len() as u32).map(|i| ctx.feature(i)).collect();
+                    f.call(&slots, None).0
+                }
+                None => Interp::new(ps, ctx).eval_network(net),
+            }
+        })?;
+        Ok(value)
+    }
+
+    /// The values of a network's nodes on the current position, by the interpreter.
+    fn network_nodes(&self, ps: &PrimSet, net: &Network) -> Result<Vec<f64>, Vec<Diagnostic>> {
+        let mut nodes = Vec::new();
+        self.network_context(ps, net, None, &mut |ctx| nodes = Interp::new(ps, ctx).eval_network_nodes(net))?;
+        Ok(nodes)
+    }
+
+    /// Runs `f` on the position a network of `ps` reads: the game's, when the
+    /// primset is the game's (or none reads the position).
+    fn network_context(
+        &self,
+        ps: &PrimSet,
+        net: &Network,
+        child: Option<usize>,
+        f: &mut dyn FnMut(&mut dyn crate::eval::interp::Context),
+    ) -> Result<(), Vec<Diagnostic>> {
+        let used = net.features_used();
+        match self.game.as_deref() {
+            Some(game) if self.primset.is_some() || ps.domain.as_deref() == Some(&*game.domain()) => {
+                game.with_context(ps, &used, child, f)
+            }
+            _ if used.is_empty() => {
+                f(&mut crate::eval::interp::Slots(&vec![0; ps.features.len()]));
+                Ok(())
+            }
+            _ => Err(vec![
+                Diagnostic::error(
+                    "stratagem::repl::no-game",
+                    format!("network `{}` reads positions of primset `{}`, not of this game", net.name, ps.name),
+                )
+                .with_help("start a game of its domain with `:game NAME`"),
+            ]),
+        }
     }
 
     fn unknown_program(&self, name: &str) -> String {
         let names = self.loader.module.program_names();
         let hint =
             did_you_mean(name, names.iter().copied()).map_or_else(String::new, |s| format!(" (did you mean {s}?)"));
-        self.fail(format!("no individual, policy or weights named `{name}`{hint}; :list shows what is loaded\n"))
+        self.fail(format!(
+            "no individual, policy, weights or network named `{name}`{hint}; :list shows what is loaded\n"
+        ))
     }
 
     /// The value of program `name` (an individual's `eval` tree, a policy or
@@ -413,6 +484,9 @@ impl Repl {
                 self.eval_tree(ps, &p.default, child)
             };
             return Some(value());
+        }
+        if let Some(net) = m.networks.iter().find(|n| n.name == name) {
+            return Some(self.eval_network(m.primset(net.primset), net, child));
         }
         let w = m.weights.iter().find(|w| w.name == name)?;
         let ps = m.primset(w.primset);
@@ -554,7 +628,12 @@ fn evaluate_without_game(
 
 /// Compiles one tree for per-position calls; a JIT error is a diagnostic.
 fn compile(ps: &PrimSet, tree: &Tree) -> Result<crate::eval::jit::PositionFn, Vec<Diagnostic>> {
-    use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode};
+    compile_program(ps, JitProgram::Tree(tree))
+}
+
+/// Compiles one program for per-position calls; a JIT error is a diagnostic.
+fn compile_program(ps: &PrimSet, program: JitProgram) -> Result<crate::eval::jit::PositionFn, Vec<Diagnostic>> {
+    use crate::eval::jit::{JitCompiler, JitConfig, Mode};
     let fail = |e: crate::eval::jit::JitError| {
         vec![
             Diagnostic::error("stratagem::jit", format!("the JIT cannot compile this: {e}"))
@@ -562,7 +641,7 @@ fn compile(ps: &PrimSet, tree: &Tree) -> Result<crate::eval::jit::PositionFn, Ve
         ]
     };
     let mut compiler = JitCompiler::new(ps, JitConfig::default()).map_err(fail)?;
-    let handle = compiler.add(JitProgram::Tree(tree), Mode::Position).map_err(fail)?;
+    let handle = compiler.add(program, Mode::Position).map_err(fail)?;
     let compiled = compiler.finish().map_err(fail)?;
     compiled
         .position(handle)

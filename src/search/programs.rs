@@ -1,5 +1,5 @@
 //! Evolved programs as position evaluators: an individual's tree, an ordered
-//! IF-THEN policy or a weight vector, bound to a game and evaluated for the
+//! IF-THEN policy, a weight vector or a network, bound to a game and evaluated for the
 //! player `me` by the interpreter or by JIT-compiled code, which give the
 //! same bits. One type serves evolution (a population compiled at once),
 //! `stratagem play` and validation games.
@@ -11,7 +11,7 @@ use crate::eval::interp::Interp;
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::games::domain::{Binding, PositionContext};
 use crate::games::{Player, TwoPlayer};
-use crate::lang::{Policy, Weights};
+use crate::lang::{Network, Policy, Weights};
 use crate::lang::{PrimKind, PrimSet, Tree};
 
 /// How evolved programs are evaluated: compiled by the JIT, or by the
@@ -31,6 +31,8 @@ pub enum Program {
     Policy(Policy),
     /// Σ weight × terminal, in the order written.
     Weights(Weights),
+    /// A feed-forward network's output.
+    Network(Network),
 }
 
 impl Program {
@@ -53,6 +55,7 @@ impl Program {
                     _ => None,
                 })
                 .collect(),
+            Program::Network(n) => n.features_used(),
         };
         used.sort_unstable();
         used.dedup();
@@ -66,7 +69,7 @@ impl Program {
             Program::Policy(p) => {
                 p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).any(|t| t.uses_natives(ps))
             }
-            Program::Weights(_) => false,
+            Program::Weights(_) | Program::Network(_) => false,
         }
     }
 
@@ -75,6 +78,7 @@ impl Program {
             Program::Tree(t) => JitProgram::Tree(t),
             Program::Policy(p) => JitProgram::Policy(p),
             Program::Weights(w) => JitProgram::Weights(w),
+            Program::Network(n) => JitProgram::Network(n),
         }
     }
 }
@@ -181,6 +185,7 @@ impl<S> GpProgram<S> {
                     Program::Tree(t) => interp.eval_tree(t).as_f64(),
                     Program::Policy(p) => interp.eval_policy(p).0.as_f64(),
                     Program::Weights(w) => interp.eval_weights(w).as_f64(),
+                    Program::Network(n) => interp.eval_network(n).as_f64(),
                 }
             }
         }

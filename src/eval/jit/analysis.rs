@@ -2,7 +2,7 @@
 //! slots it reads, whether it calls natives, whether every value it computes
 //! fits in f64x2 lanes, and its structural key for hash-consing.
 
-use crate::lang::{Base, Node, Policy, PrimKind, PrimSet, Tree, Value, Weights};
+use crate::lang::{Base, Network, Node, Policy, PrimKind, PrimSet, Tree, Value, Weights};
 
 use super::JitError;
 
@@ -14,6 +14,8 @@ pub enum JitProgram<'a> {
     /// the function also reports which rule fired.
     Policy(&'a Policy),
     Weights(&'a Weights),
+    /// A feed-forward network, evaluated by its plan.
+    Network(&'a Network),
 }
 
 /// Facts about a program, gathered in one walk over it and the bodies of the
@@ -25,6 +27,9 @@ pub struct ProgramInfo {
     pub uses_natives: bool,
     /// Whether any value of base `I` appears (f64x2 lanes cannot hold it).
     pub uses_int: bool,
+    /// Whether the code calls Rust helpers (activations), which take one
+    /// scalar at a time, so f64x2 lanes are not used.
+    pub calls_helpers: bool,
     /// One more than the largest feature slot read (the slots a caller must supply).
     pub n_slots: usize,
     /// Feature slots read, sorted.
@@ -61,6 +66,13 @@ impl ProgramInfo {
                     }
                     info.n_nodes += 1;
                 }
+                info.ret = Some(Base::F);
+            }
+            JitProgram::Network(net) => {
+                let plan = net.plan();
+                info.slots = net.features_used();
+                info.n_nodes = plan.steps.iter().map(|s| 1 + s.incoming.len()).sum();
+                info.calls_helpers = true;
                 info.ret = Some(Base::F);
             }
         }
@@ -157,6 +169,23 @@ pub fn structural_key(program: JitProgram, extra: u64, out: &mut Vec<u64>) {
             for (id, weight) in &w.terms {
                 out.push(u64::from(id.0));
                 out.push(weight.to_bits());
+            }
+        }
+        JitProgram::Network(net) => {
+            let plan = net.plan();
+            out.push(TAG_PROGRAM | 3);
+            out.push(plan.output as u64);
+            out.push(plan.input_slots.len() as u64);
+            out.extend(plan.input_slots.iter().map(|&s| u64::from(s)));
+            for step in &plan.steps {
+                out.push(TAG_TREE | step.incoming.len() as u64);
+                out.push(step.node as u64);
+                out.push(step.activation as u64);
+                out.push(step.bias.to_bits());
+                for &(from, w) in &step.incoming {
+                    out.push(from as u64);
+                    out.push(w.to_bits());
+                }
             }
         }
     }

@@ -147,7 +147,11 @@ impl<'ps> JitCompiler<'ps> {
         if mode == Mode::Batch && info.uses_natives {
             return Err(JitError::Unsupported("native functions in a batch over a table".into()));
         }
-        let lanes = if mode == Mode::Batch && self.config.simd && !info.uses_int { Lanes::X2 } else { Lanes::Scalar };
+        let lanes = if mode == Mode::Batch && self.config.simd && !info.uses_int && !info.calls_helpers {
+            Lanes::X2
+        } else {
+            Lanes::Scalar
+        };
         let tag = match (mode, lanes) {
             (Mode::Position, _) => 0,
             (Mode::Batch, Lanes::Scalar) => 1,
@@ -184,14 +188,15 @@ impl<'ps> JitCompiler<'ps> {
         lanes: Lanes,
     ) -> Result<FuncId, JitError> {
         let ptr = self.module.target_config().pointer_type();
-        let spec = ShellSpec { ps: self.ps, program, info, lanes, ptr, frontend: self.module.target_config() };
+        let call_conv = self.module.isa().default_call_conv();
+        let spec =
+            ShellSpec { ps: self.ps, program, info, lanes, ptr, frontend: self.module.target_config(), call_conv };
         self.module.clear_context(&mut self.ctx);
         let sig = &mut self.ctx.func.signature;
         match mode {
             Mode::Position => position_signature(sig, ptr),
             Mode::Batch => batch_signature(sig, ptr),
         }
-        let call_conv = self.module.isa().default_call_conv();
         let built = match mode {
             Mode::Position => build_position(&spec, &mut self.ctx.func, &mut self.fctx, call_conv),
             Mode::Batch => build_batch(&spec, &mut self.ctx.func, &mut self.fctx),

@@ -18,8 +18,9 @@ use crate::lang::builtin::{Builtin, PDIV_EPSILON};
 
 #[cfg(test)]
 thread_local! {
-    /// Test hook: when set, `min` over F is lowered to Cranelift's `fmin`, a
-    /// plausible bug the differential harness must catch. Never set outside tests.
+    /// Test hook: when set, `min` over F is lowered to Cranelift's `fmin`, and
+    /// a network node sums its links in reverse order: plausible bugs the
+    /// differential harness must catch. Never set outside tests.
     pub static PLANTED_FAULT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 

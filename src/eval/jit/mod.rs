@@ -22,6 +22,7 @@ pub mod code;
 pub mod compiler;
 pub(crate) mod lower;
 mod native;
+mod network;
 mod shell;
 mod translate;
 

@@ -26,6 +26,8 @@ pub struct ShellSpec<'a> {
     pub lanes: Lanes,
     pub ptr: ir::Type,
     pub frontend: TargetFrontendConfig,
+    /// The calling convention of Rust's `extern "C"` helpers.
+    pub call_conv: cranelift_codegen::isa::CallConv,
 }
 
 /// The signature of a per-position function: `(slots, frame, aux) -> bits`.
@@ -82,7 +84,7 @@ pub fn build_position(
         consts: HashMap::new(),
         ptr: spec.ptr,
     };
-    let (value, rule) = translate_program(&mut t, spec.program)?;
+    let (value, rule) = translate_program(&mut t, spec.program, spec.call_conv)?;
     if let Some(rule) = rule {
         t.b.ins().store(MemFlagsData::trusted(), rule, aux, 0);
     }
@@ -142,7 +144,7 @@ pub fn build_batch(
     if let Features::Columns { offset: o, .. } = &mut t.features {
         *o = offset;
     }
-    let (value, rule) = translate_program(&mut t, spec.program)?;
+    let (value, rule) = translate_program(&mut t, spec.program, spec.call_conv)?;
     let flags = MemFlagsData::new().with_notrap();
     let out_at = t.b.ins().iadd(out, offset);
     let stored = match (t.lanes, value.base) {
@@ -171,8 +173,13 @@ pub fn build_batch(
 
 /// Translates the program at the current block; returns its value and, for
 /// a policy, the rule slot (i64, or i64x2 in X2 lanes; -1 is the default).
-fn translate_program(t: &mut FunctionTranslator, program: JitProgram) -> Result<(Val, Option<ir::Value>), JitError> {
+fn translate_program(
+    t: &mut FunctionTranslator,
+    program: JitProgram,
+    call_conv: cranelift_codegen::isa::CallConv,
+) -> Result<(Val, Option<ir::Value>), JitError> {
     match program {
+        JitProgram::Network(net) => Ok((super::network::translate_network(t, net, call_conv)?, None)),
         JitProgram::Tree(tree) => Ok((t.translate_tree(tree)?, None)),
         JitProgram::Policy(p) if t.lanes == Lanes::X2 => {
             // Select chain, last rule first: the first rule that holds wins.
@@ -258,6 +265,8 @@ fn premake_consts(t: &mut FunctionTranslator, program: JitProgram) {
                 t.premake_const_f(*weight);
             }
         }
+        // Networks run in scalar lanes only.
+        JitProgram::Network(_) => {}
     }
 }
 

@@ -17,12 +17,13 @@ use crate::eval::jit::code::rule_index;
 use crate::eval::jit::lower::PLANTED_FAULT;
 use crate::eval::jit::{Columns, JitCompiler, JitConfig, JitError, JitProgram, Mode};
 use crate::eval::table::COLUMN_PAD;
-use crate::lang::{Base, Policy, PrimSet, Tree, TypeId, Value, Weights};
+use crate::lang::{Base, Network, Policy, PrimSet, Tree, TypeId, Value, Weights};
 
 enum Owned {
     Tree(Tree),
     Policy(Policy),
     Weights(Weights),
+    Network(Network),
 }
 
 impl Owned {
@@ -31,6 +32,7 @@ impl Owned {
             Owned::Tree(t) => JitProgram::Tree(t),
             Owned::Policy(p) => JitProgram::Policy(p),
             Owned::Weights(w) => JitProgram::Weights(w),
+            Owned::Network(n) => JitProgram::Network(n),
         }
     }
 
@@ -44,6 +46,7 @@ impl Owned {
                 format!("(policy {} (default {}))", rules.join(" "), show(&p.default))
             }
             Owned::Weights(w) => format!("(weights {:?})", w.terms),
+            Owned::Network(n) => n.to_sexp(ps).to_string(),
         }
     }
 }
@@ -98,6 +101,7 @@ fn interp_outcome(ps: &PrimSet, program: &Owned, row: &[u64]) -> Outcome {
         Owned::Tree(t) => (interp.eval_tree(t), None),
         Owned::Policy(p) => interp.eval_policy(p),
         Owned::Weights(w) => (interp.eval_weights(w), None),
+        Owned::Network(n) => (interp.eval_network(n), None),
     };
     Outcome { bits: canonical(v), rule, natives: ctx.log }
 }
@@ -215,6 +219,9 @@ fn programs_for(rng: &mut Rng, ps: &PrimSet) -> Vec<Owned> {
         programs.push(Owned::Policy(random::random_policy(rng, ps, 4)));
     }
     programs.push(Owned::Weights(random::random_weights(rng, ps)));
+    if ps.prims.iter().any(|p| p.name == "x0") {
+        programs.push(Owned::Network(random::random_network(rng, ps)));
+    }
     programs
 }
 
@@ -259,6 +266,46 @@ fn jit_matches_interpreter_with_natives() {
     if let Err(e) = run_seeds(&natives(), 2000..2500) {
         panic!("{e}");
     }
+}
+
+/// Networks only, many of them, on rows of moderate values (where the
+/// activations are not flat) as well as the corner cases.
+fn run_network_seeds(seeds: std::ops::Range<u64>) -> Result<(), String> {
+    let ps = arith();
+    for seed in seeds {
+        let mut rng = Rng(seed);
+        let programs: Vec<Owned> = (0..4).map(|_| Owned::Network(random::random_network(&mut rng, &ps))).collect();
+        let rows: Vec<Vec<u64>> = (0..16)
+            .map(|r| {
+                let mut row = random::random_row(&mut rng, &ps);
+                if r % 2 == 0 {
+                    for x in &mut row {
+                        *x = ((rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 6.0 - 3.0).to_bits();
+                    }
+                }
+                row
+            })
+            .collect();
+        compare(seed, &ps, &programs, &rows)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn jit_matches_interpreter_on_networks() {
+    if let Err(e) = run_network_seeds(3000..3400) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn planted_network_fault_is_caught() {
+    // Links summed in reverse order round differently; the harness must notice.
+    PLANTED_FAULT.with(|f| f.set(true));
+    let result = run_network_seeds(3000..3100);
+    PLANTED_FAULT.with(|f| f.set(false));
+    let message = result.expect_err("the harness missed a planted bug");
+    assert!(message.contains("seed"), "{message}");
 }
 
 #[test]

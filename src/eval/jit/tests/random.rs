@@ -1,11 +1,11 @@
 //! A small seeded generator of well-typed random trees, policies, weight
-//! vectors and rows over any primset, for the differential tests. Values are
+//! vectors, networks and rows over any primset, for the differential tests. Values are
 //! drawn often from the IEEE corner cases (±0, ±inf, NaN, subnormals, huge
 //! values, the pdiv threshold) so that every builtin meets them.
 
 use crate::diagnostic::FileId;
 use crate::lang::forms::{PrimSetId, Rule};
-use crate::lang::{Base, Loader, Node, Policy, PrimId, PrimKind, PrimSet, Tree, TypeId, Value, Weights};
+use crate::lang::{Base, Loader, Network, Node, Policy, PrimId, PrimKind, PrimSet, Tree, TypeId, Value, Weights};
 use crate::syntax::Span;
 
 /// splitmix64: tiny, seedable, good enough for test data.
@@ -123,6 +123,61 @@ pub fn random_weights(rng: &mut Rng, ps: &PrimSet) -> Weights {
         })
         .collect();
     Weights { name: "w".into(), primset: PrimSetId(0), terms, file: FileId(0), span: Span::default() }
+}
+
+/// A random feed-forward network over `ps`'s F features: nodes may read
+/// inputs and earlier nodes, so enabled links form no cycle; a few disabled
+/// links point backwards (cycles that are not expressed). Weights and
+/// biases are finite: moderate ones most often, so that activations leave
+/// their flat parts, and IEEE corner cases otherwise.
+pub fn random_network(rng: &mut Rng, ps: &PrimSet) -> Network {
+    use crate::lang::activation::Activation;
+    use crate::lang::network::{Link, NetGenes, NetNode};
+    let mut features: Vec<PrimId> = (0..ps.prims.len() as u32)
+        .map(PrimId)
+        .filter(|id| matches!(ps.prim(*id).kind, PrimKind::Feature(_)) && ps.base(ps.prim(*id).ret) == Base::F)
+        .collect();
+    let mut inputs = Vec::new();
+    for _ in 0..rng.below(features.len() + 1) {
+        inputs.push(features.swap_remove(rng.below(features.len())));
+    }
+    let weight = |rng: &mut Rng| loop {
+        let w = match rng.below(3) {
+            0 => match random_value(rng, Base::F) {
+                Value::F(x) => x,
+                _ => 0.0,
+            },
+            _ => (rng.next() >> 11) as f64 / (1u64 << 53) as f64 * 16.0 - 8.0,
+        };
+        if w.is_finite() {
+            break w;
+        }
+    };
+    let n_nodes = 1 + rng.below(6);
+    let nodes: Vec<NetNode> = (0..n_nodes)
+        .map(|i| NetNode {
+            name: format!("n{i}"),
+            activation: Activation::ALL[rng.below(Activation::ALL.len())],
+            bias: if rng.chance(0.5) { 0.0 } else { weight(rng) },
+        })
+        .collect();
+    let n_in = inputs.len();
+    let mut links: Vec<Link> = Vec::new();
+    for _ in 0..rng.below(4 * n_nodes + 2) {
+        let to = n_in + rng.below(n_nodes);
+        let backwards = rng.chance(0.1);
+        if !backwards && to == 0 {
+            continue;
+        }
+        let from = if backwards { to + rng.below(n_in + n_nodes - to) } else { rng.below(to) };
+        if links.iter().any(|l| l.from == from && l.to == to) {
+            continue;
+        }
+        let innovation = if rng.chance(0.8) { Some(links.len() as u64) } else { None };
+        links.push(Link { from, to, weight: weight(rng), innovation, enabled: !backwards && rng.chance(0.9) });
+    }
+    let genes = NetGenes { inputs, nodes, output: rng.below(n_nodes), links };
+    Network::new("net".into(), PrimSetId(0), ps, genes.clone()).unwrap_or_else(|e| panic!("{e:?} {genes:?}"))
 }
 
 /// A row of slot bit patterns, each slot drawn as its feature's type.
