@@ -8,6 +8,8 @@
 //! During evaluation a [`PositionContext`] fills only the feature slots an
 //! individual reads and answers native calls for the position at hand.
 
+use std::sync::Arc;
+
 use crate::diagnostic::{Diagnostic, suggest_or_list};
 use crate::eval::interp::Context;
 use crate::lang::{Base, PrimKind, PrimSet, Value};
@@ -18,30 +20,38 @@ use super::{Game, Player, TwoPlayer};
 pub enum Compute<S> {
     F(fn(&S, Player) -> f64),
     B(fn(&S, Player) -> bool),
+    /// A terminal computed with what the game holds besides the state (a
+    /// GDL game read at run time reasons with its rules), as a slot's bit
+    /// pattern of the given base.
+    Shared(Base, Arc<dyn Fn(&S, Player) -> u64 + Send + Sync>),
 }
 
 impl<S> Clone for Compute<S> {
     fn clone(&self) -> Self {
-        *self
+        match self {
+            Compute::F(f) => Compute::F(*f),
+            Compute::B(f) => Compute::B(*f),
+            Compute::Shared(base, f) => Compute::Shared(*base, Arc::clone(f)),
+        }
     }
 }
 
-impl<S> Copy for Compute<S> {}
-
 impl<S> Compute<S> {
-    pub fn base(self) -> Base {
+    pub fn base(&self) -> Base {
         match self {
             Compute::F(_) => Base::F,
             Compute::B(_) => Base::B,
+            Compute::Shared(base, _) => *base,
         }
     }
 
     /// The slot bit pattern of the terminal's value.
     #[inline]
-    pub fn slot(self, state: &S, me: Player) -> u64 {
+    pub fn slot(&self, state: &S, me: Player) -> u64 {
         match self {
             Compute::F(f) => f(state, me).to_bits(),
             Compute::B(f) => u64::from(f(state, me)),
+            Compute::Shared(_, f) => f(state, me),
         }
     }
 }
@@ -55,12 +65,38 @@ pub struct FeatureDef<S> {
 /// The Rust side of a native function: the position, the evaluated player, the arguments.
 pub type NativeFn<S> = fn(&S, Player, &[Value]) -> Value;
 
+/// A native function: a plain function, or one computed with what the game
+/// holds besides the state (as [`Compute::Shared`]).
+pub enum NativeCall<S> {
+    Fn(NativeFn<S>),
+    Shared(Arc<dyn Fn(&S, Player, &[Value]) -> Value + Send + Sync>),
+}
+
+impl<S> Clone for NativeCall<S> {
+    fn clone(&self) -> Self {
+        match self {
+            NativeCall::Fn(f) => NativeCall::Fn(*f),
+            NativeCall::Shared(f) => NativeCall::Shared(Arc::clone(f)),
+        }
+    }
+}
+
+impl<S> NativeCall<S> {
+    #[inline]
+    pub fn call(&self, state: &S, me: Player, args: &[Value]) -> Value {
+        match self {
+            NativeCall::Fn(f) => f(state, me, args),
+            NativeCall::Shared(f) => f(state, me, args),
+        }
+    }
+}
+
 /// A native function the game offers: name, argument and result bases.
 pub struct NativeDef<S> {
     pub name: String,
     pub args: Vec<Base>,
     pub ret: Base,
-    pub call: NativeFn<S>,
+    pub call: NativeCall<S>,
 }
 
 /// A node of a puzzle's heuristic search, as a program guiding it sees it
@@ -129,7 +165,7 @@ pub struct Binding<S> {
     /// compute (only possible when the primset was bound leniently).
     pub features: Vec<Option<Compute<S>>>,
     /// Per native index of the primset.
-    pub natives: Vec<NativeFn<S>>,
+    pub natives: Vec<NativeCall<S>>,
 }
 
 impl<S> Binding<S> {
@@ -174,7 +210,9 @@ impl<S> Binding<S> {
         for prim in &ps.prims {
             match prim.kind {
                 PrimKind::Feature(slot) => match feature_defs.iter().find(|f| f.name == prim.name) {
-                    Some(def) if def.compute.base() == ps.base(prim.ret) => features[slot as usize] = Some(def.compute),
+                    Some(def) if def.compute.base() == ps.base(prim.ret) => {
+                        features[slot as usize] = Some(def.compute.clone())
+                    }
                     Some(def) => diags.push(type_mismatch(ps, prim, def.compute.base().name())),
                     None => {
                         diags.push(unknown(ps, prim, game, feature_defs.iter().map(|f| f.name.as_str()), "terminal"))
@@ -184,7 +222,7 @@ impl<S> Binding<S> {
                     Some(def) => {
                         let bases: Vec<Base> = prim.args.iter().map(|a| ps.base(*a)).collect();
                         if bases == def.args && ps.base(prim.ret) == def.ret {
-                            natives.push(def.call);
+                            natives.push(def.call.clone());
                         } else {
                             let args: Vec<&str> = def.args.iter().map(|b| b.name()).collect();
                             diags.push(type_mismatch(ps, prim, &format!("({}) {}", args.join(" "), def.ret.name())));
@@ -267,7 +305,7 @@ impl<'a, S> PositionContext<'a, S> {
         let mut slots = Slots::zeroed(binding.features.len());
         let values = slots.as_mut_slice();
         for &slot in used {
-            if let Some(compute) = binding.features[slot as usize] {
+            if let Some(compute) = &binding.features[slot as usize] {
                 values[slot as usize] = compute.slot(state, me);
             }
         }
@@ -281,7 +319,7 @@ impl<S> Context for PositionContext<'_, S> {
     }
 
     fn native(&mut self, native: u32, args: &[Value]) -> Value {
-        (self.binding.natives[native as usize])(self.state, self.me, args)
+        self.binding.natives[native as usize].call(self.state, self.me, args)
     }
 }
 
@@ -297,7 +335,12 @@ pub fn square_natives<S, const N: usize>(
     table
         .iter()
         .zip(calls)
-        .map(|(&(name, _), call)| NativeDef { name: name.to_owned(), args: vec![Base::I, Base::I], ret: Base::B, call })
+        .map(|(&(name, _), call)| NativeDef {
+            name: name.to_owned(),
+            args: vec![Base::I, Base::I],
+            ret: Base::B,
+            call: NativeCall::Fn(call),
+        })
         .collect()
 }
 

@@ -236,9 +236,8 @@ mod tests {
 
     #[test]
     fn a_variable_used_once_is_projected_away() {
-        let (_, out) = split(
-            "(<= many (source ?x1 ?y1 ?d1) (source ?x2 ?y2 ?d2) (or (distinct ?x1 ?x2) (distinct ?y1 ?y2)))",
-        );
+        let (_, out) =
+            split("(<= many (source ?x1 ?y1 ?d1) (source ?x2 ?y2 ?d2) (or (distinct ?x1 ?x2) (distinct ?y1 ?y2)))");
         let is_part = |r: &&Rule| out.symbols.name(r.head.relation).starts_with("part^");
         let parts: Vec<&Rule> = out.rules.iter().filter(is_part).collect();
         assert!(!parts.is_empty());

@@ -6,6 +6,7 @@ const PRIMSETS: &[(&str, &str)] = &[
     ("antwars-humant", include_str!("../../programs/primsets/antwars-humant.sg")),
     ("arith", include_str!("../../programs/primsets/arith.sg")),
     ("freecell", include_str!("../../programs/primsets/freecell.sg")),
+    ("gdl", include_str!("../../programs/primsets/gdl.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),
     ("morris", include_str!("../../programs/primsets/morris.sg")),
     ("rush-hour", include_str!("../../programs/primsets/rush-hour.sg")),

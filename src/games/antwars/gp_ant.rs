@@ -152,14 +152,14 @@ impl AntProgram {
             return Interp::new(&self.ps, &mut ctx).eval_tree(&t.tree).as_f64();
         };
         for &slot in &t.used {
-            if let Some(compute) = self.binding.features[slot as usize] {
+            if let Some(compute) = &self.binding.features[slot as usize] {
                 slots[slot as usize] = compute.slot(sight, 0);
             }
         }
         for call in &jit.calls {
             slots[call.slot] = match &call.what {
                 Call::Area(query) => query.eval(sight),
-                Call::Native { native, args } => (self.binding.natives[*native as usize])(sight, 0, args),
+                Call::Native { native, args } => self.binding.natives[*native as usize].call(sight, 0, args),
             }
             .to_bits();
         }

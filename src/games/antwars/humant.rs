@@ -26,7 +26,7 @@ use super::memory::DECAY;
 use super::sight::AntSight;
 use super::{CELLS, SIZE};
 use crate::games::Player;
-use crate::games::domain::{Compute, FeatureDef, NativeDef};
+use crate::games::domain::{Compute, FeatureDef, NativeCall, NativeDef, NativeFn};
 use crate::lang::{Base, Value};
 
 /// How far ahead the planners look: HyperHumant's 5 moves.
@@ -297,7 +297,12 @@ pub fn features() -> Vec<FeatureDef<AntSight>> {
 
 /// The native functions of the humants' primset beyond table 2.
 pub fn natives() -> Vec<NativeDef<AntSight>> {
-    let native = |name: &str, args: Vec<Base>, call| NativeDef { name: name.to_owned(), args, ret: Base::F, call };
+    let native = |name: &str, args: Vec<Base>, call: NativeFn<AntSight>| NativeDef {
+        name: name.to_owned(),
+        args,
+        ret: Base::F,
+        call: NativeCall::Fn(call),
+    };
     vec![
         native("PlanHope", vec![Base::F, Base::F], plan_hope),
         native("FoodPull", vec![Base::F, Base::F], food_pull),

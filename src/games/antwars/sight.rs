@@ -18,7 +18,7 @@ use super::memory::AntMemory;
 use super::{AntWars, N_FOOD, View, relative_cell, relative_index};
 use crate::diagnostic::Diagnostic;
 use crate::games::Player;
-use crate::games::domain::{Binding, Compute, FeatureDef, NativeDef};
+use crate::games::domain::{Binding, Compute, FeatureDef, NativeCall, NativeDef, NativeFn};
 use crate::lang::{Base, PrimSet, Value};
 
 /// An ant's view and memory in one orientation.
@@ -269,7 +269,12 @@ pub fn features() -> Vec<FeatureDef<AntSight>> {
 /// The native functions the `antwars` primset may declare (table 2, less
 /// the logic and arithmetic the language has as builtins).
 pub fn natives() -> Vec<NativeDef<AntSight>> {
-    let native = |name: &str, ret, call| NativeDef { name: name.to_owned(), args: vec![Base::I], ret, call };
+    let native = |name: &str, ret, call: NativeFn<AntSight>| NativeDef {
+        name: name.to_owned(),
+        args: vec![Base::I],
+        ret,
+        call: NativeCall::Fn(call),
+    };
     vec![
         native("IsFood", Base::B, is_food),
         native("IsEnemy", Base::B, is_enemy),

@@ -185,11 +185,11 @@ impl GpDomain for GdlTwoPlayer {
     }
 
     fn features(&self) -> Vec<FeatureDef<GdlPosition>> {
-        Vec::new()
+        super::features::definitions(self.game.rules, |p: &GdlPosition| &p.state).0
     }
 
     fn natives(&self) -> Vec<NativeDef<GdlPosition>> {
-        Vec::new()
+        super::features::definitions(self.game.rules, |p: &GdlPosition| &p.state).1
     }
 
     /// The goal margin of [`GdlGame`]'s `material`.

@@ -35,6 +35,7 @@
 //! instead of a result.
 
 mod alternating;
+pub mod features;
 pub mod text;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -48,8 +49,8 @@ use crate::diagnostic::{Diagnostic, FileId, Sources};
 use crate::gdl::term::Term;
 use crate::gdl::{Machine, Reasoner, State};
 
-/// The domain of every GDL game: no terminals or natives of its own, so a
-/// primset for GDL games declares `(domain gdl)` and uses builtins only.
+/// The domain of every GDL game: the terminals and natives of the `gdl`
+/// primset ([`features`]), computed for each game from its rules.
 pub const DOMAIN: &str = "gdl";
 
 /// Reasoners kept for reuse, at most (one per thread is what a game needs).
@@ -527,11 +528,11 @@ impl GpDomain for GdlGame {
     }
 
     fn features(&self) -> Vec<FeatureDef<State>> {
-        Vec::new()
+        features::definitions(self.rules, |s| s).0
     }
 
     fn natives(&self) -> Vec<NativeDef<State>> {
-        Vec::new()
+        features::definitions(self.rules, |s| s).1
     }
 
     /// GDL games have no material: the goal values of the state (many

@@ -1,0 +1,248 @@
+//! The terminals and natives of the `gdl` primset (programs/primsets/gdl.sg):
+//! features any GDL game has, computed from its rules when a primset binds,
+//! so one primset evaluates states of every game (seeds/004: evaluators
+//! coevolved for games known only by their rules).
+//!
+//! - goal values: the evaluated role's (`Goal`), the best other role's
+//!   (`OpponentGoal`), role `i`'s (`GoalOf i`); 0 where the rules give none;
+//! - mobility: legal moves of the evaluated role, the most of any other role,
+//!   of role `i` (0 in a terminal state);
+//! - `Terminal`, and `Fluents`, the number of true fluents;
+//! - counts of true fluents per relation (`FluentCount r`: the fluents whose
+//!   name is the `r`-th of the game's fluent names, in name order) and per
+//!   argument value (`ArgCount r a v`: those whose argument `a` is the
+//!   constant named by the game's `v`-th symbol, in name order); indexes are
+//!   taken modulo the number of names, places, symbols, so every program
+//!   means something in every game;
+//! - `P0` … `P39`, the random projection of nnrg.hazel: each fluent the game
+//!   can have is assigned to one of 40 inputs by a hash of its name and
+//!   arguments' names ([`projection_input`], seed [`PROJECTION_SEED`]), and
+//!   an input counts the true fluents assigned to it. The hash depends on
+//!   names only, so a fluent has the same input in every run, on every
+//!   machine and with either engine.
+//!
+//! Values the rules cannot give (the game failed) are 0.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use super::{GdlGame, GdlRules};
+use crate::diagnostic::FileId;
+use crate::games::domain::{Compute, FeatureDef, NativeCall, NativeDef};
+use crate::games::{Game, Player, Turn};
+use crate::gdl::State;
+use crate::gdl::description::{self as d, Description, Literal, Pattern};
+use crate::gdl::term::{Sym, Symbols, Term, mix};
+use crate::lang::{Base, Value};
+
+/// The inputs of the random projection.
+pub const PROJECTION_INPUTS: usize = 40;
+
+/// The seed of the projection's hash.
+pub const PROJECTION_SEED: u64 = 2006;
+
+/// What the features of one game need: the game (reasoning with a pool of
+/// its own), its fluent names and its symbols in name order, each symbol's
+/// name hash.
+struct Features {
+    game: GdlGame,
+    fluent_names: Vec<Sym>,
+    symbols_by_name: Vec<Sym>,
+    name_hash: Vec<u64>,
+}
+
+/// 64-bit FNV-1a of a name.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3))
+}
+
+/// A term's hash from its names (not its symbol numbers).
+fn name_hash_of(term: &Term, name_hash: &[u64]) -> u64 {
+    match term {
+        Term::Const(s) => mix(name_hash[*s as usize], 0),
+        Term::Fn(c) => {
+            let mut h = mix(name_hash[c.functor as usize], c.args.len() as u64 + 1);
+            for a in c.args.iter() {
+                h = mix(h, name_hash_of(a, name_hash));
+            }
+            h
+        }
+    }
+}
+
+/// The projection input of a fluent (0–39), given its symbols' names.
+pub fn projection_input(fluent: &Term, symbols: &Symbols) -> usize {
+    let name_hash: Vec<u64> = (0..symbols.len() as Sym).map(|s| fnv1a(symbols.name(s))).collect();
+    (mix(name_hash_of(fluent, &name_hash), PROJECTION_SEED) % PROJECTION_INPUTS as u64) as usize
+}
+
+fn functor(term: &Term) -> Sym {
+    match term {
+        Term::Const(s) => *s,
+        Term::Fn(c) => c.functor,
+    }
+}
+
+/// The names of the fluents the rules can make or read: what `init` and
+/// `next` produce and `true` reads, by the name of the term.
+fn fluent_names(text: &str) -> Vec<Sym> {
+    let (forms, _) = crate::syntax::read(FileId(0), text);
+    let (desc, _) = Description::read(FileId(0), &forms);
+    let mut names = Vec::new();
+    let mut add = |p: &Pattern| match p {
+        Pattern::Const(s) | Pattern::Fn(s, _) => names.push(*s),
+        Pattern::Var(_) => {}
+    };
+    fn reads(lit: &Literal, add: &mut dyn FnMut(&Pattern)) {
+        match lit {
+            Literal::Pos(s) if s.relation == d::TRUE => s.args.iter().take(1).for_each(add),
+            Literal::Not(inner, _) => reads(inner, add),
+            Literal::Or(ls, _) => ls.iter().for_each(|l| reads(l, add)),
+            _ => {}
+        }
+    }
+    for rule in &desc.rules {
+        if rule.head.relation == d::INIT || rule.head.relation == d::NEXT {
+            rule.head.args.iter().take(1).for_each(&mut add);
+        }
+        rule.body.iter().for_each(|l| reads(l, &mut add));
+    }
+    // Symbols are numbered when the text is read, the same way each time.
+    let symbols = &desc.symbols;
+    names.sort_by(|a, b| symbols.name(*a).cmp(symbols.name(*b)));
+    names.dedup();
+    names
+}
+
+thread_local! {
+    /// The last projection computed on this thread: (game, state, inputs).
+    static LAST_PROJECTION: RefCell<Option<(usize, State, [u32; PROJECTION_INPUTS])>> = const { RefCell::new(None) };
+}
+
+impl Features {
+    fn new(rules: &'static GdlRules) -> Features {
+        let symbols = &rules.machine.symbols;
+        let mut symbols_by_name: Vec<Sym> = (0..symbols.len() as Sym).collect();
+        symbols_by_name.sort_by(|a, b| symbols.name(*a).cmp(symbols.name(*b)));
+        Features {
+            game: GdlGame::new(rules),
+            fluent_names: fluent_names(&rules.text),
+            symbols_by_name,
+            name_hash: (0..symbols.len() as Sym).map(|s| fnv1a(symbols.name(s))).collect(),
+        }
+    }
+
+    fn goal(&self, state: &State, role: usize) -> f64 {
+        let goals = self.game.goals(state).unwrap_or_default();
+        f64::from(goals.get(role).copied().flatten().unwrap_or(0).min(100))
+    }
+
+    fn best_other_goal(&self, state: &State, me: usize) -> f64 {
+        (0..self.game.n_roles()).filter(|&r| r != me).map(|r| self.goal(state, r)).fold(0.0, f64::max)
+    }
+
+    fn mobility(&self, state: &State, role: usize) -> f64 {
+        self.game.with_facts(state, |f| Ok(f.legal.get(role).map_or(0, Vec::len))).unwrap_or(0) as f64
+    }
+
+    fn best_other_mobility(&self, state: &State, me: usize) -> f64 {
+        (0..self.game.n_roles()).filter(|&r| r != me).map(|r| self.mobility(state, r)).fold(0.0, f64::max)
+    }
+
+    fn fluent_name(&self, index: i64) -> Option<Sym> {
+        let n = self.fluent_names.len() as i64;
+        (n > 0).then(|| self.fluent_names[index.rem_euclid(n) as usize])
+    }
+
+    fn fluent_count(&self, state: &State, name: i64) -> f64 {
+        let Some(name) = self.fluent_name(name) else { return 0.0 };
+        state.fluents().iter().filter(|f| functor(f) == name).count() as f64
+    }
+
+    fn arg_count(&self, state: &State, name: i64, place: i64, value: i64) -> f64 {
+        let Some(name) = self.fluent_name(name) else { return 0.0 };
+        let n = self.symbols_by_name.len() as i64;
+        if n == 0 {
+            return 0.0;
+        }
+        let value = self.symbols_by_name[value.rem_euclid(n) as usize];
+        let matches = |f: &&Term| match f {
+            Term::Fn(c) if c.functor == name && !c.args.is_empty() => {
+                c.args[place.rem_euclid(c.args.len() as i64) as usize] == Term::Const(value)
+            }
+            _ => false,
+        };
+        state.fluents().iter().filter(matches).count() as f64
+    }
+
+    fn projection(&self, state: &State, input: usize) -> f64 {
+        let id = self as *const Features as usize;
+        LAST_PROJECTION.with(|last| {
+            let mut last = last.borrow_mut();
+            if let Some((game, s, inputs)) = &*last
+                && *game == id
+                && s == state
+            {
+                return f64::from(inputs[input]);
+            }
+            let mut inputs = [0u32; PROJECTION_INPUTS];
+            for f in state.fluents() {
+                let k = mix(name_hash_of(f, &self.name_hash), PROJECTION_SEED) % PROJECTION_INPUTS as u64;
+                inputs[k as usize] += 1;
+            }
+            let value = f64::from(inputs[input]);
+            *last = Some((id, state.clone(), inputs));
+            value
+        })
+    }
+}
+
+fn int(args: &[Value], k: usize) -> i64 {
+    args.get(k).map_or(0, |v| v.as_i64())
+}
+
+/// The `gdl` primset's terminals and natives for `rules`, over a state
+/// reached by `state_of` (a GDL state, or a position holding one).
+pub(super) fn definitions<S: 'static>(
+    rules: &'static GdlRules,
+    state_of: fn(&S) -> &State,
+) -> (Vec<FeatureDef<S>>, Vec<NativeDef<S>>) {
+    let features = Arc::new(Features::new(rules));
+    let mut terminals: Vec<FeatureDef<S>> = Vec::new();
+    let mut real = |name: &str, f: Box<dyn Fn(&Features, &State, usize) -> f64 + Send + Sync>| {
+        let features = Arc::clone(&features);
+        let compute = move |s: &S, me: Player| f(&features, state_of(s), usize::from(me)).to_bits();
+        terminals.push(FeatureDef { name: name.to_owned(), compute: Compute::Shared(Base::F, Arc::new(compute)) });
+    };
+    real("Goal", Box::new(|f, s, me| f.goal(s, me)));
+    real("OpponentGoal", Box::new(|f, s, me| f.best_other_goal(s, me)));
+    real("Mobility", Box::new(|f, s, me| f.mobility(s, me)));
+    real("OpponentMobility", Box::new(|f, s, me| f.best_other_mobility(s, me)));
+    real("Fluents", Box::new(|_, s, _| s.fluents().len() as f64));
+    for k in 0..PROJECTION_INPUTS {
+        real(&format!("P{k}"), Box::new(move |f, s, _| f.projection(s, k)));
+    }
+    {
+        let features = Arc::clone(&features);
+        let terminal = move |s: &S, _: Player| u64::from(features.game.turn(state_of(s)) == Turn::Over);
+        terminals
+            .push(FeatureDef { name: "Terminal".to_owned(), compute: Compute::Shared(Base::B, Arc::new(terminal)) });
+    }
+    let mut natives: Vec<NativeDef<S>> = Vec::new();
+    let mut native = |name: &str, args: usize, f: Box<dyn Fn(&Features, &State, &[Value]) -> f64 + Send + Sync>| {
+        let features = Arc::clone(&features);
+        let call = move |s: &S, _: Player, a: &[Value]| Value::F(f(&features, state_of(s), a));
+        natives.push(NativeDef {
+            name: name.to_owned(),
+            args: vec![Base::I; args],
+            ret: Base::F,
+            call: NativeCall::Shared(Arc::new(call)),
+        });
+    };
+    let roles = rules.roles.len().max(1) as i64;
+    native("GoalOf", 1, Box::new(move |f, s, a| f.goal(s, int(a, 0).rem_euclid(roles) as usize)));
+    native("MobilityOf", 1, Box::new(move |f, s, a| f.mobility(s, int(a, 0).rem_euclid(roles) as usize)));
+    native("FluentCount", 1, Box::new(|f, s, a| f.fluent_count(s, int(a, 0))));
+    native("ArgCount", 3, Box::new(|f, s, a| f.arg_count(s, int(a, 0), int(a, 1), int(a, 2))));
+    (terminals, natives)
+}
