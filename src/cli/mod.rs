@@ -160,7 +160,8 @@ pub enum Command {
     /// Play a match between two players: wins, draws, losses, score, states
     /// expanded per turn, games/s. Players: random | alphabeta:D:material |
     /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
-    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F]. Games that are not two-player
+    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F] | uct:N | uct:ms=M[:c=C] (Monte Carlo
+    /// tree search of N iterations or M ms a move). Games that are not two-player
     /// alternating (GDL games of n roles, simultaneous moves) take random players,
     /// one per role. On Ant Wars, players are named as `tournament` takes them
     /// (random, greedy, c:FILE.c), and N games are ⌈N/2⌉ double-games.

@@ -72,7 +72,7 @@ fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<Vec<String>, Fai
     for (role, spec) in entry.roles.iter().zip(&specs) {
         match PlayerSpec::parse(spec) {
             Ok(PlayerSpec::Random) => {}
-            Ok(PlayerSpec::Search { .. }) => {
+            Ok(PlayerSpec::Search { .. } | PlayerSpec::Uct { .. }) => {
                 return Err(unsupported(Unsupported {
                     game: entry.name,
                     kind: entry.kind,

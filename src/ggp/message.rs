@@ -138,6 +138,13 @@ fn tree(text: &str) -> Result<Node, String> {
                 i += 1;
                 continue;
             }
+            // A comment, as in .kif files, runs to the end of its line.
+            b';' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
             b'(' => {
                 open.push((Vec::new(), i));
                 i += 1;
@@ -150,7 +157,7 @@ fn tree(text: &str) -> Result<Node, String> {
             }
             _ => {
                 let start = i;
-                while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'(' && bytes[i] != b')' {
+                while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'(' | b')' | b';') {
                     i += 1;
                 }
                 Node::Atom(start..i)
@@ -185,12 +192,13 @@ mod tests {
             parse("(play m1 (( mark 1 3 ) noop ) )"),
             Ok(Message::Play { id: "m1".into(), moves: Some("( mark 1 3 ) noop ".into()) })
         );
-        assert_eq!(parse("( STOP m1 (noop ( mark 2 2 ) ) )"), Ok(Message::Stop {
-            id: "m1".into(),
-            moves: Some("noop ( mark 2 2 ) ".into())
-        }));
+        assert_eq!(
+            parse("( STOP m1 (noop ( mark 2 2 ) ) )"),
+            Ok(Message::Stop { id: "m1".into(), moves: Some("noop ( mark 2 2 ) ".into()) })
+        );
         assert_eq!(parse("( ABORT m1 )"), Ok(Message::Abort { id: "m1".into() }));
         assert_eq!(parse("( INFO )"), Ok(Message::Info));
+        assert_eq!(parse("; a comment (\n( INFO ) ; another )"), Ok(Message::Info));
     }
 
     #[test]

@@ -69,7 +69,8 @@ pub fn serve(config: Config) -> Result<(), String> {
         match stream {
             Ok(stream) => {
                 let shared = shared.clone();
-                let spawned = std::thread::Builder::new().name("ggp-request".into()).spawn(move || handle(&shared, stream));
+                let spawned =
+                    std::thread::Builder::new().name("ggp-request".into()).spawn(move || handle(&shared, stream));
                 if let Err(e) = spawned {
                     eprintln!("ggp: a request was dropped: no thread for it ({e})");
                 }
@@ -107,8 +108,10 @@ fn respond(shared: &Shared, message: Message, received: Instant) -> Result<Strin
             let busy = lock(shared).is_some();
             Ok(format!("( ( name stratagem ) ( status {} ) )", if busy { "busy" } else { "available" }))
         }
-        Message::Start { id, role, rules, start_clock, play_clock } => {
-            start(shared, received, Setup {
+        Message::Start { id, role, rules, start_clock, play_clock } => start(
+            shared,
+            received,
+            Setup {
                 id,
                 role,
                 rules,
@@ -117,8 +120,9 @@ fn respond(shared: &Shared, message: Message, received: Instant) -> Result<Strin
                 player: shared.config.player,
                 engine: shared.config.engine,
                 seed: shared.config.seed,
-            }, Duration::from_secs(u64::from(play_clock)))
-        }
+            },
+            Duration::from_secs(u64::from(play_clock)),
+        ),
         Message::Play { id, moves } => {
             let Some((requests, play_clock)) = find(shared, &id) else {
                 return Err(HttpError::bad(format!("no match `{id}` is being played")));
@@ -157,10 +161,10 @@ fn start(shared: &Shared, received: Instant, setup: Setup, play_clock: Duration)
         }
         let (requests, inbox) = mpsc::channel();
         let id = setup.id.clone();
-        let spawned =
-            std::thread::Builder::new().name("ggp-match".into()).stack_size(64 << 20).spawn(move || {
-                session::run(setup, inbox, ready_tx)
-            });
+        let spawned = std::thread::Builder::new()
+            .name("ggp-match".into())
+            .stack_size(64 << 20)
+            .spawn(move || session::run(setup, inbox, ready_tx));
         if let Err(e) = spawned {
             return Err(HttpError { status: 503, message: format!("no thread for the match: {e}") });
         }

@@ -58,8 +58,13 @@ pub struct Setup {
 /// A request for the match thread.
 pub enum Request {
     /// The last joint move (none on the first PLAY) and when the answer is due.
-    Play { moves: Option<String>, deadline: Instant },
-    Stop { moves: Option<String> },
+    Play {
+        moves: Option<String>,
+        deadline: Instant,
+    },
+    Stop {
+        moves: Option<String>,
+    },
     Abort,
 }
 
@@ -134,7 +139,8 @@ impl GameTask for Match {
     {
         let Match { setup, requests, ready, header } = self;
         let n = game.n_roles();
-        let Some(role) = (0..n).map(|r| r as Role).find(|&r| game.role_name(r).eq_ignore_ascii_case(&setup.role)) else {
+        let Some(role) = (0..n).map(|r| r as Role).find(|&r| game.role_name(r).eq_ignore_ascii_case(&setup.role))
+        else {
             let _ = ready.send(());
             let roles: Vec<&str> = (0..n).map(|r| game.role_name(r as Role)).collect();
             let result = answer_blindly(&requests);
@@ -159,9 +165,10 @@ impl GameTask for Match {
         let result = player.answer(&requests, pending, setup.margin);
         let searched = match player.searches {
             0 => String::new(),
-            k => format!(", uct {} iterations a move", player.iterations / k),
+            k => format!(", uct {} iterations in {k} searches", player.iterations),
         };
-        let trouble = if player.trouble.is_empty() { String::new() } else { format!("; {}", player.trouble.join("; ")) };
+        let trouble =
+            if player.trouble.is_empty() { String::new() } else { format!("; {}", player.trouble.join("; ")) };
         eprintln!("{header}, player {}, {} steps{searched}: {result}{trouble}", setup.player.name(), player.steps);
     }
 }
@@ -252,7 +259,12 @@ impl<G: Game> Player<'_, G> {
             }
             Err(e) => {
                 self.uct.reset();
-                self.note(format!("step {}: the moves `{}` could not be followed: {}", self.steps + 1, text.trim(), e.message));
+                self.note(format!(
+                    "step {}: the moves `{}` could not be followed: {}",
+                    self.steps + 1,
+                    text.trim(),
+                    e.message
+                ));
             }
         }
         if let Some(e) = self.game.take_error() {

@@ -72,6 +72,9 @@ pub struct SearchStats {
     /// Iterations the root had seen before this search (kept from earlier moves).
     pub reused: u64,
     pub elapsed: Duration,
+    /// States where the engine failed (scored 0 for every role), in this
+    /// search.
+    pub dead_ends: u64,
 }
 
 type NodeId = u32;
@@ -156,11 +159,12 @@ pub struct Uct<G: Game> {
     scores: Vec<u8>,
     path: Vec<(NodeId, Box<[u32]>)>,
     scratch: Vec<G::Move>,
+    dead_ends: u64,
 }
 
 impl<G: Game> Uct<G> {
     pub fn new(params: UctParams, rng: GpRng) -> Uct<G> {
-        Uct { params, rng, nodes: Vec::new(), scores: Vec::new(), path: Vec::new(), scratch: Vec::new() }
+        Uct { params, rng, nodes: Vec::new(), scores: Vec::new(), path: Vec::new(), scratch: Vec::new(), dead_ends: 0 }
     }
 
     /// Forgets the tree.
@@ -206,7 +210,8 @@ impl<G: Game> Uct<G> {
 
     /// Makes node `id` the root, keeping only its subtree (renumbered).
     fn reroot(&mut self, id: NodeId) {
-        let mut old: Vec<Option<Node<G::State, G::Move>>> = std::mem::take(&mut self.nodes).into_iter().map(Some).collect();
+        let mut old: Vec<Option<Node<G::State, G::Move>>> =
+            std::mem::take(&mut self.nodes).into_iter().map(Some).collect();
         let Some(root) = old.get_mut(id as usize).and_then(Option::take) else { return };
         let mut kept = vec![root];
         let mut queue = VecDeque::from([0usize]);
@@ -227,14 +232,14 @@ impl<G: Game> Uct<G> {
 
     /// Searches from `state` within `budget`. The tree kept by
     /// [`Uct::advance`] is used when there is one: it must be `state`'s.
-    pub fn search(&mut self, game: &G, state: &G::State, budget: Budget) -> SearchStats
-    {
+    pub fn search(&mut self, game: &G, state: &G::State, budget: Budget) -> SearchStats {
         let started = Instant::now();
         if self.nodes.is_empty() {
             let root = self.make_node(game, state.clone());
             self.nodes.push(root);
         }
         let reused = self.nodes[0].visits;
+        self.dead_ends = 0;
         let mut iterations = 0u64;
         loop {
             let done = match budget {
@@ -247,7 +252,13 @@ impl<G: Game> Uct<G> {
             self.iterate(game);
             iterations += 1;
         }
-        SearchStats { iterations, nodes: self.nodes.len(), reused, elapsed: started.elapsed() }
+        SearchStats {
+            iterations,
+            nodes: self.nodes.len(),
+            reused,
+            elapsed: started.elapsed(),
+            dead_ends: self.dead_ends,
+        }
     }
 
     /// The move of `role` the search recommends at the root (the most
@@ -263,8 +274,7 @@ impl<G: Game> Uct<G> {
     /// Searches `state` within `budget` and returns `role`'s move: the best
     /// one found, or its only legal move when it has no choice; `None` when
     /// it has no legal move (the game is over).
-    pub fn choose(&mut self, game: &G, state: &G::State, role: Role, budget: Budget) -> Option<G::Move>
-    {
+    pub fn choose(&mut self, game: &G, state: &G::State, role: Role, budget: Budget) -> Option<G::Move> {
         self.search(game, state, budget);
         if let Some((mv, _)) = self.best_move(role) {
             return Some(mv);
@@ -273,10 +283,21 @@ impl<G: Game> Uct<G> {
         self.scratch.first().cloned()
     }
 
+    /// A random game from `state`: every role's score into `self.scores`
+    /// (all 0 where the engine failed on the way, as at a dead end).
+    fn play_out(&mut self, game: &G, state: &G::State) {
+        game.random_playout_scores(state, &mut self.rng, &mut self.scores);
+        if game.take_error().is_some() {
+            self.dead_ends += 1;
+            self.scores.clear();
+        }
+    }
+
     /// A node for `state`, with its legal moves.
     fn make_node(&mut self, game: &G, state: G::State) -> Node<G::State, G::Move> {
         let n_roles = game.n_roles();
-        let over = |state: &G::State| Kind::Over((0..n_roles).map(|r| game.score(state, r as Role).unwrap_or(0)).collect());
+        let over =
+            |state: &G::State| Kind::Over((0..n_roles).map(|r| game.score(state, r as Role).unwrap_or(0)).collect());
         let kind = match game.turn(&state) {
             Turn::Over => over(&state),
             Turn::Role(r) => {
@@ -298,11 +319,7 @@ impl<G: Game> Uct<G> {
                     }
                     choosers.push(Chooser::new(r as Role, moves));
                 }
-                if choosers.len() < n_roles {
-                    over(&state)
-                } else {
-                    Kind::Choice { simultaneous: true, choosers }
-                }
+                if choosers.len() < n_roles { over(&state) } else { Kind::Choice { simultaneous: true, choosers } }
             }
             Turn::Chance => {
                 let mut moves = Vec::new();
@@ -316,12 +333,22 @@ impl<G: Game> Uct<G> {
                 }
             }
         };
+        // An engine that failed on this state (GDL rules where a role has no
+        // legal move) makes it a dead end that scores 0 for every role: a
+        // search reaches states no match may ever reach, so the error is
+        // counted here instead of ending the caller's game.
+        let kind = match game.take_error() {
+            Some(_) => {
+                self.dead_ends += 1;
+                Kind::Over(vec![0; n_roles])
+            }
+            None => kind,
+        };
         Node { state, kind, visits: 0, children: FxHashMap::default() }
     }
 
     /// One iteration: select, expand one node, play out, back up.
-    fn iterate(&mut self, game: &G)
-    {
+    fn iterate(&mut self, game: &G) {
         self.path.clear();
         let mut id: NodeId = 0;
         let mut leaf = None;
@@ -365,14 +392,14 @@ impl<G: Game> Uct<G> {
                 let child = self.make_node(game, next);
                 match &child.kind {
                     Kind::Over(scores) => self.scores.clone_from(scores),
-                    _ => game.random_playout_scores(&child.state, &mut self.rng, &mut self.scores),
+                    _ => self.play_out(game, &child.state),
                 }
                 let child_id = self.nodes.len() as NodeId;
                 self.nodes.push(child);
                 self.nodes[id as usize].children.insert(key, child_id);
                 leaf = Some(child_id);
             } else {
-                game.random_playout_scores(&next, &mut self.rng, &mut self.scores);
+                self.play_out(game, &next);
             }
             break;
         }
@@ -468,8 +495,12 @@ mod tests {
     struct TicTacToe;
 
     fn line_of(board: &[u8; 9]) -> Option<u8> {
-        const LINES: [[usize; 3]; 8] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
-        LINES.iter().find(|l| board[l[0]] != 0 && board[l[0]] == board[l[1]] && board[l[1]] == board[l[2]]).map(|l| board[l[0]])
+        const LINES: [[usize; 3]; 8] =
+            [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+        LINES
+            .iter()
+            .find(|l| board[l[0]] != 0 && board[l[0]] == board[l[1]] && board[l[1]] == board[l[2]])
+            .map(|l| board[l[0]])
     }
 
     impl Game for TicTacToe {
@@ -569,7 +600,11 @@ mod tests {
         }
         fn score(&self, s: &Option<(u8, u8)>, role: Role) -> Option<u8> {
             let (a, b) = (*s)?;
-            Some(if role == 0 { [[60, 0], [100, 20]][usize::from(a)][usize::from(b)] } else { [80, 10][usize::from(b)] })
+            Some(if role == 0 {
+                [[60, 0], [100, 20]][usize::from(a)][usize::from(b)]
+            } else {
+                [80, 10][usize::from(b)]
+            })
         }
         fn parse_state(&self, text: &str) -> Result<Option<(u8, u8)>, ParseError> {
             Err(ParseError::new("no text format", 0..text.len()))
