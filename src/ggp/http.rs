@@ -70,7 +70,6 @@ pub fn read_request(stream: &TcpStream, max_body: usize) -> Result<String, HttpE
             length = Some(value.parse::<usize>().map_err(|_| HttpError::bad(format!("bad Content-Length `{value}`")))?);
         }
     }
-    drop(read_line);
     if !method.eq_ignore_ascii_case("POST") {
         return Err(HttpError { status: 405, message: format!("`{method}`: GGP messages are POSTed") });
     }
