@@ -158,6 +158,7 @@ impl GameTask for Match {
             steps: 0,
             iterations: 0,
             searches: 0,
+            dead_ends: 0,
             trouble: Vec::new(),
         };
         let pending = player.ponder(setup.start_deadline.checked_sub(setup.margin), &requests);
@@ -166,6 +167,10 @@ impl GameTask for Match {
         let searched = match player.searches {
             0 => String::new(),
             k => format!(", uct {} iterations in {k} searches", player.iterations),
+        };
+        let searched = match player.dead_ends {
+            0 => searched,
+            d => format!("{searched} ({d} states where the engine failed, scored 0)"),
         };
         let trouble =
             if player.trouble.is_empty() { String::new() } else { format!("; {}", player.trouble.join("; ")) };
@@ -185,6 +190,8 @@ struct Player<'g, G: Game> {
     /// UCT iterations over all searches, and the searches.
     iterations: u64,
     searches: u64,
+    /// States of the searches where the engine failed (scored 0).
+    dead_ends: u64,
     /// What went wrong on the way (moves that could not be followed, a
     /// game that failed), for the log line.
     trouble: Vec<String>,
@@ -208,6 +215,7 @@ impl<G: Game> Player<'_, G> {
             let slice_end = (Instant::now() + SLICE).min(until);
             let stats = self.uct.search(self.game, &self.state, Budget::Until(slice_end));
             self.iterations += stats.iterations;
+            self.dead_ends += stats.dead_ends;
         }
         None
     }
@@ -289,6 +297,7 @@ impl<G: Game> Player<'_, G> {
             PlayerKind::Uct => {
                 let stats = self.uct.search(self.game, &self.state, Budget::Until(until));
                 self.iterations += stats.iterations;
+                self.dead_ends += stats.dead_ends;
                 self.searches += 1;
                 match self.uct.best_move(self.role) {
                     Some((mv, _)) if legal.contains(&mv) => mv,

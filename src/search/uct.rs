@@ -620,6 +620,61 @@ mod tests {
         }
     }
 
+    /// One role chooses once: move 0 ends the game with 60; move 1 leads to
+    /// a state the engine fails on (it records an error, as a GDL game does
+    /// where a role has no legal move) though it would score 100 there.
+    struct Flawed(std::cell::RefCell<Option<String>>);
+
+    impl Game for Flawed {
+        type State = u8;
+        type Move = u8;
+        fn name(&self) -> &str {
+            "flawed"
+        }
+        fn n_roles(&self) -> usize {
+            1
+        }
+        fn role_name(&self, _: Role) -> &str {
+            "solo"
+        }
+        fn initial_state(&self) -> u8 {
+            0
+        }
+        fn turn(&self, s: &u8) -> Turn {
+            if *s == 10 {
+                *self.0.borrow_mut() = Some("no legal move".to_owned());
+            }
+            if *s == 0 { Turn::Role(0) } else { Turn::Over }
+        }
+        fn legal_moves(&self, s: &u8, moves: &mut Vec<u8>) {
+            moves.clear();
+            if *s == 0 {
+                moves.extend([0, 1]);
+            }
+        }
+        fn apply(&self, _: &u8, mv: &u8) -> u8 {
+            if *mv == 0 { 1 } else { 10 }
+        }
+        fn score(&self, s: &u8, _: Role) -> Option<u8> {
+            Some(if *s == 10 { 100 } else { 60 })
+        }
+        fn parse_state(&self, text: &str) -> Result<u8, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_state(&self, s: &u8) -> String {
+            s.to_string()
+        }
+        fn parse_move(&self, _: &u8, text: &str) -> Result<u8, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_move(&self, _: &u8, mv: &u8) -> String {
+            mv.to_string()
+        }
+        fn take_error(&self) -> Option<String> {
+            self.0.borrow_mut().take()
+        }
+    }
+
     fn uct<G: Game>(seed: u64) -> Uct<G> {
         Uct::new(UctParams::default(), stream(seed, &[1]))
     }
@@ -698,5 +753,15 @@ mod tests {
             assert_eq!(mv, Some(1 - role), "role {role}'s dominant move");
         }
         assert_eq!(uct::<Dilemma>(7).choose(&game, &Some((0, 0)), 0, Budget::Iterations(10)), None, "over");
+    }
+
+    #[test]
+    fn states_the_engine_fails_on_are_dead_ends() {
+        let game = Flawed(std::cell::RefCell::new(None));
+        let mut search = uct::<Flawed>(1);
+        let stats = search.search(&game, &0, Budget::Iterations(50));
+        assert!(stats.dead_ends >= 1, "{stats:?}");
+        assert_eq!(search.best_move(0).map(|(mv, _)| mv), Some(0), "the dead end scores 0, not 100");
+        assert_eq!(game.take_error(), None, "the search took the error where it met it");
     }
 }
