@@ -222,4 +222,16 @@ mod tests {
         let deep = "(".repeat(1_000_000);
         assert!(parse(&deep).is_err(), "deep nesting is an error, not a stack overflow");
     }
+
+    proptest::proptest! {
+        #[test]
+        fn no_text_panics_the_reader(text in "[()a-zA-Z0-9 ;\n?<=-]{0,80}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn no_bytes_panic_the_reader(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..80)) {
+            let _ = parse(&String::from_utf8_lossy(&bytes));
+        }
+    }
 }
