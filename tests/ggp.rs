@@ -242,3 +242,23 @@ fn the_protocol_and_its_errors() {
     assert_eq!(server.send("( STOP gone NIL )").1, "done");
     assert_eq!(server.send("( ABORT gone )").1, "aborted");
 }
+
+#[test]
+fn uct_plays_games_of_any_number_of_roles_in_play() {
+    let play = || {
+        let output = Command::new(env!("CARGO_BIN_EXE_stratagem"))
+            .args(["play", "--game", &format!("{GAMES}/3pConnectFour.kif"), "--players", "uct:300,random,random"])
+            .args(["--games", "10", "--seed", "0", "--format", "json"])
+            .output()
+            .expect("stratagem runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let mut report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        report.as_object_mut().expect("an object").remove("games_per_s");
+        report
+    };
+    let report = play();
+    assert_eq!(report, play(), "a seed and UCT iterations fix the games");
+    let red = &report["roles"][0];
+    assert_eq!(red["player"], "uct:300");
+    assert!(red["wins"].as_u64().expect("wins") >= 6, "UCT against two random players: {report}");
+}

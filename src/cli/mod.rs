@@ -162,8 +162,8 @@ pub enum Command {
     /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
     /// gp:FILE:NAME:select:D:maxbranch=M[:full=F] | uct:N | uct:ms=M[:c=C] (Monte Carlo
     /// tree search of N iterations or M ms a move). Games that are not two-player
-    /// alternating (GDL games of n roles, simultaneous moves) take random players,
-    /// one per role. On Ant Wars, players are named as `tournament` takes them
+    /// alternating (GDL games of n roles, simultaneous moves) take random or uct
+    /// players, one per role. On Ant Wars, players are named as `tournament` takes them
     /// (random, greedy, c:FILE.c), and N games are ⌈N/2⌉ double-games.
     Play {
         /// The game (`stratagem games` lists them), or a GDL file GAME.kif.

@@ -446,6 +446,16 @@ pub enum Think {
     Time(Duration),
 }
 
+impl Think {
+    /// The budget of a search that starts now.
+    pub fn budget(self) -> Budget {
+        match self {
+            Think::Iterations(n) => Budget::Iterations(n),
+            Think::Time(d) => Budget::Until(Instant::now() + d),
+        }
+    }
+}
+
 /// A UCT player for `play` and `tournament` (`uct:N`, `uct:ms=M`): a fresh
 /// tree per move, so a seed and a number of iterations fix its games.
 pub struct UctPlayer<G: Game> {
@@ -466,10 +476,7 @@ where
     G::Move: Send,
 {
     fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize {
-        let budget = match self.think {
-            Think::Iterations(n) => Budget::Iterations(n),
-            Think::Time(d) => Budget::Until(Instant::now() + d),
-        };
+        let budget = self.think.budget();
         let mover: Player = game.to_move(state);
         self.uct.reset();
         let stats = self.uct.search(game, state, budget);
