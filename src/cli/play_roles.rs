@@ -95,7 +95,7 @@ fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<(Vec<String>, Ve
 }
 
 /// The stream tag of a UCT role's search.
-const UCT_STREAM: u64 = 0x7563_74;
+const UCT_STREAM: u64 = 0x0075_6374;
 
 /// Role `role`'s move by its UCT player, if it has one.
 fn uct_move<G: Game>(
