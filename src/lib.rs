@@ -30,6 +30,7 @@ pub mod export;
 pub mod files;
 pub mod games;
 pub mod gdl;
+pub mod ggp;
 pub mod lang;
 pub mod limits;
 pub mod repl;

@@ -79,7 +79,7 @@ pub enum GdlEngine {
 }
 
 impl GdlEngine {
-    fn choice(self) -> EngineChoice {
+    pub(super) fn choice(self) -> EngineChoice {
         match self {
             GdlEngine::Compiled => EngineChoice::Compiled,
             GdlEngine::Prover => EngineChoice::Prover,

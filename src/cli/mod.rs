@@ -10,6 +10,7 @@ mod export;
 mod fmt;
 mod games;
 mod gdl;
+mod ggp;
 mod perft;
 mod play;
 mod play_roles;
@@ -141,6 +142,9 @@ pub enum Command {
     /// GDL games (.kif files): check, perft, trace, playouts.
     #[command(subcommand)]
     Gdl(gdl::GdlCommand),
+    /// General Game Playing: `ggp serve` plays matches for a GGP game server.
+    #[command(subcommand)]
+    Ggp(ggp::GgpCommand),
     /// Count the leaves of a game's tree at depths 1..=D and print them as JSON.
     Perft {
         /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
@@ -156,9 +160,10 @@ pub enum Command {
     /// Play a match between two players: wins, draws, losses, score, states
     /// expanded per turn, games/s. Players: random | alphabeta:D:material |
     /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
-    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F]. Games that are not two-player
-    /// alternating (GDL games of n roles, simultaneous moves) take random players,
-    /// one per role. On Ant Wars, players are named as `tournament` takes them
+    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F] | uct:N | uct:ms=M[:c=C] (Monte Carlo
+    /// tree search of N iterations or M ms a move). Games that are not two-player
+    /// alternating (GDL games of n roles, simultaneous moves) take random or uct
+    /// players, one per role. On Ant Wars, players are named as `tournament` takes them
     /// (random, greedy, c:FILE.c), and N games are ⌈N/2⌉ double-games.
     Play {
         /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
@@ -399,6 +404,7 @@ fn run() -> ExitCode {
         }
         Command::Games { format } => games::run(format),
         Command::Gdl(command) => gdl::run(command),
+        Command::Ggp(command) => ggp::run(command),
         Command::RushHour(command) => rush_hour::run(command),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, players, engine, games, seed, position, format, record } => {

@@ -88,6 +88,7 @@ pub fn factory<G: GpGame>(
         .map_err(|e| Failure::message("stratagem::play::spec", format!("{flag} {text}: {e}")))?;
     Ok(match spec {
         PlayerSpec::Random => PlayerFactory::Random,
+        PlayerSpec::Uct { params, think } => PlayerFactory::Uct(params, think),
         PlayerSpec::Search { eval: EvalSpec::Material, params } => PlayerFactory::Material(params),
         PlayerSpec::Search { eval: EvalSpec::Random, params } => PlayerFactory::RandomGuide(params),
         PlayerSpec::Search { eval: EvalSpec::Gp { file, name }, params } => {

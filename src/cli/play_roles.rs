@@ -1,9 +1,11 @@
 //! `stratagem play` on games that are not two-player alternating (GDL games
 //! of n roles, simultaneous moves): one player per role, in role order, from
 //! `--players`, or A for the first role, B for the second and random players
-//! for the others. Only random players play such games (α-β needs two
-//! players taking turns). Roles keep their players from game to game; game
-//! `i` draws every move from the stream (seed, i), so the result is the same
+//! for the others. Random and UCT players (`uct:N`, `uct:ms=M`) play such
+//! games (α-β needs two players taking turns). Roles keep their players from
+//! game to game; game `i` draws every random move from the stream (seed, i)
+//! and each UCT role searches with its own stream (seed, i, role), a fresh
+//! tree per move, so with UCT budgets in iterations the result is the same
 //! at any thread count.
 //!
 //! Each role gets its mean score and how often it won (the highest score
@@ -26,6 +28,7 @@ use crate::games::{Game, Role, Turn};
 use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
 use crate::search::players::PlayerSpec;
+use crate::search::uct::{Think, Uct, UctParams};
 
 /// A game that has not ended after this many turns is reported, not played on.
 const MAX_TURNS: u32 = 100_000;
@@ -34,8 +37,8 @@ const MAX_TURNS: u32 = 100_000;
 const CHUNK: u64 = 1 << 12;
 
 pub fn run(entry: &'static Entry, args: &PlayArgs) -> Outcome {
-    let specs = role_specs(entry, args)?;
-    struct Play<'a>(&'a PlayArgs, &'a [String]);
+    let (specs, players) = role_specs(entry, args)?;
+    struct Play<'a>(&'a PlayArgs, &'a [String], &'a [RolePlayer]);
     impl GameTask for Play<'_> {
         type Output = Outcome;
         fn run<G: GpDomain + Send + 'static>(self, game: G) -> Outcome
@@ -43,14 +46,17 @@ pub fn run(entry: &'static Entry, args: &PlayArgs) -> Outcome {
             G::State: Send + Sync + 'static,
             G::Move: Send + Sync + 'static,
         {
-            run_game(&game, self.0, self.1)
+            run_game(&game, self.0, self.1, self.2)
         }
     }
-    entry.run(Play(args, &specs))
+    entry.run(Play(args, &specs, &players))
 }
 
-/// Each role's player spec, checked: one per role, each `random`.
-fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<Vec<String>, Failure> {
+/// A role's player: random, or UCT with its settings.
+type RolePlayer = Option<(UctParams, Think)>;
+
+/// Each role's player spec, checked: one per role, each `random` or `uct:...`.
+fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<(Vec<String>, Vec<RolePlayer>), Failure> {
     let n = entry.roles.len();
     let specs: Vec<String> = match &args.players {
         Some(specs) if specs.len() != n => {
@@ -69,9 +75,11 @@ fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<Vec<String>, Fai
             [args.a.clone(), args.b.clone()].into_iter().chain(std::iter::repeat("random".to_owned())).take(n).collect()
         }
     };
+    let mut players = Vec::with_capacity(n);
     for (role, spec) in entry.roles.iter().zip(&specs) {
         match PlayerSpec::parse(spec) {
-            Ok(PlayerSpec::Random) => {}
+            Ok(PlayerSpec::Random) => players.push(None),
+            Ok(PlayerSpec::Uct { params, think }) => players.push(Some((params, think))),
             Ok(PlayerSpec::Search { .. }) => {
                 return Err(unsupported(Unsupported {
                     game: entry.name,
@@ -83,7 +91,24 @@ fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<Vec<String>, Fai
             Err(e) => return Err(Failure::message("stratagem::play::spec", format!("{role}: {spec}: {e}"))),
         }
     }
-    Ok(specs)
+    Ok((specs, players))
+}
+
+/// The stream tag of a UCT role's search.
+const UCT_STREAM: u64 = 0x0075_6374;
+
+/// Role `role`'s move by its UCT player, if it has one.
+fn uct_move<G: Game>(
+    game: &G,
+    state: &G::State,
+    role: Role,
+    searches: &mut [Option<(Uct<G>, Think)>],
+) -> Option<G::Move> {
+    let (uct, think) = searches.get_mut(usize::from(role))?.as_mut()?;
+    uct.reset();
+    let mv = uct.choose(game, state, role, think.budget());
+    uct.reset();
+    mv
 }
 
 /// One game: every role's score, the turns, and the record line if asked.
@@ -93,8 +118,21 @@ struct Played {
     line: Option<String>,
 }
 
-/// Plays one game of random players from `start`.
-fn play_one<G: Game>(game: &G, start: &G::State, rng: &mut GpRng, i: u64, record: bool) -> Result<Played, String> {
+/// Plays one game from `start`: random players, and UCT players where
+/// `players` says so (searching with streams of `seed`).
+fn play_one<G: Game>(
+    game: &G,
+    start: &G::State,
+    (rng, seed): (&mut GpRng, u64),
+    players: &[RolePlayer],
+    i: u64,
+    record: bool,
+) -> Result<Played, String> {
+    let mut searches: Vec<Option<(Uct<G>, Think)>> = players
+        .iter()
+        .enumerate()
+        .map(|(r, p)| p.map(|(params, think)| (Uct::new(params, stream(seed, &[i, UCT_STREAM, r as u64])), think)))
+        .collect();
     let mut state = start.clone();
     let mut scratch = Vec::new();
     let mut joint = Vec::with_capacity(game.n_roles());
@@ -117,7 +155,10 @@ fn play_one<G: Game>(game: &G, start: &G::State, rng: &mut GpRng, i: u64, record
                 if scratch.is_empty() {
                     break;
                 }
-                joint.push(scratch.swap_remove(rand::RngExt::random_range(rng, 0..scratch.len())));
+                match uct_move(game, &state, role as Role, &mut searches) {
+                    Some(mv) => joint.push(mv),
+                    None => joint.push(scratch.swap_remove(rand::RngExt::random_range(&mut *rng, 0..scratch.len()))),
+                }
             }
             if joint.len() < game.n_roles() {
                 break;
@@ -129,7 +170,11 @@ fn play_one<G: Game>(game: &G, start: &G::State, rng: &mut GpRng, i: u64, record
             }
             state = game.apply_joint(&state, &joint);
         } else {
-            let Some(mv) = game.random_move(&state, rng, &mut scratch) else { break };
+            let searched = match turn {
+                Turn::Role(r) => uct_move(game, &state, r, &mut searches),
+                _ => None,
+            };
+            let Some(mv) = searched.or_else(|| game.random_move(&state, &mut *rng, &mut scratch)) else { break };
             if record {
                 let who = match turn {
                     Turn::Role(r) => role_name(usize::from(r)),
@@ -168,7 +213,7 @@ struct RoleStats {
     shared: u64,
 }
 
-fn run_game<G: GpDomain>(game: &G, args: &PlayArgs, specs: &[String]) -> Outcome
+fn run_game<G: GpDomain>(game: &G, args: &PlayArgs, specs: &[String], players: &[RolePlayer]) -> Outcome
 where
     G::State: Send + Sync,
     G::Move: Send + Sync,
@@ -191,7 +236,7 @@ where
     for first in (0..args.games).step_by(CHUNK as usize) {
         let played: Vec<Result<Played, String>> = (first..args.games.min(first.saturating_add(CHUNK)))
             .into_par_iter()
-            .map(|i| play_one(game, &start, &mut stream(args.seed, &[i]), i, record.is_some()))
+            .map(|i| play_one(game, &start, (&mut stream(args.seed, &[i]), args.seed), players, i, record.is_some()))
             .collect();
         engine_error(game)?;
         for p in played {

@@ -202,6 +202,21 @@ pub trait Game {
         scratch.get(index).cloned()
     }
 
+    /// Every role's score (0–100, in role order) at the end of a game
+    /// played on from `state` with uniformly random moves (chance outcomes
+    /// drawn by their weights), written into `scores`: what Monte Carlo
+    /// players sample (UCT in `search::uct`). Engines that play faster on
+    /// a representation of their own (a compiled GDL game, on bit sets)
+    /// override it; the result must be a game of this distribution.
+    fn random_playout_scores<R: Rng>(&self, state: &Self::State, rng: &mut R, scores: &mut Vec<u8>)
+    where
+        Self: Sized,
+    {
+        let end = super::playout::random_joint_playout(self, state, rng);
+        scores.clear();
+        scores.extend(end.scores);
+    }
+
     /// The score of `role` (0–100) once the game is over; `None` before.
     fn score(&self, state: &Self::State, role: Role) -> Option<u8>;
 

@@ -233,21 +233,55 @@ fn load_gdl(path: &str) -> Result<&'static Entry, UnknownGame> {
         help: format!("`stratagem gdl check {path}` shows the problems"),
         file: Some((sources, diags)),
     })?;
+    let entry = gdl_entry(path, rules);
+    loaded.push(entry);
+    Ok(entry)
+}
+
+/// The GDL games made from texts so far (`ggp serve`), by text and engine.
+static FROM_TEXT: Mutex<Vec<(crate::gdl::EngineChoice, &'static Entry)>> = Mutex::new(Vec::new());
+
+/// The GDL game whose rules are `text` (a game description as a GGP game
+/// server sends it, the rules without their enclosing list), named `name`
+/// in messages, reasoned over by `engine` (with `auto`, the compiled engine
+/// when the game compiles, else the prover). The same text and engine give
+/// the same entry, so a server that plays one game again and again compiles
+/// it once; every other text is kept for the process, as files are.
+pub fn gdl_from_text(name: &str, text: &str, engine: crate::gdl::EngineChoice) -> Result<&'static Entry, UnknownGame> {
+    let mut loaded = FROM_TEXT.lock().unwrap_or_else(PoisonError::into_inner);
+    let same = |(e, entry): &&(crate::gdl::EngineChoice, &'static Entry)| {
+        *e == engine && matches!(entry.engine, Engine::Gdl(r) if *r.text == *text)
+    };
+    if let Some((_, entry)) = loaded.iter().find(same) {
+        return Ok(entry);
+    }
+    let mut sources = Sources::new();
+    let file = sources.add(name.to_owned(), None, text.to_owned());
+    let rules = GdlRules::compile_with(name, sources, file, engine).map_err(|(sources, diags)| UnknownGame {
+        message: format!("`{name}` is not a GDL game this build can play"),
+        help: "the rules' diagnostics follow".to_owned(),
+        file: Some((sources, diags)),
+    })?;
+    let entry = gdl_entry(name, rules);
+    loaded.push((engine, entry));
+    Ok(entry)
+}
+
+/// An entry for rules compiled at run time, kept for the process.
+fn gdl_entry(name: &str, rules: GdlRules) -> &'static Entry {
     let rules: &'static GdlRules = Box::leak(Box::new(rules));
     let roles: Vec<&'static str> = rules.roles().iter().map(|r| &*Box::leak(r.clone().into_boxed_str())).collect();
     let kind = if rules.is_alternating() { Kind::TwoPlayer } else { Kind::General };
     let summary =
         format!("GDL game with {} roles{}", roles.len(), if kind == Kind::TwoPlayer { ", alternating" } else { "" });
-    let entry: &'static Entry = Box::leak(Box::new(Entry {
-        name: Box::leak(path.to_owned().into_boxed_str()),
+    Box::leak(Box::new(Entry {
+        name: Box::leak(name.to_owned().into_boxed_str()),
         summary: Box::leak(summary.into_boxed_str()),
         kind,
         roles: Box::leak(roles.into_boxed_slice()),
         domain: gdl::DOMAIN,
         engine: Engine::Gdl(rules),
-    }));
-    loaded.push(entry);
-    Ok(entry)
+    }))
 }
 
 /// A request a game cannot serve: which game, what it is, what was asked.
@@ -354,6 +388,15 @@ impl Entry {
     pub fn engine_note(&self) -> Option<&'static str> {
         match self.engine {
             Engine::Gdl(rules) => Some(rules.engine_note()),
+            _ => None,
+        }
+    }
+
+    /// For a GDL game, the engine that reasons over it: `compiled` or
+    /// `prover`; `None` for built-in games.
+    pub fn engine_name(&self) -> Option<&'static str> {
+        match self.engine {
+            Engine::Gdl(rules) => Some(rules.engine_name()),
             _ => None,
         }
     }

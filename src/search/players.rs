@@ -10,6 +10,9 @@
 //! gp:FILE:NAME:select:D:maxbranch=M:full=F ... with MaxBranchingFactor M, FullSearchDepth F
 //! ...:ties=first                           any searching player: classical α-β, first best move
 //! ...:perspective=root                     evaluate leaves for the searching player, not the side to move
+//! uct:N                                    UCT (Monte Carlo tree search) of N iterations a move
+//! uct:ms=M                                 ... of M milliseconds a move
+//! uct:...:c=C                              ... with UCB1's exploration constant C (0–100 scale; 40)
 //! ```
 //! Selective players rank siblings with the individual's `order` tree when it
 //! has one, else with what evaluates leaves (its `eval` tree, the policy or
@@ -26,6 +29,7 @@ use rand::RngExt;
 use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, Ties};
 use super::evaluators::{Material, RandomEval};
 use super::programs::{GpProgram, ProgramEval};
+use super::uct::{Think, UctParams, UctPlayer};
 use crate::games::{GameResult, Player, TwoPlayer};
 use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
@@ -100,10 +104,12 @@ pub enum EvalSpec {
 pub enum PlayerSpec {
     Random,
     Search { eval: EvalSpec, params: SearchParams },
+    Uct { params: UctParams, think: Think },
 }
 
 const SPEC_HELP: &str = "players: random | alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D | \
-                         gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F]; \
+                         gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F] | \
+                         uct:N | uct:ms=M (UCT of N iterations or M ms a move; :c=C sets its exploration); \
                          a searching player takes :ties=first for classical first-best-move α-β and \
                          :perspective=root to evaluate leaves for the searching player";
 
@@ -136,6 +142,30 @@ impl PlayerSpec {
         };
         match parts.as_slice() {
             ["random"] => Ok(PlayerSpec::Random),
+            ["uct", budget, options @ ..] if options.len() <= 1 => {
+                let think = match budget.split_once('=') {
+                    Some(("ms", ms)) => match ms.parse::<u64>() {
+                        Ok(ms) if ms >= 1 => Think::Time(std::time::Duration::from_millis(ms)),
+                        _ => return Err(format!("ms `{ms}` must be a whole number of milliseconds from 1")),
+                    },
+                    None => match budget.parse::<u64>() {
+                        Ok(n) if n >= 1 => Think::Iterations(n),
+                        _ => return Err(format!("`{budget}` is not a number of iterations (a whole number from 1)")),
+                    },
+                    Some(_) => return Err(format!("`{budget}`: give iterations N or ms=M")),
+                };
+                let mut params = UctParams::default();
+                for opt in options {
+                    match opt.split_once('=') {
+                        Some(("c", c)) => match c.parse::<f64>() {
+                            Ok(c) if (0.0..=1000.0).contains(&c) => params.exploration = c,
+                            _ => return Err(format!("c `{c}` must be a number from 0 to 1000")),
+                        },
+                        _ => return Err(format!("unknown option `{opt}` (c=C)")),
+                    }
+                }
+                Ok(PlayerSpec::Uct { params, think })
+            }
             ["alphabeta", d, eval, options @ ..] if options.len() <= 2 => {
                 let eval = match *eval {
                     "material" => EvalSpec::Material,
@@ -222,6 +252,7 @@ pub enum PlayerFactory<S> {
     Material(SearchParams),
     RandomGuide(SearchParams),
     Gp(GpPrograms<S>, SearchParams),
+    Uct(UctParams, Think),
 }
 
 impl<S: Send + Sync + 'static> PlayerFactory<S> {
@@ -244,6 +275,7 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
                 eval: Box::new(RandomEval(stream(seed, tags))),
                 order: None,
             }),
+            PlayerFactory::Uct(params, think) => Box::new(UctPlayer::new(*params, *think, stream(seed, tags))),
             PlayerFactory::Gp(programs, p) => Box::new(SearchPlayer {
                 search: searcher(*p, seed, tags),
                 eval: Box::new(ProgramEval(programs.eval.clone())),
@@ -331,7 +363,19 @@ mod tests {
             panic!("perspective spec")
         };
         assert_eq!(params.perspective, Perspective::Root);
+        assert_eq!(
+            PlayerSpec::parse("uct:500"),
+            Ok(PlayerSpec::Uct { params: UctParams::default(), think: Think::Iterations(500) })
+        );
+        let Ok(PlayerSpec::Uct { params, think }) = PlayerSpec::parse("uct:ms=250:c=30") else { panic!("uct ms") };
+        assert_eq!((params.exploration, think), (30.0, Think::Time(std::time::Duration::from_millis(250))));
         for bad in [
+            "uct",
+            "uct:0",
+            "uct:ms=x",
+            "uct:s=3",
+            "uct:10:c=-1",
+            "uct:10:d=1",
             "",
             "alphabeta:0:material",
             "alphabeta:3:clever",

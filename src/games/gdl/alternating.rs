@@ -121,6 +121,11 @@ impl Game for GdlTwoPlayer {
         self.game.score(&pos.state, role)
     }
 
+    /// The inner game's playout (on the compiled engine when it has one).
+    fn random_playout_scores<R: rand::Rng>(&self, pos: &GdlPosition, rng: &mut R, scores: &mut Vec<u8>) {
+        self.game.random_playout_scores(&pos.state, rng, scores);
+    }
+
     fn parse_state(&self, text: &str) -> Result<GdlPosition, ParseError> {
         self.game.parse_state(text).map(|state| self.position(state))
     }

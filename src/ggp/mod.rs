@@ -1,0 +1,15 @@
+//! A General Game Playing player: `stratagem ggp serve` speaks the GGP
+//! protocol (START, PLAY, STOP, ABORT, INFO over HTTP, as GGP-Base's game
+//! server sends them) and plays any game whose rules our engines load.
+//!
+//! - [`http`]: one POST per connection, and the reply;
+//! - [`message`]: the messages, with the rules and moves found as text;
+//! - [`session`]: one match on a thread of its own (the game, the state,
+//!   the player);
+//! - [`server`]: the listener, one thread per connection, the match being
+//!   played (a second START gets `busy`), the deadlines.
+
+pub mod http;
+pub mod message;
+pub mod server;
+pub mod session;

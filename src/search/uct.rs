@@ -1,0 +1,774 @@
+//! UCT: Monte Carlo tree search with UCB1 selection, for any game of the
+//! model (n roles, turns of one role, simultaneous moves, chance), as
+//! general game players run it.
+//!
+//! Each iteration walks down the tree, choosing at each node by UCB1 (the
+//! mean score of a move plus `C·sqrt(ln N / n)`, on the 0–100 scale, so `C`
+//! ≈ 40 is the classic `sqrt(2)` on [0, 1]), adds the first node it steps
+//! off the tree to, plays a random game from there
+//! ([`Game::random_playout_scores`], which a compiled GDL game plays on bit
+//! sets), and adds every role's score to the moves on the path.
+//!
+//! - In a turn of one role, that role chooses by its own scores: in a game
+//!   of n roles each role maximises its own goal (max^n), which for two
+//!   players of a zero-sum game is minimax.
+//! - In a simultaneous turn every role chooses on its own, with statistics
+//!   of its own moves only (decoupled UCT, as CadiaPlayer and most GGP
+//!   players do); the joint move the choices make names the child.
+//! - Chance outcomes are drawn with their weights.
+//!
+//! Moves never tried are tried first, in an order drawn from the player's
+//! random stream; so with a budget of iterations a seed fixes the search, and
+//! the move, for a deterministic game. The tree can be kept between moves:
+//! [`Uct::advance`] makes the child of the joint move played the new root
+//! and drops the rest.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use rand::RngExt;
+use rustc_hash::FxHashMap;
+
+use crate::games::{Game, Player, Role, Turn, TwoPlayer};
+use crate::rng::GpRng;
+
+/// UCB1's exploration constant on the 0–100 scale (`sqrt(2)` on [0, 1] is
+/// about 41).
+pub const DEFAULT_EXPLORATION: f64 = 40.0;
+
+/// Nodes kept at most; past it, iterations go on with playouts from the
+/// leaves but add no node (a node is a few hundred bytes with its state).
+pub const DEFAULT_MAX_NODES: usize = 2_000_000;
+
+/// How long a search runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// A number of iterations: the same search for a seed, on any machine.
+    Iterations(u64),
+    /// Iterations until a moment (at least one).
+    Until(Instant),
+}
+
+/// A search's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UctParams {
+    /// UCB1's `C`, on the 0–100 scale of scores.
+    pub exploration: f64,
+    pub max_nodes: usize,
+}
+
+impl Default for UctParams {
+    fn default() -> UctParams {
+        UctParams { exploration: DEFAULT_EXPLORATION, max_nodes: DEFAULT_MAX_NODES }
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    pub iterations: u64,
+    /// Nodes in the tree after the search.
+    pub nodes: usize,
+    /// Iterations the root had seen before this search (kept from earlier moves).
+    pub reused: u64,
+    pub elapsed: Duration,
+    /// States where the engine failed (scored 0 for every role), in this
+    /// search.
+    pub dead_ends: u64,
+}
+
+type NodeId = u32;
+
+/// One role's choice at a node: its moves and their statistics.
+struct Chooser<M> {
+    role: Role,
+    moves: Vec<M>,
+    visits: Vec<u32>,
+    /// The sum of the role's scores over the iterations through each move.
+    sums: Vec<f64>,
+    /// Iterations that chose here (the sum of `visits`).
+    total: u32,
+}
+
+impl<M> Chooser<M> {
+    fn new(role: Role, moves: Vec<M>) -> Chooser<M> {
+        let n = moves.len();
+        Chooser { role, moves, visits: vec![0; n], sums: vec![0.0; n], total: 0 }
+    }
+
+    /// UCB1's pick: a random move never tried if there is one, else the
+    /// highest mean plus exploration bonus (the first on ties).
+    fn select(&self, exploration: f64, rng: &mut GpRng) -> u32 {
+        let untried = self.visits.iter().filter(|&&v| v == 0).count();
+        if untried > 0 {
+            let k = rng.random_range(0..untried);
+            let i = self.visits.iter().enumerate().filter(|(_, v)| **v == 0).nth(k).map_or(0, |(i, _)| i);
+            return i as u32;
+        }
+        let log_total = f64::from(self.total.max(1)).ln();
+        let mut best = (0, f64::NEG_INFINITY);
+        for (i, (&n, &sum)) in self.visits.iter().zip(&self.sums).enumerate() {
+            let n = f64::from(n);
+            let value = sum / n + exploration * (log_total / n).sqrt();
+            if value > best.1 {
+                best = (i, value);
+            }
+        }
+        best.0 as u32
+    }
+
+    /// The most visited move, ties to the higher mean: the robust choice
+    /// at the root.
+    fn most_visited(&self) -> Option<usize> {
+        let key = |i: usize| (self.visits[i], self.mean(i));
+        (0..self.moves.len()).max_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
+    }
+
+    fn mean(&self, i: usize) -> f64 {
+        if self.visits[i] == 0 { 0.0 } else { self.sums[i] / f64::from(self.visits[i]) }
+    }
+}
+
+/// What acts at a node.
+enum Kind<M> {
+    /// The game is over: every role's score.
+    Over(Vec<u8>),
+    /// One role chooses (a single chooser), or every role at once
+    /// (`simultaneous`: one chooser per role, in role order).
+    Choice { simultaneous: bool, choosers: Vec<Chooser<M>> },
+    /// A chance event: outcomes and their weights.
+    Chance(Vec<M>, Vec<f64>),
+}
+
+struct Node<S, M> {
+    state: S,
+    kind: Kind<M>,
+    /// Iterations through this node (its own playout included).
+    visits: u64,
+    /// Children by the choice that leads to them: one index per chooser,
+    /// or the chance outcome's index.
+    children: FxHashMap<Box<[u32]>, NodeId>,
+}
+
+/// A UCT search tree and its random stream.
+pub struct Uct<G: Game> {
+    params: UctParams,
+    rng: GpRng,
+    /// The tree; the root is node 0 (none while empty).
+    nodes: Vec<Node<G::State, G::Move>>,
+    scores: Vec<u8>,
+    path: Vec<(NodeId, Box<[u32]>)>,
+    scratch: Vec<G::Move>,
+    dead_ends: u64,
+}
+
+impl<G: Game> Uct<G> {
+    pub fn new(params: UctParams, rng: GpRng) -> Uct<G> {
+        Uct { params, rng, nodes: Vec::new(), scores: Vec::new(), path: Vec::new(), scratch: Vec::new(), dead_ends: 0 }
+    }
+
+    /// Forgets the tree.
+    pub fn reset(&mut self) {
+        self.nodes.clear();
+    }
+
+    /// Nodes in the tree.
+    pub fn n_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Keeps the subtree under the joint move `joint` (one move per role, in
+    /// role order, as [`Game::apply_joint`] takes them; in a turn of one
+    /// role, the others' are ignored) as the tree for the next search, from
+    /// the state that move leads to. Returns whether there was such a
+    /// subtree; the tree is empty otherwise.
+    pub fn advance(&mut self, joint: &[G::Move]) -> bool {
+        let child = self.nodes.first().and_then(|root| {
+            let key: Option<Box<[u32]>> = match &root.kind {
+                Kind::Choice { choosers, .. } => choosers
+                    .iter()
+                    .map(|c| {
+                        let mv = joint.get(usize::from(c.role))?;
+                        c.moves.iter().position(|m| m == mv).map(|i| i as u32)
+                    })
+                    .collect(),
+                Kind::Over(_) | Kind::Chance(..) => None,
+            };
+            root.children.get(&key?).copied()
+        });
+        match child {
+            Some(id) => {
+                self.reroot(id);
+                true
+            }
+            None => {
+                self.reset();
+                false
+            }
+        }
+    }
+
+    /// Makes node `id` the root, keeping only its subtree (renumbered).
+    fn reroot(&mut self, id: NodeId) {
+        let mut old: Vec<Option<Node<G::State, G::Move>>> =
+            std::mem::take(&mut self.nodes).into_iter().map(Some).collect();
+        let Some(root) = old.get_mut(id as usize).and_then(Option::take) else { return };
+        let mut kept = vec![root];
+        let mut queue = VecDeque::from([0usize]);
+        while let Some(at) = queue.pop_front() {
+            let children = std::mem::take(&mut kept[at].children);
+            let mut renumbered = FxHashMap::with_capacity_and_hasher(children.len(), Default::default());
+            for (key, child) in children {
+                if let Some(node) = old.get_mut(child as usize).and_then(Option::take) {
+                    renumbered.insert(key, kept.len() as NodeId);
+                    queue.push_back(kept.len());
+                    kept.push(node);
+                }
+            }
+            kept[at].children = renumbered;
+        }
+        self.nodes = kept;
+    }
+
+    /// Searches from `state` within `budget`. The tree kept by
+    /// [`Uct::advance`] is used when there is one: it must be `state`'s.
+    pub fn search(&mut self, game: &G, state: &G::State, budget: Budget) -> SearchStats {
+        let started = Instant::now();
+        if self.nodes.is_empty() {
+            let root = self.make_node(game, state.clone());
+            self.nodes.push(root);
+        }
+        let reused = self.nodes[0].visits;
+        self.dead_ends = 0;
+        let mut iterations = 0u64;
+        loop {
+            let done = match budget {
+                Budget::Iterations(n) => iterations >= n,
+                Budget::Until(deadline) => iterations > 0 && Instant::now() >= deadline,
+            };
+            if done {
+                break;
+            }
+            self.iterate(game);
+            iterations += 1;
+        }
+        SearchStats {
+            iterations,
+            nodes: self.nodes.len(),
+            reused,
+            elapsed: started.elapsed(),
+            dead_ends: self.dead_ends,
+        }
+    }
+
+    /// The move of `role` the search recommends at the root (the most
+    /// visited), with its mean score; `None` when `role` has no choice there
+    /// or there is no tree.
+    pub fn best_move(&self, role: Role) -> Option<(G::Move, f64)> {
+        let Kind::Choice { choosers, .. } = &self.nodes.first()?.kind else { return None };
+        let chooser = choosers.iter().find(|c| c.role == role)?;
+        let i = chooser.most_visited()?;
+        Some((chooser.moves[i].clone(), chooser.mean(i)))
+    }
+
+    /// Searches `state` within `budget` and returns `role`'s move: the best
+    /// one found, or its only legal move when it has no choice; `None` when
+    /// it has no legal move (the game is over).
+    pub fn choose(&mut self, game: &G, state: &G::State, role: Role, budget: Budget) -> Option<G::Move> {
+        self.search(game, state, budget);
+        if let Some((mv, _)) = self.best_move(role) {
+            return Some(mv);
+        }
+        game.legal_moves_of(state, role, &mut self.scratch);
+        self.scratch.first().cloned()
+    }
+
+    /// A random game from `state`: every role's score into `self.scores`
+    /// (all 0 where the engine failed on the way, as at a dead end).
+    fn play_out(&mut self, game: &G, state: &G::State) {
+        game.random_playout_scores(state, &mut self.rng, &mut self.scores);
+        if game.take_error().is_some() {
+            self.dead_ends += 1;
+            self.scores.clear();
+        }
+    }
+
+    /// A node for `state`, with its legal moves.
+    fn make_node(&mut self, game: &G, state: G::State) -> Node<G::State, G::Move> {
+        let n_roles = game.n_roles();
+        let over =
+            |state: &G::State| Kind::Over((0..n_roles).map(|r| game.score(state, r as Role).unwrap_or(0)).collect());
+        let kind = match game.turn(&state) {
+            Turn::Over => over(&state),
+            Turn::Role(r) => {
+                let mut moves = Vec::new();
+                game.legal_moves(&state, &mut moves);
+                if moves.is_empty() {
+                    over(&state)
+                } else {
+                    Kind::Choice { simultaneous: false, choosers: vec![Chooser::new(r, moves)] }
+                }
+            }
+            Turn::Simultaneous => {
+                let mut choosers = Vec::with_capacity(n_roles);
+                for r in 0..n_roles {
+                    let mut moves = Vec::new();
+                    game.legal_moves_of(&state, r as Role, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    choosers.push(Chooser::new(r as Role, moves));
+                }
+                if choosers.len() < n_roles { over(&state) } else { Kind::Choice { simultaneous: true, choosers } }
+            }
+            Turn::Chance => {
+                let mut moves = Vec::new();
+                game.legal_moves(&state, &mut moves);
+                if moves.is_empty() {
+                    over(&state)
+                } else {
+                    let mut weights = Vec::new();
+                    game.chance_weights(&state, &moves, &mut weights);
+                    Kind::Chance(moves, weights)
+                }
+            }
+        };
+        // An engine that failed on this state (GDL rules where a role has no
+        // legal move) makes it a dead end that scores 0 for every role: a
+        // search reaches states no match may ever reach, so the error is
+        // counted here instead of ending the caller's game.
+        let kind = match game.take_error() {
+            Some(_) => {
+                self.dead_ends += 1;
+                Kind::Over(vec![0; n_roles])
+            }
+            None => kind,
+        };
+        Node { state, kind, visits: 0, children: FxHashMap::default() }
+    }
+
+    /// One iteration: select, expand one node, play out, back up.
+    fn iterate(&mut self, game: &G) {
+        self.path.clear();
+        let mut id: NodeId = 0;
+        let mut leaf = None;
+        loop {
+            let node = &self.nodes[id as usize];
+            let key: Box<[u32]> = match &node.kind {
+                Kind::Over(scores) => {
+                    self.scores.clone_from(scores);
+                    leaf = Some(id);
+                    break;
+                }
+                Kind::Choice { choosers, .. } => {
+                    choosers.iter().map(|c| c.select(self.params.exploration, &mut self.rng)).collect()
+                }
+                Kind::Chance(_, weights) => Box::new([weighted_index(weights, self.rng.random::<f64>())]),
+            };
+            if let Some(&child) = node.children.get(&key) {
+                self.path.push((id, key));
+                id = child;
+                continue;
+            }
+            let next = match &node.kind {
+                Kind::Choice { simultaneous: false, choosers } => {
+                    game.apply(&node.state, &choosers[0].moves[key[0] as usize])
+                }
+                Kind::Choice { simultaneous: true, choosers } => {
+                    let joint: Vec<G::Move> =
+                        choosers.iter().zip(key.iter()).map(|(c, &i)| c.moves[i as usize].clone()).collect();
+                    game.apply_joint(&node.state, &joint)
+                }
+                Kind::Chance(outcomes, _) => game.apply(&node.state, &outcomes[key[0] as usize]),
+                Kind::Over(scores) => {
+                    // Not reached: an ended game stops the walk above.
+                    self.scores.clone_from(scores);
+                    leaf = Some(id);
+                    break;
+                }
+            };
+            self.path.push((id, key.clone()));
+            if self.nodes.len() < self.params.max_nodes {
+                let child = self.make_node(game, next);
+                match &child.kind {
+                    Kind::Over(scores) => self.scores.clone_from(scores),
+                    _ => self.play_out(game, &child.state),
+                }
+                let child_id = self.nodes.len() as NodeId;
+                self.nodes.push(child);
+                self.nodes[id as usize].children.insert(key, child_id);
+                leaf = Some(child_id);
+            } else {
+                self.play_out(game, &next);
+            }
+            break;
+        }
+        self.scores.resize(game.n_roles(), 0);
+        for (id, key) in &self.path {
+            let node = &mut self.nodes[*id as usize];
+            node.visits += 1;
+            if let Kind::Choice { choosers, .. } = &mut node.kind {
+                for (c, &i) in choosers.iter_mut().zip(key.iter()) {
+                    c.visits[i as usize] += 1;
+                    c.sums[i as usize] += f64::from(self.scores[usize::from(c.role)]);
+                    c.total += 1;
+                }
+            }
+        }
+        if let Some(leaf) = leaf {
+            self.nodes[leaf as usize].visits += 1;
+        }
+    }
+}
+
+/// The index that `u` (uniform in [0, 1)) falls on when `weights` are laid
+/// end to end.
+fn weighted_index(weights: &[f64], u: f64) -> u32 {
+    let total: f64 = weights.iter().filter(|w| **w > 0.0).sum();
+    let mut target = u * total;
+    let mut last = 0;
+    for (i, &w) in weights.iter().enumerate() {
+        if w > 0.0 {
+            if target < w {
+                return i as u32;
+            }
+            target -= w;
+            last = i as u32;
+        }
+    }
+    last
+}
+
+/// How long a [`UctPlayer`] thinks per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Think {
+    Iterations(u64),
+    Time(Duration),
+}
+
+impl Think {
+    /// The budget of a search that starts now.
+    pub fn budget(self) -> Budget {
+        match self {
+            Think::Iterations(n) => Budget::Iterations(n),
+            Think::Time(d) => Budget::Until(Instant::now() + d),
+        }
+    }
+}
+
+/// A UCT player for `play` and `tournament` (`uct:N`, `uct:ms=M`): a fresh
+/// tree per move, so a seed and a number of iterations fix its games.
+pub struct UctPlayer<G: Game> {
+    uct: Uct<G>,
+    think: Think,
+    iterations: u64,
+}
+
+impl<G: Game> UctPlayer<G> {
+    pub fn new(params: UctParams, think: Think, rng: GpRng) -> UctPlayer<G> {
+        UctPlayer { uct: Uct::new(params, rng), think, iterations: 0 }
+    }
+}
+
+impl<G: TwoPlayer> super::players::GamePlayer<G> for UctPlayer<G>
+where
+    G::State: Send,
+    G::Move: Send,
+{
+    fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize {
+        let budget = self.think.budget();
+        let mover: Player = game.to_move(state);
+        self.uct.reset();
+        let stats = self.uct.search(game, state, budget);
+        self.iterations = stats.iterations;
+        let best = self.uct.best_move(mover);
+        self.uct.reset();
+        best.and_then(|(mv, _)| moves.iter().position(|m| *m == mv)).unwrap_or(0)
+    }
+
+    /// Iterations of the last search.
+    fn expanded(&self) -> u64 {
+        self.iterations
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::ParseError;
+    use crate::rng::stream;
+
+    /// Tic-tac-toe: cells 0–8 hold 0 (empty), 1 (x, role 0) or 2 (o).
+    struct TicTacToe;
+
+    fn line_of(board: &[u8; 9]) -> Option<u8> {
+        const LINES: [[usize; 3]; 8] =
+            [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]];
+        LINES
+            .iter()
+            .find(|l| board[l[0]] != 0 && board[l[0]] == board[l[1]] && board[l[1]] == board[l[2]])
+            .map(|l| board[l[0]])
+    }
+
+    impl Game for TicTacToe {
+        type State = [u8; 9];
+        type Move = u8;
+        fn name(&self) -> &str {
+            "tic-tac-toe"
+        }
+        fn n_roles(&self) -> usize {
+            2
+        }
+        fn role_name(&self, role: Role) -> &str {
+            if role == 0 { "x" } else { "o" }
+        }
+        fn initial_state(&self) -> [u8; 9] {
+            [0; 9]
+        }
+        fn turn(&self, b: &[u8; 9]) -> Turn {
+            if line_of(b).is_some() || b.iter().all(|&c| c != 0) {
+                Turn::Over
+            } else {
+                Turn::Role(u8::from(b.iter().filter(|&&c| c != 0).count() % 2 == 1))
+            }
+        }
+        fn legal_moves(&self, b: &[u8; 9], moves: &mut Vec<u8>) {
+            moves.clear();
+            if self.turn(b) != Turn::Over {
+                moves.extend((0..9).filter(|&i| b[i as usize] == 0));
+            }
+        }
+        fn apply(&self, b: &[u8; 9], mv: &u8) -> [u8; 9] {
+            let mut next = *b;
+            if let Turn::Role(r) = self.turn(b) {
+                next[usize::from(*mv)] = r + 1;
+            }
+            next
+        }
+        fn score(&self, b: &[u8; 9], role: Role) -> Option<u8> {
+            match (self.turn(b), line_of(b)) {
+                (Turn::Over, Some(w)) => Some(if w == role + 1 { 100 } else { 0 }),
+                (Turn::Over, None) => Some(50),
+                _ => None,
+            }
+        }
+        fn parse_state(&self, text: &str) -> Result<[u8; 9], ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_state(&self, b: &[u8; 9]) -> String {
+            format!("{b:?}")
+        }
+        fn parse_move(&self, _: &[u8; 9], text: &str) -> Result<u8, ParseError> {
+            text.parse().map_err(|_| ParseError::new("not a cell", 0..text.len()))
+        }
+        fn format_move(&self, _: &[u8; 9], mv: &u8) -> String {
+            mv.to_string()
+        }
+    }
+
+    /// One round, both roles at once: for role 0 move 1 is better whatever
+    /// role 1 does (as defecting in the prisoner's dilemma); role 1 scores
+    /// more with move 0 whatever role 0 does. So each role's statistics
+    /// must be its own.
+    struct Dilemma;
+
+    impl Game for Dilemma {
+        type State = Option<(u8, u8)>;
+        type Move = u8;
+        fn name(&self) -> &str {
+            "dilemma"
+        }
+        fn n_roles(&self) -> usize {
+            2
+        }
+        fn role_name(&self, role: Role) -> &str {
+            if role == 0 { "a" } else { "b" }
+        }
+        fn initial_state(&self) -> Option<(u8, u8)> {
+            None
+        }
+        fn turn(&self, s: &Option<(u8, u8)>) -> Turn {
+            if s.is_some() { Turn::Over } else { Turn::Simultaneous }
+        }
+        fn legal_moves(&self, _: &Option<(u8, u8)>, moves: &mut Vec<u8>) {
+            moves.clear();
+        }
+        fn legal_moves_of(&self, s: &Option<(u8, u8)>, _: Role, moves: &mut Vec<u8>) {
+            moves.clear();
+            if s.is_none() {
+                moves.extend([0, 1]);
+            }
+        }
+        fn apply(&self, s: &Option<(u8, u8)>, _: &u8) -> Option<(u8, u8)> {
+            *s
+        }
+        fn apply_joint(&self, _: &Option<(u8, u8)>, joint: &[u8]) -> Option<(u8, u8)> {
+            Some((joint[0], joint[1]))
+        }
+        fn score(&self, s: &Option<(u8, u8)>, role: Role) -> Option<u8> {
+            let (a, b) = (*s)?;
+            Some(if role == 0 {
+                [[60, 0], [100, 20]][usize::from(a)][usize::from(b)]
+            } else {
+                [80, 10][usize::from(b)]
+            })
+        }
+        fn parse_state(&self, text: &str) -> Result<Option<(u8, u8)>, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_state(&self, s: &Option<(u8, u8)>) -> String {
+            format!("{s:?}")
+        }
+        fn parse_move(&self, _: &Option<(u8, u8)>, text: &str) -> Result<u8, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_move(&self, _: &Option<(u8, u8)>, mv: &u8) -> String {
+            mv.to_string()
+        }
+    }
+
+    /// One role chooses once: move 0 ends the game with 60; move 1 leads to
+    /// a state the engine fails on (it records an error, as a GDL game does
+    /// where a role has no legal move) though it would score 100 there.
+    struct Flawed(std::cell::RefCell<Option<String>>);
+
+    impl Game for Flawed {
+        type State = u8;
+        type Move = u8;
+        fn name(&self) -> &str {
+            "flawed"
+        }
+        fn n_roles(&self) -> usize {
+            1
+        }
+        fn role_name(&self, _: Role) -> &str {
+            "solo"
+        }
+        fn initial_state(&self) -> u8 {
+            0
+        }
+        fn turn(&self, s: &u8) -> Turn {
+            if *s == 10 {
+                *self.0.borrow_mut() = Some("no legal move".to_owned());
+            }
+            if *s == 0 { Turn::Role(0) } else { Turn::Over }
+        }
+        fn legal_moves(&self, s: &u8, moves: &mut Vec<u8>) {
+            moves.clear();
+            if *s == 0 {
+                moves.extend([0, 1]);
+            }
+        }
+        fn apply(&self, _: &u8, mv: &u8) -> u8 {
+            if *mv == 0 { 1 } else { 10 }
+        }
+        fn score(&self, s: &u8, _: Role) -> Option<u8> {
+            Some(if *s == 10 { 100 } else { 60 })
+        }
+        fn parse_state(&self, text: &str) -> Result<u8, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_state(&self, s: &u8) -> String {
+            s.to_string()
+        }
+        fn parse_move(&self, _: &u8, text: &str) -> Result<u8, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_move(&self, _: &u8, mv: &u8) -> String {
+            mv.to_string()
+        }
+        fn take_error(&self) -> Option<String> {
+            self.0.borrow_mut().take()
+        }
+    }
+
+    fn uct<G: Game>(seed: u64) -> Uct<G> {
+        Uct::new(UctParams::default(), stream(seed, &[1]))
+    }
+
+    #[test]
+    fn takes_the_win_and_blocks_the_loss_at_tic_tac_toe() {
+        let game = TicTacToe;
+        // x x .      x to move wins at 2.
+        // o o .
+        // . . .
+        let win = [1, 1, 0, 2, 2, 0, 0, 0, 0];
+        for seed in 0..5 {
+            assert_eq!(uct(seed).choose(&game, &win, 0, Budget::Iterations(2000)), Some(2), "seed {seed}");
+        }
+        // x x .      o to move must block at 2.
+        // o . .
+        // . . .
+        let block = [1, 1, 0, 2, 0, 0, 0, 0, 0];
+        for seed in 0..5 {
+            assert_eq!(uct(seed).choose(&game, &block, 1, Budget::Iterations(3000)), Some(2), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn a_seed_and_a_number_of_iterations_fix_the_search() {
+        let game = TicTacToe;
+        let start = game.initial_state();
+        let run = |seed| {
+            let mut search = uct::<TicTacToe>(seed);
+            let stats = search.search(&game, &start, Budget::Iterations(500));
+            (search.best_move(0), stats.iterations, stats.nodes)
+        };
+        assert_eq!(run(3), run(3));
+        assert_eq!(run(3).1, 500);
+        let mut search = uct::<TicTacToe>(3);
+        assert!(search.search(&game, &start, Budget::Until(Instant::now())).iterations >= 1, "at least one");
+    }
+
+    #[test]
+    fn self_play_at_tic_tac_toe_is_a_draw() {
+        let game = TicTacToe;
+        let mut state = game.initial_state();
+        let mut players = [uct::<TicTacToe>(1), uct::<TicTacToe>(2)];
+        while let Turn::Role(r) = game.turn(&state) {
+            let mv = players[usize::from(r)].choose(&game, &state, r, Budget::Iterations(4000)).expect("a move");
+            let joint = if r == 0 { [mv, 0] } else { [0, mv] };
+            for p in &mut players {
+                p.advance(&joint);
+            }
+            state = game.apply(&state, &mv);
+        }
+        assert_eq!(game.score(&state, 0), Some(50), "perfect play draws: {state:?}");
+    }
+
+    #[test]
+    fn the_tree_is_kept_for_the_move_played() {
+        let game = TicTacToe;
+        let start = game.initial_state();
+        let mut search = uct::<TicTacToe>(5);
+        search.search(&game, &start, Budget::Iterations(2000));
+        let (mv, _) = search.best_move(0).expect("x moves");
+        assert!(search.advance(&[mv, 0]));
+        let next = game.apply(&start, &mv);
+        let stats = search.search(&game, &next, Budget::Iterations(10));
+        assert!(stats.reused > 100, "the subtree kept {} iterations", stats.reused);
+        assert!(search.best_move(1).is_some(), "o chooses at the new root");
+        assert!(!search.advance(&[9, 9]), "no such move");
+        assert_eq!(search.n_nodes(), 0);
+    }
+
+    #[test]
+    fn simultaneous_moves_are_chosen_role_by_role() {
+        let game = Dilemma;
+        for role in [0, 1] {
+            let mv = uct::<Dilemma>(7).choose(&game, &None, role, Budget::Iterations(2000));
+            assert_eq!(mv, Some(1 - role), "role {role}'s dominant move");
+        }
+        assert_eq!(uct::<Dilemma>(7).choose(&game, &Some((0, 0)), 0, Budget::Iterations(10)), None, "over");
+    }
+
+    #[test]
+    fn states_the_engine_fails_on_are_dead_ends() {
+        let game = Flawed(std::cell::RefCell::new(None));
+        let mut search = uct::<Flawed>(1);
+        let stats = search.search(&game, &0, Budget::Iterations(50));
+        assert!(stats.dead_ends >= 1, "{stats:?}");
+        assert_eq!(search.best_move(0).map(|(mv, _)| mv), Some(0), "the dead end scores 0, not 100");
+        assert_eq!(game.take_error(), None, "the search took the error where it met it");
+    }
+}
