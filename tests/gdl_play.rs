@@ -92,6 +92,28 @@ fn alpha_beta_at_depth_two_beats_random_at_tic_tac_toe() {
     }
 }
 
+/// The `gdl` primset binds to any game: the example evaluators (a tree and
+/// a network over its features) play tic-tac-toe and connect four, with the
+/// same games on the interpreter and the JIT.
+#[test]
+fn evaluators_over_the_gdl_primset_play_any_game() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/gdl-evaluator.sg");
+    for (name, individual) in [("ticTacToe", "goal-and-mobility"), ("connectFour", "projection")] {
+        let spec = format!("gp:{examples}:{individual}:alphabeta:2");
+        let run = |engine: &str| {
+            let mut summary =
+                play(&["--game", &game(name), "--a", &spec, "--games", "20", "--seed", "3", "--engine", engine]);
+            summary["games_per_s"] = Value::Null;
+            summary
+        };
+        let summary = run("jit");
+        let a = &summary["a"];
+        assert!(count(a, "wins") > 10, "{name}: {individual} should beat random: {summary}");
+        assert!(count(a, "losses") < 5, "{name}: {summary}");
+        assert_eq!(summary, run("interp"), "{name}: the interpreter plays the same games");
+    }
+}
+
 #[test]
 fn three_roles_play_with_a_player_each_and_record_their_scores() {
     let dir = temp("record3");

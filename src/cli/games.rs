@@ -27,7 +27,8 @@ pub fn run(format: Format) -> Outcome {
             }
             text.push_str(
                 "\nAny GDL game description is a game too: pass its path, e.g. `--game games/ticTacToe.kif`\n\
-                 (kind and roles come from the file; `stratagem gdl check GAME.kif` checks it).\n",
+                 (kind and roles come from the file; `stratagem gdl check GAME.kif` checks it);\n\
+                 the `gdl` primset binds to every one (docs/GDL.md).\n",
             );
             out(&text);
         }

@@ -246,3 +246,111 @@ pub(super) fn definitions<S: 'static>(
     native("ArgCount", 3, Box::new(|f, s, a| f.arg_count(s, int(a, 0), int(a, 1), int(a, 2))));
     (terminals, natives)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Sources;
+    use crate::games::domain::Binding;
+    use crate::games::gdl::GdlGame;
+
+    fn rules(path: &str) -> &'static GdlRules {
+        let mut sources = Sources::new();
+        let text = std::fs::read_to_string(path).expect("the corpus game");
+        let file = sources.add(path, None, text);
+        match GdlRules::compile(path, sources, file) {
+            Ok(rules) => Box::leak(Box::new(rules)),
+            Err((sources, diags)) => panic!("{}", sources.render_plain(&diags)),
+        }
+    }
+
+    fn value(defs: &[FeatureDef<State>], name: &str, state: &State, me: Player) -> f64 {
+        let def = defs.iter().find(|d| d.name == name).expect("a terminal of the primset");
+        f64::from_bits(def.compute.slot(state, me))
+    }
+
+    fn call(defs: &[NativeDef<State>], name: &str, state: &State, args: &[i64]) -> f64 {
+        let def = defs.iter().find(|d| d.name == name).expect("a native of the primset");
+        let args: Vec<Value> = args.iter().map(|&a| Value::I(a)).collect();
+        match def.call.call(state, 0, &args) {
+            Value::F(v) => v,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn tic_tac_toe_features_of_the_initial_state() {
+        let rules = rules("../shared/gdl/games/ticTacToe.kif");
+        let (terminals, natives) = definitions(rules, |s: &State| s);
+        let state = rules.machine.initial_state().clone();
+        // Nine blank cells and (control xplayer).
+        assert_eq!(value(&terminals, "Fluents", &state, 0), 10.0);
+        assert_eq!(value(&terminals, "Mobility", &state, 0), 9.0);
+        assert_eq!(value(&terminals, "OpponentMobility", &state, 0), 1.0, "oplayer's noop");
+        assert_eq!(value(&terminals, "Mobility", &state, 1), 1.0);
+        assert_eq!(call(&natives, "MobilityOf", &state, &[0]), 9.0);
+        assert_eq!(call(&natives, "MobilityOf", &state, &[3]), 1.0, "roles modulo their number");
+        let terminal = terminals.iter().find(|d| d.name == "Terminal").expect("Terminal");
+        assert_eq!(terminal.compute.slot(&state, 0), 0);
+        let projected: f64 = (0..PROJECTION_INPUTS).map(|k| value(&terminals, &format!("P{k}"), &state, 0)).sum();
+        assert_eq!(projected, 10.0, "every fluent counts on one input");
+        // Fluent names in name order: cell, control.
+        assert_eq!(call(&natives, "FluentCount", &state, &[0]), 9.0);
+        assert_eq!(call(&natives, "FluentCount", &state, &[1]), 1.0);
+        assert_eq!(call(&natives, "FluentCount", &state, &[2]), 9.0, "names modulo their number");
+        // Cells whose third argument is `b`: all nine.
+        let symbols = &rules.machine.symbols;
+        let mut by_name: Vec<Sym> = (0..symbols.len() as Sym).collect();
+        by_name.sort_by(|a, b| symbols.name(*a).cmp(symbols.name(*b)));
+        let b = by_name.iter().position(|&s| symbols.name(s) == "b").expect("symbol b") as i64;
+        assert_eq!(call(&natives, "ArgCount", &state, &[0, 2, b]), 9.0);
+        assert_eq!(call(&natives, "ArgCount", &state, &[0, 0, b]), 0.0);
+    }
+
+    #[test]
+    fn goals_are_read_for_the_evaluated_role() {
+        let rules = rules("../shared/gdl/games/ticTacToe.kif");
+        let game = GdlGame::new(rules);
+        let (terminals, _) = definitions(rules, |s: &State| s);
+        // xplayer fills the top row while oplayer plays the middle row.
+        let mut state = game.initial_state();
+        for mv in ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)", "(mark 1 3)"] {
+            let mv = game.parse_move(&state, mv).expect("a legal move");
+            state = game.apply(&state, &mv);
+        }
+        assert_eq!(game.turn(&state), Turn::Over);
+        assert_eq!(value(&terminals, "Goal", &state, 0), 100.0);
+        assert_eq!(value(&terminals, "OpponentGoal", &state, 0), 0.0);
+        assert_eq!(value(&terminals, "Goal", &state, 1), 0.0);
+        assert_eq!(value(&terminals, "OpponentGoal", &state, 1), 100.0);
+        assert_eq!(value(&terminals, "Mobility", &state, 0), 0.0);
+    }
+
+    #[test]
+    fn a_fluent_has_its_input_whatever_the_symbols_numbers() {
+        let a = "(role r) (init (cell 1 b)) (init (step 0)) (<= (legal r go) (true (step 0))) \
+                 (<= (next (step 1)) (does r go)) (<= terminal (true (step 1))) (<= (goal r 100) (true (step 1)))";
+        // The same game, symbols met in another order.
+        let b = "(role r) (<= (goal r 100) (true (step 1))) (<= terminal (true (step 1))) \
+                 (<= (next (step 1)) (does r go)) (<= (legal r go) (true (step 0))) (init (step 0)) (init (cell 1 b))";
+        let inputs = |text: &str| {
+            let (forms, _) = crate::syntax::read(FileId(0), text);
+            let (desc, diags) = Description::read(FileId(0), &forms);
+            assert!(diags.is_empty(), "{diags:?}");
+            let sym = |name: &str| desc.symbols.get(name).expect("a symbol");
+            let cell = Term::compound(sym("cell"), vec![Term::Const(sym("1")), Term::Const(sym("b"))].into());
+            let step = Term::compound(sym("step"), vec![Term::Const(sym("0"))].into());
+            (projection_input(&cell, &desc.symbols), projection_input(&step, &desc.symbols))
+        };
+        assert_eq!(inputs(a), inputs(b));
+    }
+
+    #[test]
+    fn the_shipped_primset_binds_to_gdl_games() {
+        let ps = crate::lang::library::load_primset("gdl").expect("the gdl primset");
+        for path in ["../shared/gdl/games/ticTacToe.kif", "../shared/gdl/games/connectFour.kif"] {
+            let game = GdlGame::new(rules(path));
+            assert!(Binding::new(&game, &ps).is_ok(), "{path}");
+        }
+    }
+}
