@@ -14,7 +14,7 @@ use stratagem::eval::run::{Engine, Program, run_program};
 use stratagem::eval::table::{bind, read_csv};
 use stratagem::evolve::experiment::lower_experiment;
 use stratagem::evolve::output::parse_checkpoint;
-use stratagem::games::domain::{Compute, GpDomain};
+use stratagem::games::domain::GpDomain;
 use stratagem::games::registry::{GAMES, GameTask};
 use stratagem::gdl::{Description, validate::validate};
 use stratagem::lang::{Base, FormRef, Loader, Value};
@@ -124,19 +124,12 @@ fn position_of<G: GpDomain>(game: &G, text: &str, mv_text: &str) {
     }
     for me in 0..2 {
         for feature in game.features() {
-            match feature.compute {
-                Compute::F(f) => {
-                    let _ = f(&state, me);
-                }
-                Compute::B(f) => {
-                    let _ = f(&state, me);
-                }
-            }
+            let _ = feature.compute.slot(&state, me);
         }
         for native in game.natives() {
             for x in (-1..=8).chain([i64::MIN, i64::MAX]) {
                 let args: Vec<Value> = native.args.iter().map(|&base| argument(base, x)).collect();
-                let _ = (native.call)(&state, me, &args);
+                let _ = native.call.call(&state, me, &args);
             }
         }
         let _ = game.material(&state, me);

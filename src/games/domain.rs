@@ -16,6 +16,9 @@ use crate::lang::{Base, PrimKind, PrimSet, Value};
 
 use super::{Game, Player, TwoPlayer};
 
+/// A terminal computed by a closure: the slot's bit pattern.
+pub type SharedCompute<S> = Arc<dyn Fn(&S, Player) -> u64 + Send + Sync>;
+
 /// How a terminal is computed for a player.
 pub enum Compute<S> {
     F(fn(&S, Player) -> f64),
@@ -23,7 +26,7 @@ pub enum Compute<S> {
     /// A terminal computed with what the game holds besides the state (a
     /// GDL game read at run time reasons with its rules), as a slot's bit
     /// pattern of the given base.
-    Shared(Base, Arc<dyn Fn(&S, Player) -> u64 + Send + Sync>),
+    Shared(Base, SharedCompute<S>),
 }
 
 impl<S> Clone for Compute<S> {
@@ -65,11 +68,14 @@ pub struct FeatureDef<S> {
 /// The Rust side of a native function: the position, the evaluated player, the arguments.
 pub type NativeFn<S> = fn(&S, Player, &[Value]) -> Value;
 
+/// A native function as a closure.
+pub type SharedNative<S> = Arc<dyn Fn(&S, Player, &[Value]) -> Value + Send + Sync>;
+
 /// A native function: a plain function, or one computed with what the game
 /// holds besides the state (as [`Compute::Shared`]).
 pub enum NativeCall<S> {
     Fn(NativeFn<S>),
-    Shared(Arc<dyn Fn(&S, Player, &[Value]) -> Value + Send + Sync>),
+    Shared(SharedNative<S>),
 }
 
 impl<S> Clone for NativeCall<S> {

@@ -197,6 +197,12 @@ impl Features {
     }
 }
 
+/// A terminal of [`Features`]: the state and the evaluated role.
+type Terminal = Box<dyn Fn(&Features, &State, usize) -> f64 + Send + Sync>;
+
+/// A native of [`Features`]: the state and the arguments.
+type Native = Box<dyn Fn(&Features, &State, &[Value]) -> f64 + Send + Sync>;
+
 fn int(args: &[Value], k: usize) -> i64 {
     args.get(k).map_or(0, |v| v.as_i64())
 }
@@ -209,7 +215,7 @@ pub(super) fn definitions<S: 'static>(
 ) -> (Vec<FeatureDef<S>>, Vec<NativeDef<S>>) {
     let features = Arc::new(Features::new(rules));
     let mut terminals: Vec<FeatureDef<S>> = Vec::new();
-    let mut real = |name: &str, f: Box<dyn Fn(&Features, &State, usize) -> f64 + Send + Sync>| {
+    let mut real = |name: &str, f: Terminal| {
         let features = Arc::clone(&features);
         let compute = move |s: &S, me: Player| f(&features, state_of(s), usize::from(me)).to_bits();
         terminals.push(FeatureDef { name: name.to_owned(), compute: Compute::Shared(Base::F, Arc::new(compute)) });
@@ -229,7 +235,7 @@ pub(super) fn definitions<S: 'static>(
             .push(FeatureDef { name: "Terminal".to_owned(), compute: Compute::Shared(Base::B, Arc::new(terminal)) });
     }
     let mut natives: Vec<NativeDef<S>> = Vec::new();
-    let mut native = |name: &str, args: usize, f: Box<dyn Fn(&Features, &State, &[Value]) -> f64 + Send + Sync>| {
+    let mut native = |name: &str, args: usize, f: Native| {
         let features = Arc::clone(&features);
         let call = move |s: &S, _: Player, a: &[Value]| Value::F(f(&features, state_of(s), a));
         natives.push(NativeDef {
