@@ -273,13 +273,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
 
     // What each gate reads, whether it depends on a move, and which routine
     // computes it.
-    let inputs_of = |g: GateId| -> Vec<GateId> {
-        match &net.gates[g] {
-            Gate::And(ins) | Gate::Or(ins) => ins.clone(),
-            Gate::Not(x) => vec![*x],
-            _ => Vec::new(),
-        }
-    };
+    let inputs_of = |g: GateId| -> &[GateId] { net.gates[g].inputs() };
     let mut reads_move = vec![false; net.gates.len()];
     for (members, _) in net.components() {
         let any = members
@@ -294,7 +288,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         let mut stack: Vec<GateId> = roots.collect();
         while let Some(g) = stack.pop() {
             if !std::mem::replace(&mut seen[g], true) {
-                stack.extend(inputs_of(g));
+                stack.extend_from_slice(inputs_of(g));
             }
         }
         seen
@@ -311,7 +305,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     let moved = |g: GateId| for_next[g] && reads_move[g];
     let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
     for g in 0..net.gates.len() {
-        for x in inputs_of(g) {
+        for &x in inputs_of(g) {
             fanout[x].push(g);
         }
     }

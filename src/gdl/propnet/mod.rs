@@ -241,10 +241,17 @@ impl Propnet {
 
 /// The gates a gate reads.
 fn inputs(gate: &Gate) -> &[GateId] {
-    match gate {
-        Gate::And(ins) | Gate::Or(ins) => ins,
-        Gate::Not(x) => std::slice::from_ref(x),
-        _ => &[],
+    gate.inputs()
+}
+
+impl Gate {
+    /// The gates this one reads.
+    pub fn inputs(&self) -> &[GateId] {
+        match self {
+            Gate::And(ins) | Gate::Or(ins) => ins,
+            Gate::Not(x) => std::slice::from_ref(x),
+            _ => &[],
+        }
     }
 }
 
