@@ -284,21 +284,7 @@ fn exported_sexp_rereads_and_plays_the_same() {
 /// NaN, tiny and huge values, the pdiv threshold.
 fn special_rows(n: usize) -> Vec<Vec<f64>> {
     let specials = [0.0, -0.0, 1.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-10, -1e-9, 1e300, 0.5, 3.0];
-    let mut rng = stream(5, &[8]);
-    (0..n)
-        .map(|_| {
-            (0..10)
-                .map(|_| {
-                    use rand::RngExt;
-                    if rng.random_range(0..3) == 0 {
-                        specials[rng.random_range(0..specials.len())]
-                    } else {
-                        rng.random_range(-4.0..4.0)
-                    }
-                })
-                .collect()
-        })
-        .collect()
+    common::rows_with_specials(n, &specials, 3, 5, &[8])
 }
 
 #[test]

@@ -64,20 +64,7 @@ fn random_network(seed: u64, ps: &PrimSet) -> Network {
 /// Rows of the interesting values: ±0, ±∞, NaN, tiny, huge, and moderate ones.
 fn rows(n: usize) -> Vec<Vec<f64>> {
     let specials = [0.0, -0.0, 1.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 1e-10, 1e300, -1e300, 0.5, 3.0];
-    let mut rng = stream(6, &[24]);
-    (0..n)
-        .map(|_| {
-            (0..10)
-                .map(|_| {
-                    if rng.random_range(0..4) == 0 {
-                        specials[rng.random_range(0..specials.len())]
-                    } else {
-                        rng.random_range(-4.0..4.0)
-                    }
-                })
-                .collect()
-        })
-        .collect()
+    common::rows_with_specials(n, &specials, 4, 6, &[24])
 }
 
 fn networks_file(dir: &Path, n: u64) -> (std::path::PathBuf, Vec<Network>) {

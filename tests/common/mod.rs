@@ -58,3 +58,24 @@ pub fn stray_temporary_files(dir: &Path) -> String {
         .collect();
     stray.join(" ")
 }
+
+/// `n` rows of 10 feature values where semantics differ: one value in
+/// `one_in` drawn from `specials` (±0, ±∞, NaN, tiny and huge values), the
+/// rest uniform in [-4, 4), from the stream `(seed, path)`.
+pub fn rows_with_specials(n: usize, specials: &[f64], one_in: u32, seed: u64, path: &[u64]) -> Vec<Vec<f64>> {
+    use rand::RngExt;
+    let mut rng = stratagem::rng::stream(seed, path);
+    (0..n)
+        .map(|_| {
+            (0..10)
+                .map(|_| {
+                    if rng.random_range(0..one_in) == 0 {
+                        specials[rng.random_range(0..specials.len())]
+                    } else {
+                        rng.random_range(-4.0..4.0)
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}

@@ -70,10 +70,19 @@ fn name_hash_of(term: &Term, name_hash: &[u64]) -> u64 {
     }
 }
 
+/// Each symbol's name hash.
+fn name_hashes(symbols: &Symbols) -> Vec<u64> {
+    (0..symbols.len() as Sym).map(|s| fnv1a(symbols.name(s))).collect()
+}
+
+/// The projection input of a fluent (0–39), given its symbols' name hashes.
+fn input_of(fluent: &Term, name_hash: &[u64]) -> usize {
+    (mix(name_hash_of(fluent, name_hash), PROJECTION_SEED) % PROJECTION_INPUTS as u64) as usize
+}
+
 /// The projection input of a fluent (0–39), given its symbols' names.
 pub fn projection_input(fluent: &Term, symbols: &Symbols) -> usize {
-    let name_hash: Vec<u64> = (0..symbols.len() as Sym).map(|s| fnv1a(symbols.name(s))).collect();
-    (mix(name_hash_of(fluent, &name_hash), PROJECTION_SEED) % PROJECTION_INPUTS as u64) as usize
+    input_of(fluent, &name_hashes(symbols))
 }
 
 fn functor(term: &Term) -> Sym {
@@ -128,7 +137,7 @@ impl Features {
             game: GdlGame::new(rules),
             fluent_names: fluent_names(&rules.text),
             symbols_by_name,
-            name_hash: (0..symbols.len() as Sym).map(|s| fnv1a(symbols.name(s))).collect(),
+            name_hash: name_hashes(symbols),
         }
     }
 
@@ -187,8 +196,7 @@ impl Features {
             }
             let mut inputs = [0u32; PROJECTION_INPUTS];
             for f in state.fluents() {
-                let k = mix(name_hash_of(f, &self.name_hash), PROJECTION_SEED) % PROJECTION_INPUTS as u64;
-                inputs[k as usize] += 1;
+                inputs[input_of(f, &self.name_hash)] += 1;
             }
             let value = f64::from(inputs[input]);
             *last = Some((id, state.clone(), inputs));
