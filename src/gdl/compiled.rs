@@ -46,6 +46,12 @@ pub(super) const SLICED_NEXT: usize = 2;
 /// time grows with them (see `assemble`).
 const CONE_ASSIGNMENTS: usize = 200_000;
 
+/// Cones a gate is in from which it is shared whatever the total: its
+/// copies would cost more code than recomputing it once per joint move. It
+/// also caps the counting (`cone_counts`): amazons has 700 gates in each of
+/// its 174 K cones.
+const ALWAYS_SHARED: u32 = 4096;
+
 /// Edges of the optimised network above which the game is not compiled
 /// (code generation would take longer than the budget of a few seconds).
 pub const MAX_EDGES: usize = 3_000_000;
@@ -303,8 +309,10 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     }
     let for_next = cone(&mut net.next.iter().map(|n| n.1));
     let moved = |g: GateId| for_next[g] && reads_move[g];
+    // The readers of each gate that read moves and serve `next`: the only
+    // gates the walks from the inputs below visit.
     let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
-    for g in 0..net.gates.len() {
+    for g in (0..net.gates.len()).filter(|&g| moved(g)) {
         for &x in inputs_of(g) {
             fanout[x].push(g);
         }
@@ -314,41 +322,16 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     // their routines, and everything below it. When the copies would exceed
     // `CONE_ASSIGNMENTS`, the gates in the most cones are `shared` instead:
     // recomputed once per joint move after the cones (slower per move than
-    // a cone's update, but compiled once). Being in more cones passes down
-    // to a gate's readers, so no gate of a cone reads a shared one.
-    let mut in_cones = vec![0u32; net.gates.len()];
-    {
-        let mut seen = vec![usize::MAX; net.gates.len()];
-        for (g, gate) in net.gates.iter().enumerate() {
-            let Gate::Input(_) = gate else { continue };
-            let mut stack = vec![g];
-            while let Some(y) = stack.pop() {
-                for &z in &fanout[y] {
-                    if moved(z) && seen[z] != g {
-                        seen[z] = g;
-                        in_cones[z] += 1;
-                        stack.push(z);
-                    }
-                }
-            }
-        }
-    }
-    let limit = {
-        let mut counts: Vec<u32> = (0..net.gates.len()).filter(|&g| moved(g)).map(|g| in_cones[g]).collect();
-        counts.sort_unstable();
-        let mut total = 0usize;
-        let mut limit = u32::MAX;
-        for &c in &counts {
-            total += c as usize;
-            if total > CONE_ASSIGNMENTS {
-                // Every gate in `c` or more cones is shared.
-                limit = c.saturating_sub(1);
-                break;
-            }
-        }
-        limit
-    };
+    // a cone's update, but compiled once), and so are gates in
+    // `ALWAYS_SHARED` cones or more. Being in more cones passes down to a
+    // gate's readers, so no gate of a cone reads a shared one.
+    let in_cones = cone_counts(net, &fanout, ALWAYS_SHARED);
+    let limit = share_limit(net, &in_cones, &moved).min(ALWAYS_SHARED - 1);
     let shared = |g: GateId| moved(g) && in_cones[g] > limit;
+    // Only gates that are not shared are in cones.
+    for readers in &mut fanout {
+        readers.retain(|&z| !shared(z));
+    }
 
     // The gates that read moves are split in two. Their baseline, their
     // values when no move is played, is mostly constant (an AND with a
@@ -431,7 +414,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         polarity[g] = UP;
         while let Some(y) = stack.pop() {
             for &z in &fanout[y] {
-                if moved(z) && !shared(z) && polarity[z] == 0 {
+                if polarity[z] == 0 {
                     polarity[z] = MIXED;
                     cone.push(z);
                     stack.push(z);
@@ -566,6 +549,50 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     };
     game.initial = game.bits_of(initial).ok_or("the initial state has a fluent outside the network")?;
     Ok(game)
+}
+
+/// How many inputs' cones each gate is in, given the readers of each gate
+/// that read moves (`fanout`):
+/// exact below `cap`, at least `cap` otherwise. A walk from an input does not
+/// go below a gate already in `cap` cones: every input reaching a gate
+/// reaches its readers, so they are already in `cap` cones or more.
+fn cone_counts(net: &Propnet, fanout: &[Vec<GateId>], cap: u32) -> Vec<u32> {
+    let mut in_cones = vec![0u32; net.gates.len()];
+    let mut seen = vec![usize::MAX; net.gates.len()];
+    let mut stack = Vec::new();
+    for (g, gate) in net.gates.iter().enumerate() {
+        let Gate::Input(_) = gate else { continue };
+        stack.push(g);
+        while let Some(y) = stack.pop() {
+            for &z in &fanout[y] {
+                if seen[z] != g {
+                    seen[z] = g;
+                    in_cones[z] = in_cones[z].saturating_add(1);
+                    if in_cones[z] <= cap {
+                        stack.push(z);
+                    }
+                }
+            }
+        }
+    }
+    in_cones
+}
+
+/// The number of cones above which a gate is shared: the gates in the
+/// fewest cones stay in their cones' routines while their copies add up to
+/// at most `CONE_ASSIGNMENTS`.
+fn share_limit(net: &Propnet, in_cones: &[u32], moved: &dyn Fn(GateId) -> bool) -> u32 {
+    let mut counts: Vec<u32> = (0..net.gates.len()).filter(|&g| moved(g)).map(|g| in_cones[g]).collect();
+    counts.sort_unstable();
+    let mut total = 0usize;
+    for &c in &counts {
+        total += c as usize;
+        if total > CONE_ASSIGNMENTS {
+            // Every gate in `c` or more cones is shared.
+            return c.saturating_sub(1);
+        }
+    }
+    u32::MAX
 }
 
 /// One thread's view of a compiled game: one state at a time, with the

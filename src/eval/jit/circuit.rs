@@ -15,8 +15,11 @@
 //!   AND/OR/NOT instruction evaluates a gate in 64 independent games.
 //!
 //! A long routine is cut into functions of
-//! at most [`CHUNK`] assignments, because Cranelift's time grows faster than
-//! linearly with a function's size. The functions are compiled in parallel
+//! at most [`CHUNK`] assignments and wires, because Cranelift's time grows faster than
+//! linearly with a function's size; short routines (a GDL move's cone is
+//! often one or two gates) share a function, which picks the routine by its
+//! fifth argument through a jump table, because Cranelift's fixed cost per
+//! function is larger than such a routine's code. The functions are compiled in parallel
 //! threads and placed in their order, so the code does not depend on the
 //! threads. Every index is checked when the circuit
 //! is compiled and every buffer's length when it is run, so running a
@@ -36,8 +39,14 @@ use super::code::CodeMemory;
 use super::compiler::host_isa;
 use super::{JitConfig, JitError};
 
-/// Assignments per compiled function, at most (a fixpoint block is never cut).
-pub const CHUNK: usize = 4096;
+/// Assignments plus the wires they read per compiled function, at most (a
+/// fixpoint block is never cut).
+pub const CHUNK: usize = 16_384;
+
+/// Routines of at most this many assignments and wires share functions, up
+/// to [`CHUNK`] or [`GROUP`] routines per function.
+const SHORT: usize = 256;
+const GROUP: usize = 1024;
 
 /// Where an input of a gate comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +82,23 @@ pub enum Block {
     /// A cyclic component: its targets start at 0 and the assignments repeat
     /// until none changes (the least fixpoint when the cycle is positive).
     Fixpoint(Vec<Assign>),
+}
+
+impl Assign {
+    /// What its code costs to compile: the assignment and its wires.
+    fn cost(&self) -> usize {
+        1 + match &self.op {
+            Op::And(ws) | Op::Or(ws) => ws.len(),
+            Op::Not(_) => 1,
+        }
+    }
+}
+
+impl Block {
+    fn cost(&self) -> usize {
+        let (Block::Straight(list) | Block::Fixpoint(list)) = self;
+        list.iter().map(Assign::cost).sum()
+    }
 }
 
 /// One entry point: blocks in order, then `out` bit `b` = wire for each
@@ -163,8 +189,18 @@ pub enum Layout {
 /// States a sliced circuit evaluates at once: the bits of a word.
 pub const LANES: usize = 64;
 
-/// `fn(values, state, inputs, out)`.
-type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64);
+/// `fn(values, state, inputs, out, which)`: `which` picks the routine of a
+/// function that several share (ignored by the others).
+type CircuitSig = unsafe extern "C" fn(*mut u8, *const u64, *const u8, *mut u64, u32);
+
+/// A routine's piece, compiled into one function with others: its routine,
+/// whether it is the routine's last piece (which writes the outputs), and
+/// its blocks.
+struct Piece {
+    routine: usize,
+    last: bool,
+    blocks: Vec<Block>,
+}
 
 /// A function's machine code and its alignment, or why it has none.
 type Machine = Result<(u64, Vec<u8>), JitError>;
@@ -174,7 +210,9 @@ type Machine = Result<(u64, Vec<u8>), JitError>;
 /// touches only the buffers each call passes).
 #[derive(Clone)]
 pub struct CompiledCircuit {
-    routines: Arc<[Vec<CircuitSig>]>,
+    /// Per routine, its functions in order, each with the `which` it is
+    /// called with.
+    routines: Arc<[Vec<(CircuitSig, u32)>]>,
     layout: Layout,
     n_values: usize,
     n_state_bits: usize,
@@ -209,29 +247,24 @@ impl CompiledCircuit {
         let ptr = module.target_config().pointer_type();
         let frontend = module.target_config();
         let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
-        let jobs: Vec<(usize, bool, Vec<Block>)> = circuit
-            .routines
-            .iter()
-            .enumerate()
-            .flat_map(|(r, routine)| {
-                let chunks = chunks(routine);
-                let last = chunks.len() - 1;
-                chunks.into_iter().enumerate().map(move |(k, blocks)| (r, k == last, blocks))
-            })
-            .collect();
+        let jobs = jobs(circuit);
         // Functions are compiled in parallel, each on its own, then defined
         // in their order: the code is the same whatever the threads do. Plain
         // scoped threads, not rayon's: a rayon worker waiting for its jobs
         // may run an unrelated one, which could wait on a lock its caller
         // holds (the registry compiles games under one).
         let one = |ctx: &mut cranelift_codegen::Context, fctx: &mut FunctionBuilderContext, i: usize| {
-            let (r, last, blocks) = &jobs[i];
             ctx.clear();
-            ctx.func.signature = ir::Signature::new(isa.default_call_conv());
-            ctx.func.signature.params.extend([AbiParam::new(ptr); 4]);
-            let outputs: &[(u32, Wire)] = if *last { &circuit.routines[*r].outputs } else { &[] };
+            ctx.func.signature = signature(&*isa, ptr);
+            let members: Vec<Member> = jobs[i]
+                .iter()
+                .map(|p| {
+                    let outputs: &[(u32, Wire)] = if p.last { &circuit.routines[p.routine].outputs } else { &[] };
+                    (p.blocks.as_slice(), outputs)
+                })
+                .collect();
             let target = Target { layout, state_bits: circuit.n_state_bits, frontend };
-            build(&mut ctx.func, fctx, blocks, outputs, target);
+            build(&mut ctx.func, fctx, &members, target);
             let code = ctx
                 .compile(&*isa, &mut cranelift_codegen::control::ControlPlane::default())
                 .map_err(|e| JitError::Codegen(format!("{:?}", e.inner)))?;
@@ -273,31 +306,32 @@ impl CompiledCircuit {
                 }
             }
         });
-        let mut ids: Vec<Vec<FuncId>> = vec![Vec::new(); circuit.routines.len()];
-        let mut sig = ir::Signature::new(isa.default_call_conv());
-        sig.params.extend([AbiParam::new(ptr); 4]);
-        for ((r, _, _), code) in jobs.iter().zip(compiled) {
+        let mut ids: Vec<Vec<(FuncId, u32)>> = vec![Vec::new(); circuit.routines.len()];
+        let sig = signature(&*isa, ptr);
+        for (job, code) in jobs.iter().zip(compiled) {
             let (align, bytes) = code.ok_or_else(|| JitError::Codegen("a function was not compiled".to_owned()))??;
             let id = module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
             module.define_function_bytes(id, align, &bytes, &[]).map_err(|e| codegen(&e))?;
-            ids[*r].push(id);
+            for (which, piece) in job.iter().enumerate() {
+                ids[piece.routine].push((id, which as u32));
+            }
         }
+        let n_functions = jobs.len();
         module.finalize_definitions().map_err(|e| codegen(&e))?;
-        let routines: Vec<Vec<CircuitSig>> = ids
+        let routines: Vec<Vec<(CircuitSig, u32)>> = ids
             .iter()
             .map(|fs| {
                 fs.iter()
-                    .map(|&id| {
+                    .map(|&(id, which)| {
                         let p = module.get_finalized_function(id);
-                        // SAFETY: every function was built by `build` with four
-                        // pointer parameters and no result, which is
+                        // SAFETY: every function was built by `build` with the
+                        // parameters of `signature` and no result, which is
                         // `CircuitSig` in the host's default calling convention.
-                        unsafe { std::mem::transmute::<*const u8, CircuitSig>(p) }
+                        (unsafe { std::mem::transmute::<*const u8, CircuitSig>(p) }, which)
                     })
                     .collect()
             })
             .collect();
-        let n_functions = routines.iter().map(Vec::len).sum();
         Ok(CompiledCircuit {
             routines: routines.into(),
             layout,
@@ -322,13 +356,13 @@ impl CompiledCircuit {
         assert!(state.len() >= self.state_words, "state: {} of {} words", state.len(), self.state_words);
         assert!(inputs.len() >= self.n_inputs, "inputs: {} of {} bytes", inputs.len(), self.n_inputs);
         assert!(out.len() >= self.state_words, "out: {} of {} words", out.len(), self.state_words);
-        for f in &self.routines[routine] {
+        for &(f, which) in &self.routines[routine] {
             // SAFETY: the function reads and writes `values[..n_values]`, reads
             // `state[..state_words]` and `inputs[..n_inputs]` and writes
             // `out[..state_words]`: every index was checked against those
-            // sizes by `Circuit::check`, and the lengths above. The code is
-            // alive while `self._code` is.
-            unsafe { f(values.as_mut_ptr(), state.as_ptr(), inputs.as_ptr(), out.as_mut_ptr()) };
+            // sizes by `Circuit::check`, and the lengths above; `which` is
+            // the routine's own. The code is alive while `self._code` is.
+            unsafe { f(values.as_mut_ptr(), state.as_ptr(), inputs.as_ptr(), out.as_mut_ptr(), which) };
         }
     }
 
@@ -344,12 +378,12 @@ impl CompiledCircuit {
         assert!(state.len() >= self.n_state_bits, "state: {} of {} words", state.len(), self.n_state_bits);
         assert!(inputs.len() >= self.n_inputs, "inputs: {} of {} words", inputs.len(), self.n_inputs);
         assert!(out.len() >= self.n_state_bits, "out: {} of {} words", out.len(), self.n_state_bits);
-        for f in &self.routines[routine] {
+        for &(f, which) in &self.routines[routine] {
             // SAFETY: as in `run`, with every buffer a slice of words indexed
             // by value, state bit, input and output bit, each checked by
             // `Circuit::check` and the lengths above.
             unsafe {
-                f(values.as_mut_ptr().cast(), state.as_ptr(), inputs.as_ptr().cast(), out.as_mut_ptr());
+                f(values.as_mut_ptr().cast(), state.as_ptr(), inputs.as_ptr().cast(), out.as_mut_ptr(), which);
             }
         }
     }
@@ -375,8 +409,49 @@ impl CompiledCircuit {
     }
 }
 
-/// A routine's blocks cut into pieces of at most [`CHUNK`] assignments (a
-/// fixpoint block stays whole); at least one piece, for the outputs.
+/// The functions to compile: each routine cut into pieces (`chunks`), a
+/// short routine's one piece grouped with the next short ones.
+fn jobs(circuit: &Circuit) -> Vec<Vec<Piece>> {
+    let mut jobs: Vec<Vec<Piece>> = Vec::new();
+    let mut group: Vec<Piece> = Vec::new();
+    let mut group_size = 0;
+    for (r, routine) in circuit.routines.iter().enumerate() {
+        let pieces = chunks(routine);
+        let size: usize = pieces.iter().flatten().map(Block::cost).sum();
+        if pieces.len() == 1 && size <= SHORT {
+            if group_size + size > CHUNK || group.len() == GROUP {
+                jobs.push(std::mem::take(&mut group));
+                group_size = 0;
+            }
+            group_size += size;
+            group.extend(pieces.into_iter().map(|blocks| Piece { routine: r, last: true, blocks }));
+            continue;
+        }
+        let last = pieces.len() - 1;
+        jobs.extend(
+            pieces.into_iter().enumerate().map(|(k, blocks)| vec![Piece { routine: r, last: k == last, blocks }]),
+        );
+    }
+    if !group.is_empty() {
+        jobs.push(group);
+    }
+    jobs
+}
+
+/// What a function computes for one `which`: blocks, then outputs.
+type Member<'a> = (&'a [Block], &'a [(u32, Wire)]);
+
+/// `fn(values, state, inputs, out, which)` (see [`CircuitSig`]).
+fn signature(isa: &dyn cranelift_codegen::isa::TargetIsa, ptr: ir::Type) -> ir::Signature {
+    let mut sig = ir::Signature::new(isa.default_call_conv());
+    sig.params.extend([AbiParam::new(ptr); 4]);
+    sig.params.push(AbiParam::new(types::I32));
+    sig
+}
+
+/// A routine's blocks cut into pieces of at most [`CHUNK`] assignments and
+/// wires (a fixpoint block, or an assignment, stays whole); at least one
+/// piece, for the outputs.
 fn chunks(routine: &Routine) -> Vec<Vec<Block>> {
     let mut pieces: Vec<Vec<Block>> = vec![Vec::new()];
     let mut size = 0;
@@ -393,11 +468,21 @@ fn chunks(routine: &Routine) -> Vec<Vec<Block>> {
     for block in &routine.blocks {
         match block {
             Block::Straight(assigns) => {
-                for part in assigns.chunks(CHUNK) {
-                    push(&mut pieces, &mut size, Block::Straight(part.to_vec()), part.len());
+                let mut part: Vec<Assign> = Vec::new();
+                let mut cost = 0;
+                for a in assigns {
+                    if cost + a.cost() > CHUNK && cost > 0 {
+                        push(&mut pieces, &mut size, Block::Straight(std::mem::take(&mut part)), cost);
+                        cost = 0;
+                    }
+                    cost += a.cost();
+                    part.push(a.clone());
+                }
+                if !part.is_empty() {
+                    push(&mut pieces, &mut size, Block::Straight(part), cost);
                 }
             }
-            Block::Fixpoint(assigns) => push(&mut pieces, &mut size, block.clone(), assigns.len()),
+            Block::Fixpoint(_) => push(&mut pieces, &mut size, block.clone(), block.cost()),
         }
     }
     pieces
@@ -411,12 +496,12 @@ struct Target {
     frontend: cranelift_codegen::isa::TargetFrontendConfig,
 }
 
-/// Emits one function: the blocks, then the outputs.
+/// Emits one function: for each member (blocks, then outputs), its code;
+/// with several members, a jump table on `which` picks one.
 fn build(
     func: &mut ir::Function,
     fctx: &mut FunctionBuilderContext,
-    blocks: &[Block],
-    outputs: &[(u32, Wire)],
+    members: &[Member],
     target: Target,
 ) {
     let mut b = FunctionBuilder::new(func, fctx);
@@ -425,36 +510,41 @@ fn build(
     b.switch_to_block(entry);
     b.seal_block(entry);
     let params = b.block_params(entry).to_vec();
+    let starts: Vec<ir::Block> = if members.len() > 1 {
+        let starts: Vec<ir::Block> = members.iter().map(|_| b.create_block()).collect();
+        let done = b.create_block();
+        let calls: Vec<ir::BlockCall> = starts.iter().map(|&s| b.func.dfg.block_call(s, &[])).collect();
+        let default = b.func.dfg.block_call(done, &[]);
+        let table = b.create_jump_table(ir::JumpTableData::new(default, &calls));
+        b.ins().br_table(params[4], table);
+        b.switch_to_block(done);
+        b.seal_block(done);
+        b.ins().return_(&[]);
+        starts
+    } else {
+        vec![entry]
+    };
     let mut e = Emitter {
         sliced: target.layout == Layout::Sliced,
         values: params[0],
         state: params[1],
         inputs: params[2],
         words: HashMap::new(),
+        bits: HashMap::new(),
         known: HashMap::new(),
         b,
     };
-    for block in blocks {
-        match block {
-            Block::Straight(assigns) => {
-                for a in assigns {
-                    let v = e.op(&a.op);
-                    e.store(a.target, v);
-                    e.known.insert(a.target, v);
-                }
-            }
-            Block::Fixpoint(assigns) => e.fixpoint(assigns),
+    for (&(blocks, outputs), &start) in members.iter().zip(&starts) {
+        if start != entry {
+            e.b.switch_to_block(start);
+            e.b.seal_block(start);
+            // Values of another member are not defined here.
+            e.words.clear();
+            e.bits.clear();
+            e.known.clear();
         }
+        e.member(blocks, outputs, params[3], target.state_bits);
     }
-    let out = params[3];
-    if !outputs.is_empty() {
-        if e.sliced {
-            e.sliced_outputs(outputs, out, target.state_bits);
-        } else {
-            e.packed_outputs(outputs, out, target.state_bits.div_ceil(64));
-        }
-    }
-    e.b.ins().return_(&[]);
     e.b.finalize(target.frontend);
 }
 
@@ -468,12 +558,38 @@ struct Emitter<'f> {
     /// State words loaded so far (the state does not change during a call;
     /// packed: by word index, sliced: by bit).
     words: HashMap<u32, ir::Value>,
+    /// Packed: state bits extracted so far, by bit.
+    bits: HashMap<u32, ir::Value>,
     /// Gate values computed in straight code of this function, reused
     /// instead of reloaded.
     known: HashMap<u32, ir::Value>,
 }
 
 impl Emitter<'_> {
+    /// One routine's piece: its blocks, its outputs into `out`, and return.
+    fn member(&mut self, blocks: &[Block], outputs: &[(u32, Wire)], out: ir::Value, state_bits: usize) {
+        for block in blocks {
+            match block {
+                Block::Straight(assigns) => {
+                    for a in assigns {
+                        let v = self.op(&a.op);
+                        self.store(a.target, v);
+                        self.known.insert(a.target, v);
+                    }
+                }
+                Block::Fixpoint(assigns) => self.fixpoint(assigns),
+            }
+        }
+        if !outputs.is_empty() {
+            if self.sliced {
+                self.sliced_outputs(outputs, out, state_bits);
+            } else {
+                self.packed_outputs(outputs, out, state_bits.div_ceil(64));
+            }
+        }
+        self.b.ins().return_(&[]);
+    }
+
     /// The type of a gate value: a byte, or a word of lanes.
     fn ty(&self) -> ir::Type {
         if self.sliced { types::I64 } else { types::I8 }
@@ -508,11 +624,15 @@ impl Emitter<'_> {
             Wire::Const(c) => self.constant(c),
             Wire::StateBit(i) if self.sliced => self.state_word(i),
             Wire::StateBit(i) => {
+                if let Some(&bit) = self.bits.get(&i) {
+                    return bit;
+                }
                 let word = self.state_word(i / 64);
                 let shifted = if i % 64 == 0 { word } else { self.b.ins().ushr_imm_u(word, i64::from(i % 64)) };
                 let narrow = self.b.ins().ireduce(types::I8, shifted);
-                let one = self.b.ins().iconst(types::I8, 1);
-                self.b.ins().band(narrow, one)
+                let bit = self.b.ins().band_imm_u(narrow, 1);
+                self.bits.insert(i, bit);
+                bit
             }
         }
     }
