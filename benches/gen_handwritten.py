@@ -82,4 +82,5 @@ def main():
     out.write("];\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

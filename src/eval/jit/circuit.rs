@@ -498,12 +498,7 @@ struct Target {
 
 /// Emits one function: for each member (blocks, then outputs), its code;
 /// with several members, a jump table on `which` picks one.
-fn build(
-    func: &mut ir::Function,
-    fctx: &mut FunctionBuilderContext,
-    members: &[Member],
-    target: Target,
-) {
+fn build(func: &mut ir::Function, fctx: &mut FunctionBuilderContext, members: &[Member], target: Target) {
     let mut b = FunctionBuilder::new(func, fctx);
     let entry = b.create_block();
     b.append_block_params_for_function_params(entry);

@@ -123,8 +123,10 @@ pub struct BatchFn {
 impl BatchFn {
     /// Evaluates the program on every row of `cols`: `out[r]` receives the
     /// result bits of row `r` and `aux[r]` a policy's rule slot (see
-    /// [`rule_index`]). Both are resized to `cols.stride`; rows past
-    /// `cols.n_rows` hold padding.
+    /// [`rule_index`]; a tree leaves `aux` as it was). Both are resized to
+    /// `cols.stride` and not cleared when they have that length already (a
+    /// table evaluated again by many programs writes no more than the
+    /// programs do); rows past `cols.n_rows` hold padding.
     ///
     /// # Panics
     /// If `cols` has fewer slots than the program reads, or a stride that is
@@ -133,10 +135,14 @@ impl BatchFn {
         assert!(cols.n_slots >= self.n_slots, "the program reads {} slots, {} given", self.n_slots, cols.n_slots);
         assert!(cols.stride.is_multiple_of(self.lanes) && cols.stride >= cols.n_rows, "bad column stride");
         assert!(cols.data.len() >= cols.n_slots * cols.stride, "short column data");
-        out.clear();
-        out.resize(cols.stride, 0);
-        aux.clear();
-        aux.resize(cols.stride, u64::MAX);
+        if out.len() != cols.stride {
+            out.clear();
+            out.resize(cols.stride, 0);
+        }
+        if aux.len() != cols.stride {
+            aux.clear();
+            aux.resize(cols.stride, u64::MAX);
+        }
         // SAFETY: the loop visits rows [0, round_up(n_rows, lanes)) ⊆
         // [0, stride) (checked above); it reads `data[slot * stride + row]`
         // for slots < n_slots ≤ cols.n_slots, and writes `out[row]` and
