@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Every headline figure of docs/PERFORMANCE.md next to its reference, in one
+run, as a user measures them: the release binary's own commands, and the
+references measured here in the same run where they can run here (LLVM,
+rh_bfs.py) or read from ../shared where they cannot (OpenSpiel's C++
+rollouts, GGP-Base's prover).
+
+Usage (from the repository root, after `cargo build --release`):
+
+    python3 benches/bench.py [--quick] [--only SECTION,...]
+
+Sections: batch, playouts, gdl, compile, rushhour. Prints one Markdown table
+per section (figure, ours, reference, ratio, target) and the command behind
+each figure; `--quick` shortens every measurement (for a smoke run, not for
+figures). Note the machine and its load with the figures: the machine's
+speed varies run to run.
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Paths are relative to the repository root (the script works from there),
+# so the commands it prints read as a user types them.
+SHARED = os.path.join("..", "shared")
+BIN = os.path.join("target", "release", "stratagem")
+
+
+def run(args, **kw):
+    """Runs a command from the repository root; its stdout, or exits with its error."""
+    p = subprocess.run(args, capture_output=True, text=True, **kw)
+    if p.returncode != 0:
+        sys.exit("bench: `%s` failed:\n%s" % (" ".join(args), p.stderr))
+    return p.stdout
+
+
+def table(title, rows, commands):
+    print("\n## %s\n" % title)
+    print("| figure | ours | reference | ratio | target |")
+    print("| --- | --- | --- | --- | --- |")
+    for figure, ours, ref, target in rows:
+        ratio = "%.2f×" % (ours / ref) if ref else ""
+        print("| %s | %s | %s | %s | %s |" % (figure, fmt(ours), fmt(ref) if ref else "—", ratio, target))
+    print("\n```sh\n%s\n```" % "\n".join(commands))
+    sys.stdout.flush()
+
+
+def fmt(x):
+    if x >= 1e6:
+        return "%.3g M" % (x / 1e6)
+    if x >= 1e4:
+        return "%.3g K" % (x / 1e3)
+    if x >= 100:
+        return "%.0f" % x
+    return "%.3g" % x
+
+
+def batch(quick):
+    repeat = "3" if quick else "9"
+    trees = os.path.join(SHARED, "gpbench", "trees.sexp")
+    rows_csv = os.path.join(SHARED, "gpbench", "rows.csv")
+    llvm_cmd = ["python3", "benches/llvm_batch.py", "--repeat", repeat]
+    jit_cmd = [BIN, "batch", "--engine", "jit", "--repeat", repeat, "--trees", trees, "--rows", rows_csv]
+    llvm = {tuple(l.split()[:3]): float(l.split()[5]) for l in run(llvm_cmd).splitlines()}
+    jit = {}
+    for line in run(jit_cmd).splitlines():
+        f = line.split()
+        if len(f) == 7:
+            jit[tuple(f[:3])] = float(f[6])
+    groups = collections.defaultdict(list)
+    for key, rate in jit.items():
+        groups[(key[0], int(key[1]))].append((rate, llvm[key]))
+    rows = []
+    for (s, size), rates in sorted(groups.items()):
+        # Node evaluations over the time of every tree's fastest pass.
+        ours = len(rates) / sum(1 / a for a, _ in rates)
+        ref = len(rates) / sum(1 / b for _, b in rates)
+        target = "≥ 1.0×" if size >= 127 else ""
+        rows.append(("%s %d: node evals/s, JIT vs LLVM" % (s, size), ours, ref, target))
+    table("Program evaluation: `stratagem batch` next to LLVM", rows,
+          [" ".join(llvm_cmd), " ".join(jit_cmd[:1] + ["batch"] + jit_cmd[2:])])
+
+
+def openspiel_rollouts():
+    rates = {}
+    with open(os.path.join(SHARED, "domains", "openspiel", "cpp_rollouts.jsonl")) as f:
+        for line in f:
+            r = json.loads(line)
+            rates[r["game"]] = r["cpp_mcts_random_rollout_sims_per_s_median"]
+    return rates
+
+
+def playouts(quick):
+    ref = openspiel_rollouts()
+    games = "20000" if quick else "200000"
+    rows, commands = [], []
+    for game, ref_game, target in [("lose-checkers", "checkers", ""), ("morris", "nine_mens_morris", "≥ 10×")]:
+        cmd = [BIN, "play", "--game", game, "--a", "random", "--b", "random", "--games", games, "--seed", "1",
+               "--format", "json"]
+        ours = json.loads(run(cmd))["games_per_s"]
+        rows.append(("%s random games/s vs OpenSpiel C++ rollouts (%s)" % (game, ref_game), ours, ref[ref_game],
+                     target))
+        commands.append(" ".join(["stratagem"] + cmd[1:]))
+    table("Random playouts: `stratagem play` next to OpenSpiel", rows, commands)
+
+
+PLAYOUTS = re.compile(r"([0-9.]+) playouts/s, ([0-9.]+) expansions/s")
+
+
+def gdl_playouts(game, seconds, *engine):
+    cmd = [BIN, "gdl", "playouts", os.path.join(SHARED, "gdl", "games", game + ".kif"), "--seconds", seconds]
+    out = run(cmd + list(engine))
+    m = PLAYOUTS.search(out.splitlines()[-1])
+    if not m:
+        sys.exit("bench: unexpected output of gdl playouts: %s" % out)
+    return float(m.group(1)), float(m.group(2)), " ".join(["stratagem"] + cmd[1:] + list(engine))
+
+
+def gdl(quick):
+    seconds = "1" if quick else "5"
+    targets = {"connectFour": "≥ 300 K", "breakthrough": "≥ 17 K", "othello-comp2007": "≥ 6.6 K"}
+    rows, commands = [], []
+    for game, target in targets.items():
+        with open(os.path.join(SHARED, "gdl", "speed", game + ".json")) as f:
+            ggp = json.load(f)
+        batch_rate, batch_exp, c1 = gdl_playouts(game, seconds, "--engine", "compiled")
+        one_rate, one_exp, c2 = gdl_playouts(game, seconds, "--engine", "compiled", "--one-at-a-time")
+        _, prover_exp, c3 = gdl_playouts(game, seconds, "--engine", "prover")
+        rows.append(("%s: compiled playouts/s (64 at a time) vs GGP-Base" % game, batch_rate,
+                     ggp["playouts_per_s"], target))
+        rows.append(("%s: compiled expansions/s, one at a time, vs our prover" % game, one_exp, prover_exp,
+                     "≥ 100×"))
+        rows.append(("%s: compiled expansions/s, 64 at a time, vs our prover" % game, batch_exp, prover_exp,
+                     "≥ 100×"))
+        commands += [c1, c2, c3]
+    table("GDL: the compiled engine next to the prover and GGP-Base", rows, commands)
+
+
+PHASES = re.compile(r"grounding ([0-9.]+) s, optimisation ([0-9.]+) s, compilation ([0-9.]+) s")
+
+
+def compile_times(quick):
+    rows, commands = [], []
+    names = sorted(f[:-5] for f in os.listdir(os.path.join(SHARED, "gdl", "perft")) if f.endswith(".json"))
+    games_dir = os.path.join(SHARED, "gdl", "games")
+    names = [n for n in names if os.path.exists(os.path.join(games_dir, n + ".kif"))]
+    if quick:
+        names = [n for n in names if n in ("amazons", "chess_200", "checkers")]
+    for name in names:
+        cmd = [BIN, "gdl", "check", os.path.join(games_dir, name + ".kif"), "--engine", "compiled"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        m = PHASES.search(p.stdout + p.stderr)
+        if m:
+            total = sum(float(x) for x in m.groups())
+            rows.append(("%s: grounding + optimisation + compilation, s" % name, total, 0, "≤ 2 s"))
+        else:
+            print("note: %s is not compiled: %s" % (name, (p.stdout + p.stderr).strip().splitlines()[-1:]))
+    commands.append("stratagem gdl check ../shared/gdl/games/GAME.kif --engine compiled   # each game with perft")
+    table("GDL: compiling each game with reference perft", rows, commands)
+
+
+def rushhour(quick):
+    step = 400 if quick else 40
+    boards_path = os.path.join("target", "bench-rush-hour.txt")
+    with open(os.path.join(SHARED, "domains", "rushhour", "rush_12k.txt")) as f:
+        lines = [l for i, l in enumerate(f) if i % step == 0]
+    with open(boards_path, "w") as f:
+        f.writelines(lines)
+    cmd = [BIN, "solve", "rush-hour", "--puzzles", boards_path, "--threads", "1", "--format", "json"]
+    start = time.perf_counter()
+    out = run(cmd)
+    ours_secs = time.perf_counter() - start
+    nodes = sum(json.loads(l)["nodes"] for l in out.splitlines() if l.startswith("{") and '"nodes"' in l)
+    sys.path.insert(0, os.path.join(SHARED, "domains", "rushhour"))
+    import rh_bfs  # noqa: E402
+    start = time.perf_counter()
+    ref_nodes = 0
+    for line in lines:
+        ref_nodes += rh_bfs.solve(line.split()[1])[1]
+    ref_secs = time.perf_counter() - start
+    rows = [("BFS puzzles/s, %d puzzles of rush_12k.txt (one thread) vs rh_bfs.py" % len(lines),
+             len(lines) / ours_secs, len(lines) / ref_secs, ""),
+            ("BFS nodes expanded (must be equal)", nodes, ref_nodes, "1.00×")]
+    table("Rush Hour: BFS next to rh_bfs.py", rows,
+          ["awk 'NR%%%d==1' ../shared/domains/rushhour/rush_12k.txt > boards.txt" % step,
+           "stratagem solve rush-hour --puzzles boards.txt --threads 1 --format json",
+           "python3 -c 'import rh_bfs; ...'   # rh_bfs.solve(board) over the same boards"])
+
+
+SECTIONS = {"batch": batch, "playouts": playouts, "gdl": gdl, "compile": compile_times, "rushhour": rushhour}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--only", default=",".join(SECTIONS))
+    a = p.parse_args()
+    os.chdir(ROOT)
+    if not os.path.exists(BIN):
+        sys.exit("bench: build first: cargo build --release")
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[:3]
+    print("# Stratagem benchmarks, %s, %d cores, load average %s" % (
+        time.strftime("%Y-%m-%d %H:%M"), os.cpu_count() or 0, " ".join(load)))
+    for name in a.only.split(","):
+        if name not in SECTIONS:
+            sys.exit("bench: unknown section `%s` (sections: %s)" % (name, ", ".join(SECTIONS)))
+        SECTIONS[name](a.quick)
+
+
+main()
