@@ -9,7 +9,7 @@ use std::sync::Arc;
 use super::alphabeta::Evaluator;
 use crate::eval::interp::Interp;
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
-use crate::games::domain::{Binding, PositionContext};
+use crate::games::domain::{Binding, PositionContext, Slots};
 use crate::games::{Player, TwoPlayer};
 use crate::lang::{Network, Policy, Weights};
 use crate::lang::{PrimKind, PrimSet, Tree};
@@ -172,13 +172,17 @@ impl<S> GpProgram<S> {
 
     /// The program's value on `state` for `me`.
     pub fn value(&self, state: &S, me: Player) -> f64 {
+        if let (Some(f), false) = (&self.jit, self.uses_natives) {
+            let mut slots = Slots::zeroed(self.binding.features.len());
+            self.binding.fill(state, me, &self.used, slots.as_mut_slice());
+            return f.call(slots.as_slice(), None).0.as_f64();
+        }
         let mut ctx = PositionContext::new(&self.binding, state, me, &self.used);
         match &self.jit {
-            Some(f) if self.uses_natives => {
+            Some(f) => {
                 let slots = ctx.slots.clone();
                 f.call(slots.as_slice(), Some(&mut ctx)).0.as_f64()
             }
-            Some(f) => f.call(ctx.slots.as_slice(), None).0.as_f64(),
             None => {
                 let mut interp = Interp::new(&self.ps, &mut ctx);
                 match &self.program {
