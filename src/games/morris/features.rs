@@ -17,19 +17,57 @@ use super::Position;
 use super::board::{ADJACENT, INTERSECTIONS, MILLS, point};
 use crate::games::{Bits, Player};
 
-/// Whether `x`, the points of one line held by a player, are exactly two of
-/// the line's three: at least two bits set, and not all. Terminals are read
-/// at every leaf of every search, so they avoid counting bits one line at a time.
+/// Every point's successor on its ring: bit `8r + p` of the result is bit
+/// `8r + (p + 1) % 8` of `x`.
 #[inline]
-fn two_of(x: u32, line: u32) -> bool {
-    x & x.wrapping_sub(1) != 0 && x != line
+fn ring_next(x: u32) -> u32 {
+    ((x >> 1) & 0x7F_7F7F) | ((x & 0x01_0101) << 7)
+}
+
+/// The 16 lines at once, each as one bit: ring side `k` of ring `r` (points
+/// `2k`, `2k + 1`, `2k + 2` mod 8 of the ring) as bit `8r + 2k`, spoke `p`
+/// (point `p` of each ring, `p` odd) as bit `p`. Terminals are read at every
+/// leaf of every search, so they test all lines in a few word operations
+/// rather than one line at a time.
+const RING_SIDES: u32 = 0x55_5555;
+const SPOKES: u32 = 0xAA;
+
+/// `MILLS` indexed by the bit that stands for the line (0 elsewhere).
+static LINE_AT_BIT: [u32; 24] = {
+    let mut t = [0u32; 24];
+    let mut i = 0;
+    while i < 16 {
+        let bit = if i < 12 { 8 * (i / 4) + 2 * (i % 4) } else { 2 * (i - 12) + 1 };
+        t[bit] = MILLS[i];
+        i += 1;
+    }
+    t
+};
+
+/// The lines where `keep(a, b, c)` holds, with `a`, `b`, `c` the line's
+/// three points in each of `xs` (bits of the points of a set of points).
+#[inline]
+fn lines<const N: usize>(xs: [u32; N], keep: impl Fn([[u32; N]; 3]) -> u32) -> u32 {
+    let first = xs;
+    let second = xs.map(ring_next);
+    let third = second.map(ring_next);
+    let ring = keep([first, second, third]) & RING_SIDES;
+    let spoke = keep([xs, xs.map(|x| x >> 8), xs.map(|x| x >> 16)]) & SPOKES;
+    ring | spoke
 }
 
 /// The lines where `me` holds two points and the third is empty.
 #[inline]
-fn possible_mills(pos: &Position, me: Player) -> impl Iterator<Item = u32> + '_ {
-    let (own, other) = (pos.men[me as usize], pos.men[(me ^ 1) as usize]);
-    MILLS.iter().copied().filter(move |&m| two_of(m & own, m) && m & other == 0)
+fn possible_lines(pos: &Position, me: Player) -> u32 {
+    lines([pos.men[me as usize], pos.empty_points()], |[[o0, e0], [o1, e1], [o2, e2]]| {
+        (o0 & o1 & e2) | (o0 & e1 & o2) | (e0 & o1 & o2)
+    })
+}
+
+/// The lines where `me` holds two points and the third is empty, as masks.
+#[inline]
+fn possible_mills(pos: &Position, me: Player) -> impl Iterator<Item = u32> {
+    Bits(possible_lines(pos, me)).map(|b| LINE_AT_BIT[b as usize])
 }
 
 fn almost_mills(pos: &Position, me: Player) -> f64 {
@@ -50,8 +88,7 @@ fn almost_mills(pos: &Position, me: Player) -> f64 {
 
 /// FriendlyMillCount (table 2): the number of mills the player has.
 pub fn friendly_mill_count(pos: &Position, me: Player) -> f64 {
-    let own = pos.men[me as usize];
-    MILLS.iter().filter(|&&m| own & m == m).count() as f64
+    f64::from(lines([pos.men[me as usize]], |[[a], [b], [c]]| a & b & c).count_ones())
 }
 
 /// EnemyMillCount (table 2): the number of mills the enemy has.
@@ -76,7 +113,7 @@ pub fn enemy_almost_mill_count(pos: &Position, me: Player) -> f64 {
 
 /// FriendlyPossibleMillCount (table 2): the player's possible mills.
 pub fn friendly_possible_mill_count(pos: &Position, me: Player) -> f64 {
-    possible_mills(pos, me).count() as f64
+    f64::from(possible_lines(pos, me).count_ones())
 }
 
 /// EnemyPossibleMillCount (table 2): the enemy's possible mills.
