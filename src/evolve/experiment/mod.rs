@@ -36,6 +36,7 @@ mod clauses;
 mod coevolution;
 mod duels;
 mod individual;
+mod network;
 mod players;
 mod puzzles;
 
