@@ -28,10 +28,10 @@ use super::engine::{Engine, EngineParams, Evaluation, GenerationStats, MonitorSt
 use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
 use super::finalists::{self, FinalRound, Finalist};
 use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
-use super::neat::{NeatState, Species};
 use super::genome::{Genome, Representation, weight_terms};
 use super::hillis::{self, Scores};
 use super::init::Builder;
+use super::neat::{NeatState, Species};
 use super::openings::{self, Coevolution, Opening};
 use super::output::{
     self, BOARDS_FILE, CHECKPOINT_FORMAT, Checkpoint, LogRecord, SavedNeat, SavedProblems, SavedSpecies,

@@ -160,7 +160,9 @@ fn check_settings_fit(cx: &mut Cx, kind: &str, clauses: &Clauses) {
             );
         }
     }
-    if !matches!(kind, "tree" | "network") && matches!(clauses.get("crossover"), Some([_, k]) if k.as_symbol() == Some("one-way")) {
+    if !matches!(kind, "tree" | "network")
+        && matches!(clauses.get("crossover"), Some([_, k]) if k.as_symbol() == Some("one-way"))
+    {
         let why = if kind == "policy" {
             "rule crossover exchanges the rules after a cut in each parent; write (crossover P)"
         } else {

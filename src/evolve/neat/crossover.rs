@@ -25,7 +25,8 @@ pub fn crossover(rng: &mut GpRng, fitter: &NetGenes, other: &NetGenes, equal: bo
                 i += 1;
                 j += 1;
                 let mut gene = if rng.random_bool(0.5) { x.clone() } else { y.clone() };
-                gene.enabled = if !x.enabled || !y.enabled { !rng.random_bool(p.keep_disabled.clamp(0.0, 1.0)) } else { true };
+                gene.enabled =
+                    if !x.enabled || !y.enabled { !rng.random_bool(p.keep_disabled.clamp(0.0, 1.0)) } else { true };
                 Some(gene)
             }
             (Some(x), y) if y.is_none_or(|y| x.innovation < y.innovation) => {

@@ -76,9 +76,7 @@ pub fn assemble(inputs: &[crate::lang::PrimId], nodes: &[&NetNode], mut links: V
     }
     let node_genes: Vec<NetNode> = names
         .iter()
-        .map(|&name| {
-            nodes.iter().find(|n| n.name == name).map_or_else(|| hidden_node(name), |n| (*n).clone())
-        })
+        .map(|&name| nodes.iter().find(|n| n.name == name).map_or_else(|| hidden_node(name), |n| (*n).clone()))
         .collect();
     let index = |k: &Key| match k {
         Key::Input(i) => *i,

@@ -19,6 +19,8 @@ pub mod genes;
 pub mod innovations;
 pub mod mutate;
 pub mod species;
+#[cfg(test)]
+mod tests;
 
 use crate::lang::PrimId;
 

@@ -79,12 +79,9 @@ pub fn add_link(rng: &mut GpRng, g: &NetGenes, p: &NeatParams, innovations: &mut
     let mut candidates = Vec::new();
     for to in g.inputs.len()..n {
         let reaches = downstream(g, to);
-        for from in 0..n {
-            // `from` downstream of `to` (or `to` itself) would close a cycle.
-            if !reaches[from] && !linked.contains(&(from, to)) {
-                candidates.push((from, to));
-            }
-        }
+        // `from` downstream of `to` (or `to` itself) would close a cycle.
+        let sources = reaches.iter().enumerate().filter(|&(from, &r)| !r && !linked.contains(&(from, to)));
+        candidates.extend(sources.map(|(from, _)| (from, to)));
     }
     if candidates.is_empty() {
         return g.clone();
