@@ -30,12 +30,11 @@ pub struct KeyedLink {
     pub enabled: bool,
 }
 
-/// The key of node index `i` of `g`.
+/// The key of node index `i` of `g` (an index past its nodes, which a
+/// checked network never has, is taken for an input).
 pub fn key_of(g: &NetGenes, i: usize) -> Key {
-    match g.nodes.get(i.wrapping_sub(g.inputs.len())) {
-        Some(n) if i >= g.inputs.len() => Key::Node(n.name.clone()),
-        _ => Key::Input(i),
-    }
+    let node = i.checked_sub(g.inputs.len()).and_then(|k| g.nodes.get(k));
+    node.map_or(Key::Input(i), |n| Key::Node(n.name.clone()))
 }
 
 /// The links of `g` with keyed ends, in innovation order (a link without

@@ -100,8 +100,11 @@ pub fn add_link(rng: &mut GpRng, g: &NetGenes, p: &NeatParams, innovations: &mut
 pub fn downstream(g: &NetGenes, start: usize) -> Vec<bool> {
     let n = g.n_values();
     let mut seen = vec![false; n];
+    if start >= n {
+        return seen;
+    }
+    seen[start] = true;
     let mut stack = vec![start];
-    seen[start.min(n.saturating_sub(1))] = start < n;
     while let Some(v) = stack.pop() {
         for l in g.links.iter().filter(|l| l.enabled && l.from == v && l.to < n) {
             if !seen[l.to] {

@@ -67,6 +67,27 @@ fn add_node_splits_a_link() {
 }
 
 #[test]
+fn add_link_joins_unlinked_nodes_without_a_cycle() {
+    let (ps, p) = setup(3);
+    let mut rng = stream(15, &[]);
+    let g = initial(&mut rng, &p);
+    let mut t = Innovations::new(4);
+    assert_eq!(add_link(&mut rng, &g, &p, &mut t), g, "fully connected: nothing to add");
+    let h = add_node(&mut rng, &g, &mut t);
+    for seed in 0..50 {
+        let mut table = Innovations::new(t.next());
+        let k = add_link(&mut stream(seed, &[16]), &h, &p, &mut table);
+        assert!(is_network(&ps, &k));
+        assert_eq!(k.links.len(), h.links.len() + 1);
+        let new = k.links.last().expect("a new link");
+        // The inputs not yet linked to the hidden node are the only pairs
+        // (the output into the node would close a cycle).
+        assert_eq!(new.to, 4, "into the hidden node");
+        assert!(new.from < 3 && new.enabled && new.innovation == Some(t.next()));
+    }
+}
+
+#[test]
 fn the_same_split_in_a_generation_gets_the_same_node() {
     let (_, p) = setup(1);
     let g = initial(&mut stream(3, &[]), &p);
