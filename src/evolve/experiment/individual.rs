@@ -206,8 +206,9 @@ fn lower_policy(cx: &mut Cx, max_rules: Option<&Sexp>, reorder: Option<&Sexp>) -
     p
 }
 
-/// `(terms T...)`: the F terminals that evolve weights, by default all of
-/// the primset's. `None` when there are none to weigh.
+/// `(terms T...)` of weight vectors or `(inputs T...)` of networks: the F
+/// terminals that evolve weights, by default all of the primset's. `None`
+/// when there are none to weigh.
 fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clauses) -> Option<Vec<PrimId>> {
     let weighable = weighable_terminals(ps);
     let Some(opt) = terms else {
@@ -218,7 +219,7 @@ fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clause
                     format!("primset `{}` has no F terminal to weigh", ps.name),
                 )
                 .at(cx.file, clauses.span("individual"), "nothing to weigh")
-                .with_help("a weight vector weighs the primset's terminals of type F"),
+                .with_help("weight vectors weigh, and networks take as inputs, the primset's terminals of type F"),
             );
             return None;
         }
