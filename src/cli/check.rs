@@ -39,13 +39,16 @@ pub fn run(files: &[PathBuf]) -> Outcome {
 
 fn summarize_experiment(m: &Module, e: &Experiment) -> String {
     let trees: Vec<&str> = e.trees().iter().map(|(n, _)| n.as_str()).collect();
-    // Weight vectors have no trees, so no depth limit.
-    let depth =
-        if matches!(e.representation, Representation::Weights { .. }) { 0 } else { e.variation.limits.max_depth };
+    // Weight vectors and networks have no trees, so no depth limit.
+    let depth = match e.representation {
+        Representation::Weights { .. } | Representation::Network(_) => 0,
+        _ => e.variation.limits.max_depth,
+    };
     let evolves = match &e.representation {
         Representation::Trees(_) => trees.join(","),
         Representation::Policy(p) => format!("policy(max-rules={})", p.max_rules),
         Representation::Weights { terms, .. } => format!("weights(terms={})", terms.len()),
+        Representation::Network(np) => format!("network(inputs={})", np.inputs.len()),
     };
     format!(
         "experiment {} trees={} nodes=0 depth={} game={} primset={} population={} generations={} evolves={}",

@@ -144,6 +144,9 @@ fn write_champion(
             Genome::Policy(simplify_policy(ps, p)),
             "Simplified: constants folded, dead branches, introns and rules that never fire removed.",
         ),
+        (Genome::Network(_), _) => {
+            (g.clone(), "As evolved: disabled links and innovation numbers are NEAT's genes and change no value.")
+        }
         _ => (g.clone(), "Terminals the run did not evolve have the weight 0.0."),
     };
     let dir = opts.out.join("champions");

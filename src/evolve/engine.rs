@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::genome::{Genome, Representation, Variation};
 use super::init::Builder;
+use super::neat::{self, NeatParams, NeatState, SpeciesStats};
 use super::select;
 use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
@@ -92,6 +93,8 @@ pub const PUZZLES: u64 = 7;
 const ISLAND: u64 = 8;
 /// Migration between islands.
 const MIGRATE: u64 = 9;
+/// NEAT's breeding (after the generation, under `BREED`).
+const NEAT: u64 = 10;
 
 /// What evaluates a population. Implementations must be deterministic given
 /// `(seed, generation)` and the index of each task, whatever the thread count.
@@ -143,6 +146,9 @@ pub struct GenerationStats {
     /// The best member's games against the experiment's monitor (duels).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub monitor: Option<MonitorStats>,
+    /// The species of the generation, when networks evolve by NEAT.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub species: Option<SpeciesStats>,
 }
 
 /// The best member of a generation against a fixed player (seeds/003, figure 4).
@@ -185,6 +191,8 @@ pub struct Validation {
 pub struct State {
     pub generation: u64,
     pub population: Vec<Genome>,
+    /// Innovation numbers and species, when networks evolve by NEAT.
+    pub neat: Option<NeatState>,
 }
 
 /// A breeding event of [`Engine::plan`].
@@ -225,12 +233,19 @@ impl<'a> Engine<'a> {
         let mut rng = stream(self.params.seed, &[INIT]);
         let population =
             self.rep.random_population(&self.builder, &mut rng, self.params.population, &self.params.variation);
-        State { generation: 0, population }
+        let neat = match &self.rep {
+            Representation::Network(np) => Some(NeatState::new(np.inputs.len())),
+            _ => None,
+        };
+        State { generation: 0, population, neat }
     }
 
     /// Evaluates `state` and breeds the next generation.
     pub fn step(&self, state: &State, fitness: &dyn Fitness) -> (State, GenerationStats, Evaluation) {
         let mut eval = fitness.evaluate(&state.population, state.generation, self.params.seed);
+        if let Representation::Network(np) = &self.rep {
+            return self.step_neat(state, eval, np);
+        }
         if self.params.islands.count <= 1 && fitness.fitnessless().is_none() {
             let stats = self.stats(state, &eval);
             let next = self.breed(state, &eval.fitness, fitness);
@@ -239,6 +254,27 @@ impl<'a> Engine<'a> {
         let next = self.breed_islands(state, &mut eval, fitness);
         let stats = self.stats(state, &eval);
         (next, stats, eval)
+    }
+
+    /// NEAT's generation (src/evolve/neat/breed.rs): speciation, shared
+    /// fitness and NEAT's operators instead of selection and elitism.
+    fn step_neat(&self, state: &State, eval: Evaluation, np: &NeatParams) -> (State, GenerationStats, Evaluation) {
+        let g = state.generation;
+        let mut stats = self.stats(state, &eval);
+        let nets: Vec<_> = state
+            .population
+            .iter()
+            .filter_map(|m| match m {
+                Genome::Network(net) => Some(net.clone()),
+                _ => None,
+            })
+            .collect();
+        let carried = state.neat.clone().unwrap_or_else(|| NeatState::new(np.inputs.len()));
+        let mut rng = stream(self.params.seed, &[BREED, g, NEAT]);
+        let (next, neat, species) = neat::breed::breed(&mut rng, &nets, &eval.fitness, &carried, g, np);
+        stats.species = Some(species);
+        let population = next.into_iter().map(Genome::Network).collect();
+        (State { generation: g + 1, population, neat: Some(neat) }, stats, eval)
     }
 
     /// Breeding island by island: each island plans its breeding events
@@ -296,7 +332,7 @@ impl<'a> Engine<'a> {
             next.extend(self.breed_island(state, &eval.fitness, r, plan, chosen));
         }
         self.migrate(state, &eval.fitness, &ranges, &mut next);
-        State { generation: g + 1, population: next }
+        State { generation: g + 1, population: next, neat: None }
     }
 
     /// The breeding events of island `island` of `size` members: the kind of
@@ -409,6 +445,7 @@ impl<'a> Engine<'a> {
             validation: None,
             problems: None,
             monitor: None,
+            species: None,
         }
     }
 
@@ -480,7 +517,7 @@ impl<'a> Engine<'a> {
             }
             e %= events.max(1);
         }
-        State { generation: state.generation + 1, population: next }
+        State { generation: state.generation + 1, population: next, neat: None }
     }
 }
 

@@ -1,15 +1,17 @@
-//! What evolves: multi-tree individuals, policies or weight vectors, and the
-//! shape every member of a population shares ([`Representation`]).
+//! What evolves: multi-tree individuals, policies, weight vectors or
+//! networks, and the shape every member of a population shares
+//! ([`Representation`]).
 
 use rand::RngExt;
 
 use super::ga::{self, GaParams};
 use super::init::Builder;
+use super::neat::{self, NeatParams};
 use super::ops::{self, Limits};
 use super::policy_ops::{self, RuleList};
 use crate::diagnostic::FileId;
 use crate::lang::forms::weighable_terminals;
-use crate::lang::{Policy, PrimId, PrimSet, PrimSetId, Tree, TypeId, Weights};
+use crate::lang::{NetGenes, Network, Policy, PrimId, PrimSet, PrimSetId, Tree, TypeId, Weights};
 use crate::rng::GpRng;
 use crate::search::programs::Program;
 use crate::syntax::{Atom, Sexp, Span};
@@ -20,6 +22,8 @@ pub enum Genome {
     Trees(Vec<Tree>),
     Policy(RuleList),
     Weights(Vec<f64>),
+    /// A network's genes, as NEAT varies them (src/evolve/neat).
+    Network(NetGenes),
 }
 
 /// The shape of the genomes of a run.
@@ -32,6 +36,10 @@ pub enum Representation {
     /// One weight per listed terminal (the primset's other F terminals,
     /// which a `(weights ...)` form must also weigh, keep the weight 0.0).
     Weights { terms: Vec<PrimId>, ga: GaParams },
+    /// Networks over the listed inputs, bred by NEAT: speciation and its
+    /// own operators (src/evolve/neat/breed.rs) rather than the engine's
+    /// selection, [`Representation::crossover`] and [`Representation::mutate`].
+    Network(NeatParams),
 }
 
 /// How policies evolve.
@@ -86,7 +94,7 @@ impl Representation {
         match self {
             Representation::Trees(slots) => slots.iter().map(|(_, t)| *t).collect(),
             Representation::Policy(_) => vec![TypeId::B, TypeId::F],
-            Representation::Weights { .. } => Vec::new(),
+            Representation::Weights { .. } | Representation::Network(_) => Vec::new(),
         }
     }
 
@@ -108,6 +116,7 @@ impl Representation {
             Representation::Weights { terms, ga } => {
                 (0..n).map(|_| Genome::Weights(ga::random_genome(rng, terms.len(), ga))).collect()
             }
+            Representation::Network(np) => (0..n).map(|_| Genome::Network(neat::genes::initial(rng, np))).collect(),
         }
     }
 
@@ -224,6 +233,12 @@ impl Genome {
                 file: FileId::default(),
                 span: Span::default(),
             }),
+            (Genome::Network(g), _) => match Network::new(String::new(), PrimSetId(0), ps, g.clone()) {
+                Ok(net) => Program::Network(net),
+                // NEAT's operators keep genes a network (tests/neat.rs checks
+                // it); anything else would evaluate as the constant 0.
+                Err(_) => Program::Tree(Tree::default()),
+            },
             (Genome::Weights(_), _) => Program::Tree(Tree::default()),
         }
     }
@@ -236,6 +251,8 @@ impl Genome {
                 p.rules.iter().map(|r| r.condition.len() + r.value.len()).sum::<usize>() + p.default.len()
             }
             Genome::Weights(w) => w.len(),
+            // Enabled links, the genes that are expressed.
+            Genome::Network(g) => g.links.iter().filter(|l| l.enabled).count(),
         }
     }
 
@@ -252,11 +269,12 @@ impl Genome {
                 .max()
                 .unwrap_or(0),
             Genome::Weights(_) => 1,
+            Genome::Network(g) => Network::new(String::new(), PrimSetId(0), ps, g.clone()).map_or(1, |n| n.depth()),
         }
     }
 
     /// The genome as a program form: `(individual NAME (primset P) (tree ...)...)`,
-    /// `(policy ...)` or `(weights ...)`.
+    /// `(policy ...)`, `(weights ...)` or `(network ...)`.
     pub fn to_form(&self, name: &str, ps: &PrimSet, rep: &Representation) -> Sexp {
         let sym = |s: &str| Sexp::atom(Atom::Symbol(s.to_owned()), Span::default());
         let list = |items: Vec<Sexp>| Sexp::list(items, Span::default());
@@ -281,6 +299,10 @@ impl Genome {
                     .map(|(t, x)| list(vec![sym(&ps.prim(t).name), Sexp::float(x)]));
                 list([sym("weights")].into_iter().chain(header).chain(pairs).collect())
             }
+            (Genome::Network(g), _) => match Network::new(name.to_owned(), PrimSetId(0), ps, g.clone()) {
+                Ok(net) => net.to_sexp(ps),
+                Err(_) => list(vec![sym("network"), sym(name)]),
+            },
             _ => list(vec![sym("individual"), sym(name)]),
         }
     }

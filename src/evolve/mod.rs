@@ -13,6 +13,7 @@ pub mod genome;
 pub mod hard_puzzles;
 pub mod hillis;
 pub mod init;
+pub mod neat;
 pub mod openings;
 pub mod ops;
 pub mod output;

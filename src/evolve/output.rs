@@ -70,6 +70,28 @@ pub struct Checkpoint {
     /// problems (Hillis).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub problems: Option<SavedProblems>,
+    /// Innovation numbers and species, when networks evolve by NEAT.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neat: Option<SavedNeat>,
+}
+
+/// NEAT's state between generations (`neat::NeatState`), with each
+/// species' representative as program text.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SavedNeat {
+    pub next_innovation: u64,
+    pub next_species: u64,
+    pub species: Vec<SavedSpecies>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SavedSpecies {
+    pub id: u64,
+    pub representative: String,
+    pub best: f64,
+    pub improved: u64,
 }
 
 /// A problem population as a checkpoint keeps it; which kind the run's
@@ -282,6 +304,15 @@ pub fn parse_checkpoint(text: &str) -> Result<Checkpoint, String> {
             ));
         }
     }
+    if let Some(neat) = &cp.neat {
+        for (i, sp) in neat.species.iter().enumerate() {
+            read_program(&sp.representative).map_err(|e| format!("the representative of species {i} {e}"))?;
+            let fits = sp.best.is_finite() && sp.improved < cp.generation.max(1) && sp.id < neat.next_species;
+            if !fits {
+                return Err(format!("species {i} does not fit a run at generation {}", cp.generation));
+            }
+        }
+    }
     if let Some(round) = &cp.final_round {
         let fits = round.finalists.len() == cp.finalists.len()
             && round.champion < round.finalists.len()
@@ -452,6 +483,7 @@ mod tests {
                 validation: None,
                 problems: None,
                 monitor: None,
+                species: None,
             },
             seconds: 0.5,
             games_per_s: 200.0,
@@ -470,6 +502,7 @@ mod tests {
             finalists: vec![Finalist { program: "(y)".into(), generation: 0, rank: 0, points: 3.5 }],
             final_round: None,
             problems: None,
+            neat: None,
         }
     }
 

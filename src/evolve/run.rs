@@ -31,8 +31,11 @@ use super::game_fitness::{EvolvedPrograms, GameFitness, MatchSettings};
 use super::genome::{Genome, Representation, weight_terms};
 use super::hillis::{self, Scores};
 use super::init::Builder;
+use super::neat::{NeatState, Species};
 use super::openings::{self, Coevolution, Opening};
-use super::output::{self, BOARDS_FILE, CHECKPOINT_FORMAT, Checkpoint, LogRecord, SavedProblems};
+use super::output::{
+    self, BOARDS_FILE, CHECKPOINT_FORMAT, Checkpoint, LogRecord, SavedNeat, SavedProblems, SavedSpecies,
+};
 use super::policy_ops::RuleList;
 use super::puzzle_run::run_puzzle;
 use super::select;
@@ -42,6 +45,7 @@ use crate::games::domain::{Binding, GpDomain, GpGame};
 use crate::games::duel::NamedPlayers;
 use crate::games::registry::{DuelTask, Kind, PuzzleTask, TwoPlayerTask};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
+use crate::lang::lower_network::lower_network;
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
 use crate::syntax::{Sexp, read};
@@ -333,6 +337,7 @@ pub(super) fn run_generations<F: RunFitness>(
         finalists: finalists.to_vec(),
         final_round: round.cloned(),
         problems: hillis.is_some().then(|| fitness.save_problems(problems)),
+        neat: state.neat.as_ref().map(|n| save_neat(n, ps, &rep)),
     };
     let save = |cp: &Checkpoint| output::save_checkpoint(&opts.out, cp).map_err(|e| io_error("write", &cp_path, e));
     let derive = |log: &[LogRecord], problems: &[F::Problem]| -> Result<(), Vec<Diagnostic>> {
@@ -579,14 +584,57 @@ fn resume<F: RunFitness>(
             return Err(refuse(format!("the checkpoint `{at}` holds problems, but the experiment has none")));
         }
     };
+    let neat = match (rep, cp.neat) {
+        (Representation::Network(_), Some(saved)) => Some(
+            load_neat(saved, |t| parse_genome(ps, exp.primset, rep, t))
+                .map_err(|e| refuse(format!("the checkpoint `{at}` holds {e}")))?,
+        ),
+        (Representation::Network(_), None) => {
+            return Err(refuse(format!("the checkpoint `{at}` holds no species, but the experiment evolves networks")));
+        }
+        (_, Some(_)) => {
+            return Err(refuse(format!("the checkpoint `{at}` holds species, but the experiment evolves no networks")));
+        }
+        (_, None) => None,
+    };
     Ok(Some(Start {
-        state: State { generation: cp.generation, population },
+        state: State { generation: cp.generation, population, neat },
         problems,
         log: cp.log,
         fittest,
         finalists: cp.finalists,
         final_round: cp.final_round,
     }))
+}
+
+/// NEAT's state as the checkpoint keeps it.
+fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
+    let species = n
+        .species
+        .iter()
+        .map(|s| SavedSpecies {
+            id: s.id,
+            representative: genome_text(&Genome::Network(s.representative.clone()), "representative", ps, rep),
+            best: s.best,
+            improved: s.improved,
+        })
+        .collect();
+    SavedNeat { next_innovation: n.next_innovation, next_species: n.next_species, species }
+}
+
+/// NEAT's state from a checkpoint, each representative read by `parse`;
+/// the error completes "the checkpoint holds ...".
+fn load_neat(saved: SavedNeat, parse: impl Fn(&str) -> Result<Genome, String>) -> Result<NeatState, String> {
+    let mut species = Vec::new();
+    for (i, s) in saved.species.into_iter().enumerate() {
+        let representative = match parse(&s.representative) {
+            Ok(Genome::Network(g)) => g,
+            Ok(_) => return Err(format!("a representative of species {i} that is not a network")),
+            Err(e) => return Err(format!("a representative of species {i} that does not check: {e}")),
+        };
+        species.push(Species { id: s.id, representative, best: s.best, improved: s.improved });
+    }
+    Ok(NeatState { next_innovation: saved.next_innovation, next_species: saved.next_species, species })
 }
 
 pub(super) fn genome_text(g: &Genome, name: &str, ps: &PrimSet, rep: &Representation) -> String {
@@ -608,6 +656,7 @@ pub(super) fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation,
         Representation::Trees(_) => "individual",
         Representation::Policy(_) => "policy",
         Representation::Weights { .. } => "weights",
+        Representation::Network(_) => "network",
     };
     if form.head() != Some(head) {
         return Err(format!("it is not an `({head} ...)`, which the experiment evolves"));
@@ -648,6 +697,18 @@ pub(super) fn parse_genome(ps: &PrimSet, ps_id: PrimSetId, rep: &Representation,
                 return Err("its terms are not the experiment's, in its order, with 0.0 for the others".into());
             }
             Ok(Genome::Weights(genes))
+        }
+        Representation::Network(np) => {
+            let network = lower_network(&mut cx, form, ps, ps_id);
+            let (Some(net), true) = (network, diags.is_empty()) else { return Err(first(&diags)) };
+            let genes = net.into_genes();
+            if genes.inputs != np.inputs {
+                return Err("its inputs are not the experiment's, in its order".into());
+            }
+            if genes.links.iter().any(|l| l.innovation.is_none()) {
+                return Err("a link has no innovation number, which NEAT needs".into());
+            }
+            Ok(Genome::Network(genes))
         }
     }
 }

@@ -1,15 +1,18 @@
-//! What evolves: `(individual tree)` (the default), `(individual policy ...)`
-//! or `(individual weights ...)`, with the settings of their operators, and
-//! the experiment settings that make sense only for some of them.
+//! What evolves: `(individual tree)` (the default), `(individual policy ...)`,
+//! `(individual weights ...)` or `(individual network ...)`, with the
+//! settings of their operators, and the experiment settings that make sense
+//! only for some of them.
 //!
 //! ```text
 //! (individual tree)                                   ; the trees of (trees ...)
 //! (individual policy (max-rules 8) (reorder 0.2))     ; ordered IF-THEN rules
 //! (individual weights (terms T...) (range -1.0 1.0) (gene-rate 0.1) (step 0.1 | replace))
+//! (individual network (inputs T...) (add-node 0.03) ...)  ; NEAT (network.rs)
 //! ```
 
 use super::clauses::{Clauses, probability};
 use super::lower_trees;
+use super::network::{NETWORK_OPTIONS, lower_neat};
 use crate::diagnostic::{Diagnostic, did_you_mean, suggest_or_list};
 use crate::evolve::ga::GaParams;
 use crate::evolve::genome::{PolicyParams, Representation};
@@ -20,14 +23,24 @@ use crate::lang::{PrimId, TypeId};
 use crate::syntax::Sexp;
 
 /// The kinds of individual and the options each takes.
-const KINDS: [(&str, &[&str]); 3] =
-    [("tree", &[]), ("policy", &["max-rules", "reorder"]), ("weights", &["terms", "range", "gene-rate", "step"])];
+const KINDS: [(&str, &[&str]); 4] = [
+    ("tree", &[]),
+    ("policy", &["max-rules", "reorder"]),
+    ("weights", &["terms", "range", "gene-rate", "step"]),
+    ("network", &NETWORK_OPTIONS),
+];
+
+/// Settings of the engine's own breeding, which NEAT replaces by speciation
+/// and its operators.
+const BREEDING_SETTINGS: [&str; 8] =
+    ["selection", "elitism", "crossover", "mutation", "reproduction", "erc-mutation", "islands", "match-games"];
 
 /// Experiment settings that shape trees, which weight vectors do not have.
 const TREE_SETTINGS: [&str; 6] = ["init", "max-depth", "mutation-depth", "max-size", "local-mutation", "introns"];
 
-const USAGE: &str = "(individual tree), (individual policy (max-rules N) (reorder P)) or \
-                     (individual weights (terms T...) (range LO HI) (gene-rate P) (step S|replace))";
+const USAGE: &str = "(individual tree), (individual policy (max-rules N) (reorder P)), \
+                     (individual weights (terms T...) (range LO HI) (gene-rate P) (step S|replace)) or \
+                     (individual network (inputs T...) ...)";
 
 /// The default weight range: signed, so a term can count for or against.
 const DEFAULT_GA: GaParams = GaParams { lo: -1.0, hi: 1.0, gene_rate: 0.1, step: 0.1, replace: false };
@@ -44,7 +57,7 @@ pub(super) fn lower_representation(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses)
         return None;
     };
     let Some(name) = kind.as_symbol() else {
-        cx.error("stratagem::experiment::individual", kind, "expected tree, policy or weights", "not a kind");
+        cx.error("stratagem::experiment::individual", kind, "expected tree, policy, weights or network", "not a kind");
         return None;
     };
     let Some(&(name, allowed)) = KINDS.iter().find(|(k, _)| *k == name) else {
@@ -66,6 +79,10 @@ pub(super) fn lower_representation(cx: &mut Cx, ps: &PrimSet, clauses: &Clauses)
             let terms = lower_terms(cx, ps, get("terms"), clauses)?;
             let ga = lower_ga(cx, get("range"), get("gene-rate"), get("step"));
             Some(Representation::Weights { terms, ga })
+        }
+        "network" => {
+            let inputs = lower_terms(cx, ps, get("inputs"), clauses)?;
+            Some(Representation::Network(lower_neat(cx, inputs, &get)))
         }
         _ => Some(Representation::Trees(lower_trees(cx, ps, clauses))),
     }
@@ -130,7 +147,22 @@ fn check_settings_fit(cx: &mut Cx, kind: &str, clauses: &Clauses) {
             unfit(key, "weight vectors have no trees; the GA's settings go in (individual weights ...)".into());
         }
     }
-    if kind != "tree" && matches!(clauses.get("crossover"), Some([_, k]) if k.as_symbol() == Some("one-way")) {
+    if kind == "network" {
+        for key in TREE_SETTINGS {
+            unfit(key, "networks have no trees; NEAT's settings go in (individual network ...)".into());
+        }
+        for key in BREEDING_SETTINGS {
+            unfit(
+                key,
+                "networks breed by NEAT: species, shared fitness and their champions replace selection, \
+                 elitism and islands; NEAT's rates are options of (individual network ...)"
+                    .into(),
+            );
+        }
+    }
+    if !matches!(kind, "tree" | "network")
+        && matches!(clauses.get("crossover"), Some([_, k]) if k.as_symbol() == Some("one-way"))
+    {
         let why = if kind == "policy" {
             "rule crossover exchanges the rules after a cut in each parent; write (crossover P)"
         } else {
@@ -174,8 +206,9 @@ fn lower_policy(cx: &mut Cx, max_rules: Option<&Sexp>, reorder: Option<&Sexp>) -
     p
 }
 
-/// `(terms T...)`: the F terminals that evolve weights, by default all of
-/// the primset's. `None` when there are none to weigh.
+/// `(terms T...)` of weight vectors or `(inputs T...)` of networks: the F
+/// terminals that evolve weights, by default all of the primset's. `None`
+/// when there are none to weigh.
 fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clauses) -> Option<Vec<PrimId>> {
     let weighable = weighable_terminals(ps);
     let Some(opt) = terms else {
@@ -186,7 +219,7 @@ fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clause
                     format!("primset `{}` has no F terminal to weigh", ps.name),
                 )
                 .at(cx.file, clauses.span("individual"), "nothing to weigh")
-                .with_help("a weight vector weighs the primset's terminals of type F"),
+                .with_help("weight vectors weigh, and networks take as inputs, the primset's terminals of type F"),
             );
             return None;
         }
@@ -194,7 +227,7 @@ fn lower_terms(cx: &mut Cx, ps: &PrimSet, terms: Option<&Sexp>, clauses: &Clause
     };
     let items = opt.as_list().unwrap_or_default();
     if items.len() < 2 {
-        usage(cx, opt, "(terms TERMINAL...)");
+        usage(cx, opt, &format!("({} TERMINAL...)", opt.head().unwrap_or("terms")));
         return None;
     }
     let mut out: Vec<PrimId> = Vec::new();
@@ -265,7 +298,7 @@ fn lower_ga(cx: &mut Cx, range: Option<&Sexp>, gene_rate: Option<&Sexp>, step: O
 }
 
 /// Reports an option that is not of the form `usage`.
-fn usage(cx: &mut Cx, opt: &Sexp, usage: &str) {
+pub(super) fn usage(cx: &mut Cx, opt: &Sexp, usage: &str) {
     cx.error("stratagem::experiment::usage", opt, format!("usage: {usage}"), "malformed");
 }
 
@@ -276,6 +309,6 @@ pub(super) fn shaped_trees(rep: &Representation) -> Vec<(String, TypeId)> {
     match rep {
         Representation::Trees(slots) => slots.clone(),
         Representation::Policy(_) => vec![("condition".into(), TypeId::B), ("value".into(), TypeId::F)],
-        Representation::Weights { .. } => Vec::new(),
+        Representation::Weights { .. } | Representation::Network(_) => Vec::new(),
     }
 }

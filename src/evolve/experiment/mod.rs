@@ -5,7 +5,8 @@
 //!   (primset P) (game G)                            ; required; `stratagem games` lists them
 //!   (population 100) (generations 50) (seed 1)
 //!   (individual tree | policy (max-rules N) (reorder P)
-//!               | weights (terms T...) (range LO HI) (gene-rate P) (step S))  ; what evolves
+//!               | weights (terms T...) (range LO HI) (gene-rate P) (step S)   ; what evolves
+//!               | network (inputs T...) (add-node P) (threshold T) ...)     ; NEAT (network.rs)
 //!   (trees eval order)                               ; default: the primset's required trees
 //!   (init 2 6) (max-depth 17) (mutation-depth 4)     ; ramped half-and-half depths, limits
 //!   (max-size 200)                                   ; nodes per tree (default: no limit)
@@ -36,6 +37,7 @@ mod clauses;
 mod coevolution;
 mod duels;
 mod individual;
+mod network;
 mod players;
 mod puzzles;
 
