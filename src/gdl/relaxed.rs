@@ -258,6 +258,8 @@ pub(super) struct Instances {
     pub width: usize,
     pub rows: Vec<u32>,
     set: HashTable<u32>,
+    /// Rows kept (a row may be empty, so not `rows.len() / width`).
+    n: usize,
 }
 
 fn row_hash(row: &[u32]) -> u64 {
@@ -270,7 +272,7 @@ impl Instances {
     }
 
     pub(super) fn len(&self) -> usize {
-        self.set.len()
+        self.n
     }
 
     pub(super) fn row(&self, i: usize) -> &[u32] {
@@ -279,15 +281,25 @@ impl Instances {
 
     fn insert(&mut self, row: &[u32]) -> bool {
         let h = row_hash(row);
-        let Instances { width, rows, set } = self;
+        let Instances { width, rows, set, n: kept } = self;
         let n = *width;
         if set.find(h, |&i| &rows[i as usize * n..(i as usize + 1) * n] == row).is_some() {
             return false;
         }
-        let i = set.len() as u32;
+        let i = *kept as u32;
         rows.extend_from_slice(row);
         set.insert_unique(h, i, |&j| row_hash(&rows[j as usize * n..(j as usize + 1) * n]));
+        *kept += 1;
         true
+    }
+
+    /// Adds a row known to be new: a rule of a component that is not
+    /// recursive is joined once, over facts without repeats, so each
+    /// assignment comes once (hashing its rows was a tenth of amazons'
+    /// grounding). A later `insert` of a repeat is not caught.
+    fn push(&mut self, row: &[u32]) {
+        self.rows.extend_from_slice(row);
+        self.n += 1;
     }
 }
 
@@ -344,6 +356,8 @@ struct Joiner<'j> {
     matched: Vec<u32>,
     row: Vec<u32>,
     instances: Option<&'j mut Instances>,
+    /// Whether an assignment may come twice (a recursive component's rounds).
+    repeats: bool,
     out: &'j mut Vec<(usize, u32)>,
     made: usize,
     ticks: u32,
@@ -434,7 +448,9 @@ impl Joiner<'_> {
                     self.row.push(atom);
                 }
             }
-            if !instances.insert(&self.row) {
+            if !self.repeats {
+                instances.push(&self.row);
+            } else if !instances.insert(&self.row) {
                 return;
             }
         }
@@ -535,6 +551,7 @@ impl Fixpoint<'_> {
                     matched: vec![NONE; rule.body.len()],
                     row: Vec::new(),
                     instances,
+                    repeats: recursive,
                     out: &mut out,
                     made: 0,
                     ticks: 0,
