@@ -2,13 +2,14 @@
 //! ...))`, tests/data/evolve/tiny-cca*.sg on tic-tac-toe's GDL rules): the
 //! same seed gives the same log, summary and champions on 1 and 2 threads,
 //! for networks and for trees; the log records each role's teacher set and
-//! disengagement, and they agree with the summary; champions check;
-//! `--resume` is refused with a diagnostic and writes nothing.
+//! disengagement, and they agree with the summary; champions check; a run
+//! stopped and resumed (teacher sets in the checkpoint) gives the
+//! uninterrupted run's files.
 
 use std::path::Path;
 
 mod common;
-use common::{read, stratagem, temp};
+use common::{flat, read, stratagem, temp};
 
 const NETWORKS: &str = "tests/data/evolve/tiny-cca.sg";
 const TREES: &str = "tests/data/evolve/tiny-cca-trees.sg";
@@ -90,18 +91,25 @@ fn trees_coevolve_alike_on_one_and_two_threads() {
 }
 
 #[test]
-fn resuming_and_stopping_early_are_refused() {
-    let dir = temp("cca-resume");
-    let out = dir.to_str().expect("utf-8");
-    for extra in [["--resume", out], ["--stop-after", "2"]] {
-        let mut args = vec!["evolve", NETWORKS];
-        if extra[0] == "--stop-after" {
-            args.extend_from_slice(&["--out", out]);
-        }
-        args.extend_from_slice(&extra);
-        let (code, _, stderr) = stratagem(&args);
-        assert_eq!(code, 1, "{args:?}");
-        assert!(stderr.contains("covering coevolution cannot be resumed or stopped early"), "{stderr}");
-        assert!(!dir.join("log.jsonl").exists(), "nothing is written");
-    }
+fn a_run_stopped_and_resumed_is_the_uninterrupted_run() {
+    let whole = temp("cca-whole");
+    evolve(NETWORKS, &whole, "2");
+    let parts = temp("cca-parts");
+    let out = parts.to_str().expect("utf-8");
+    let (code, stdout, stderr) = stratagem(&["evolve", NETWORKS, "--out", out, "--stop-after", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("2 of 6 generations; stopped early"), "{stdout}");
+    let (code, _, stderr) = stratagem(&["evolve", NETWORKS, "--resume", out, "--stop-after", "1", "--threads", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = stratagem(&["evolve", NETWORKS, "--resume", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(outcome(&whole, "tiny-cca"), outcome(&parts, "tiny-cca"));
+    // A fresh run into a directory that holds one is refused.
+    let (code, _, stderr) = stratagem(&["evolve", NETWORKS, "--out", out]);
+    assert_eq!(code, 1);
+    assert!(flat(&stderr).contains("already holds a run"), "{stderr}");
+    // A checkpoint of another experiment is not resumed.
+    let (code, _, stderr) = stratagem(&["evolve", TREES, "--resume", out]);
+    assert_eq!(code, 1);
+    assert!(flat(&stderr).contains("another experiment"), "{stderr}");
 }

@@ -7,15 +7,17 @@
 //! Every game draws its randomness from a stream named by (seed, purpose,
 //! generation, role, student, ...), and each role's engine breeds from a
 //! seed of its own derived from the run's, so a seed gives the same log at
-//! any thread count. The run keeps no checkpoint of its teacher sets yet,
-//! so `--resume` and `--stop-after` are refused.
+//! any thread count. After every generation the run writes a checkpoint
+//! (checkpoint.json: each role's population, NEAT state and teachers, the
+//! dominated role, the log), then the log and plot derived from it; a
+//! `--resume` goes on from it and gives the uninterrupted run's files.
 
 use std::path::Path;
 use std::time::Instant;
 
 use rand::RngExt;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
 use super::champion::write_champion;
@@ -24,14 +26,17 @@ use super::experiment::{CcaSpec, Experiment};
 use super::game_fitness::GameFitness;
 use super::genome::Genome;
 use super::init::Builder;
-use super::output;
-use super::run::{PrimsetImport, RunOptions, RunReport, io_error};
+use super::output::{self, SavedNeat};
+use super::run::{
+    PrimsetImport, RunOptions, RunReport, fingerprint, genome_text, io_error, load_neat, parse_genome, save_neat,
+};
 use crate::diagnostic::Diagnostic;
 use crate::games::Player;
 use crate::games::domain::GpGame;
 use crate::lang::{Module, PrimSet};
 use crate::rng::{GpRng, stream};
 use crate::search::players::PlayerFactory;
+use crate::syntax::Sexp;
 
 /// Stream purposes of the run's games and the roles' breeding seeds.
 const TEACHER_GAME: u64 = 0xcca0;
@@ -65,7 +70,7 @@ impl Fitness for Scored {
 }
 
 /// One role in one generation, as log.jsonl records it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct RoleRecord {
     role: String,
     /// The teacher-set size after this generation's joining.
@@ -73,7 +78,7 @@ struct RoleRecord {
     /// Whether the role's set is undominated after it (`cca.rs`).
     undominated: bool,
     /// The population index of the student that joined, if one did.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     joined: Option<usize>,
     /// Teachers the students had to beat to cover; the most any beat.
     to_cover: usize,
@@ -83,7 +88,7 @@ struct RoleRecord {
 }
 
 /// One line of log.jsonl.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct CcaRecord {
     generation: u64,
     games: u64,
@@ -109,6 +114,34 @@ struct Summary {
     roles: Vec<RoleSummary>,
 }
 
+/// The checkpoint's format: a run resumes only its own.
+const FORMAT: u32 = 1;
+
+/// The state of a covering run after a generation: all it needs to go on.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CcaCheckpoint {
+    cca_format: u32,
+    experiment: String,
+    seed: u64,
+    generation: u64,
+    dominated: usize,
+    roles: Vec<SavedRole>,
+    log: Vec<CcaRecord>,
+    /// Per generation, per role: undominated.
+    flags: Vec<Vec<bool>>,
+    timing: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedRole {
+    population: Vec<String>,
+    neat: Option<SavedNeat>,
+    /// Programs and the generations they joined, in rank order.
+    teachers: Vec<(String, u64)>,
+}
+
 /// What one student scored: teachers beaten in rank order, points from
 /// the bouts, games played.
 type StudentScore = (usize, f64, u64);
@@ -117,29 +150,35 @@ type StudentScore = (usize, f64, u64);
 pub(super) fn run_cca<G: GpGame>(
     fitness: &GameFitness<G>,
     spec: CcaSpec,
-    module: &Module,
+    (module, form): (&Module, &Sexp),
     exp: &Experiment,
     primset_import: &PrimsetImport,
     opts: &RunOptions,
 ) -> Result<RunReport, Vec<Diagnostic>> {
-    if opts.resume || opts.stop_after.is_some() {
-        return Err(vec![
-            Diagnostic::error(
-                "stratagem::evolve::cca",
-                "covering coevolution cannot be resumed or stopped early yet: its checkpoint would need the \
-                 teacher sets, which it does not keep",
-            )
-            .with_help("run it whole, without --resume or --stop-after, into a fresh --out directory"),
-        ]);
-    }
+    let print = fingerprint(form, exp.seed);
+    let cp_path = output::checkpoint_path(&opts.out);
     let log_path = opts.out.join("log.jsonl");
-    if log_path.exists() || output::checkpoint_path(&opts.out).exists() {
+    if opts.resume {
+        if !cp_path.exists() {
+            return Err(vec![
+                Diagnostic::error(
+                    "stratagem::evolve::resume",
+                    format!(
+                        "`{}` holds no checkpoint (`{}`): nothing to resume",
+                        opts.out.display(),
+                        cp_path.display()
+                    ),
+                )
+                .with_help("start a run with --out DIR, then continue it with --resume DIR"),
+            ]);
+        }
+    } else if log_path.exists() || cp_path.exists() {
         return Err(vec![
             Diagnostic::error(
                 "stratagem::evolve::exists",
                 format!("`{}` already holds a run; it is left untouched", opts.out.display()),
             )
-            .with_help("choose another --out directory"),
+            .with_help("continue it with --resume, or choose another --out directory"),
         ]);
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
@@ -167,15 +206,85 @@ pub(super) fn run_cca<G: GpGame>(
         };
         engines.push(Engine::new(params, rep.clone(), builder));
     }
-    let mut states: Vec<State> = engines.iter().map(Engine::initial).collect();
-    let mut teachers: Teachers<Teacher> = Teachers::new(ROLES);
-    let mut log: Vec<CcaRecord> = Vec::new();
-    let mut flags: Vec<Vec<bool>> = Vec::new();
-    let mut timing = String::new();
+    let total = exp.generations as u64;
+    let (mut states, mut teachers, mut log, mut flags, mut timing) = if opts.resume {
+        let at = cp_path.display().to_string();
+        let refuse = |message: String| {
+            vec![
+                Diagnostic::error(
+                    "stratagem::evolve::checkpoint",
+                    format!("the checkpoint `{at}` {message}; it is not used"),
+                )
+                .with_help("resume with the same experiment file and seed, or start afresh in another --out directory"),
+            ]
+        };
+        let text = std::fs::read_to_string(&cp_path).map_err(|e| io_error("read", &cp_path, e))?;
+        let cp: CcaCheckpoint = serde_json::from_str(&text)
+            .map_err(|e| refuse(format!("is not a checkpoint of covering coevolution ({e})")))?;
+        if cp.cca_format != FORMAT || cp.experiment != print || cp.seed != exp.seed {
+            return Err(refuse("was written by another experiment, seed or version".into()));
+        }
+        let generation = cp.generation;
+        let consistent = generation <= total
+            && cp.roles.len() == ROLES
+            && cp.dominated < ROLES
+            && cp.log.len() as u64 == generation
+            && cp.flags.len() as u64 == generation
+            && cp.roles.iter().all(|r| r.population.len() == exp.population);
+        if !consistent {
+            return Err(refuse("does not fit the experiment (generations, roles or population)".into()));
+        }
+        let parse = |what: &str, t: &str| {
+            parse_genome(ps, exp.primset, &rep, t).map_err(|e| refuse(format!("holds {what} that does not check: {e}")))
+        };
+        let mut states = Vec::new();
+        let mut sets = Vec::new();
+        for (r, role) in cp.roles.into_iter().enumerate() {
+            let population = role
+                .population
+                .iter()
+                .enumerate()
+                .map(|(i, t)| parse(&format!("a program (role {r}, member {i})"), t))
+                .collect::<Result<Vec<_>, _>>()?;
+            let neat = match (&rep, role.neat) {
+                (super::genome::Representation::Network(_), Some(saved)) => Some(
+                    load_neat(saved, |t| parse_genome(ps, exp.primset, &rep, t))
+                        .map_err(|e| refuse(format!("holds {e}")))?,
+                ),
+                (super::genome::Representation::Network(_), None) | (_, Some(_)) => {
+                    return Err(refuse("holds species that do not fit what the experiment evolves".into()));
+                }
+                (_, None) => None,
+            };
+            states.push(State { generation, population, neat });
+            let set = role
+                .teachers
+                .iter()
+                .map(|(t, g)| {
+                    parse(&format!("a teacher (role {r})"), t).map(|genome| Teacher { genome, generation: *g })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            sets.push(set);
+        }
+        (states, Teachers { sets, dominated: cp.dominated }, cp.log, cp.flags, cp.timing)
+    } else {
+        let states: Vec<State> = engines.iter().map(Engine::initial).collect();
+        (states, Teachers::new(ROLES), Vec::new(), Vec::new(), String::new())
+    };
     let start = fitness.game.initial_state();
     let seed = exp.seed;
+    let first = states[0].generation;
+    let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
+    let derive = |log: &[CcaRecord], timing: &str| -> Result<(), Vec<Diagnostic>> {
+        write_log(&opts.out, log, timing)?;
+        let plot = opts.out.join(TEACHERS_PLOT);
+        let svg = teachers_plot(&exp.name, &role_names, log).map_err(|e| io_error("draw", &plot, e))?;
+        output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
+        Ok(())
+    };
+    derive(&log, &timing)?;
 
-    for generation in 0..exp.generations as u64 {
+    for generation in first..end {
         let clock = Instant::now();
         let students: Vec<Vec<PlayerFactory<G::State>>> =
             states.iter().map(|s| fitness.players(&s.population)).collect();
@@ -255,10 +364,45 @@ pub(super) fn run_cca<G: GpGame>(
         log.push(CcaRecord { generation, games, roles });
         let seconds = clock.elapsed().as_secs_f64();
         timing.push_str(&format!("{{\"generation\":{generation},\"seconds\":{seconds:.3},\"games\":{games}}}\n"));
-        write_log(&opts.out, &log, &timing)?;
-        let plot = opts.out.join(TEACHERS_PLOT);
-        let svg = teachers_plot(&exp.name, &role_names, &log).map_err(|e| io_error("draw", &plot, e))?;
-        output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
+        let cp = CcaCheckpoint {
+            cca_format: FORMAT,
+            experiment: print.clone(),
+            seed,
+            generation: generation + 1,
+            dominated: teachers.dominated,
+            roles: (0..ROLES)
+                .map(|r| SavedRole {
+                    population: states[r]
+                        .population
+                        .iter()
+                        .enumerate()
+                        .map(|(i, g)| genome_text(g, &format!("g{i}"), ps, &rep))
+                        .collect(),
+                    neat: states[r].neat.as_ref().map(|n| save_neat(n, ps, &rep)),
+                    teachers: teachers.sets[r]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| (genome_text(&t.genome, &format!("t{k}"), ps, &rep), t.generation))
+                        .collect(),
+                })
+                .collect(),
+            log: log.clone(),
+            flags: flags.clone(),
+            timing: timing.clone(),
+        };
+        let text = serde_json::to_string(&cp).map_err(|e| io_error("write", &cp_path, e))?;
+        output::write_output(&cp_path, text.as_bytes()).map_err(|e| io_error("write", &cp_path, e))?;
+        derive(&log, &timing)?;
+    }
+    if end < total {
+        let notes = vec![format!(
+            "experiment {} (seed {}): covering coevolution, {end} of {total} generations; stopped early, continue \
+             with --resume {}",
+            exp.name,
+            exp.seed,
+            opts.out.display()
+        )];
+        return Ok(RunReport { log: Vec::new(), finished: false, champion: None, already_complete: false, notes });
     }
 
     let counts = undominated_counts(&flags, ROLES);

@@ -278,7 +278,7 @@ where
     };
     let fitness = GameFitness::new(game, programs, settings);
     if let Some(spec) = exp.cca() {
-        return super::cca_run::run_cca(&fitness, spec, module, exp, primset_import, opts);
+        return super::cca_run::run_cca(&fitness, spec, (module, form), exp, primset_import, opts);
     }
     run_generations(&fitness, module, form, exp, primset_import, opts)
 }
@@ -614,7 +614,7 @@ fn resume<F: RunFitness>(
 }
 
 /// NEAT's state as the checkpoint keeps it.
-fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
+pub(super) fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
     let species = n
         .species
         .iter()
@@ -630,7 +630,7 @@ fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
 
 /// NEAT's state from a checkpoint, each representative read by `parse`;
 /// the error completes "the checkpoint holds ...".
-fn load_neat(saved: SavedNeat, parse: impl Fn(&str) -> Result<Genome, String>) -> Result<NeatState, String> {
+pub(super) fn load_neat(saved: SavedNeat, parse: impl Fn(&str) -> Result<Genome, String>) -> Result<NeatState, String> {
     let mut species = Vec::new();
     for (i, s) in saved.species.into_iter().enumerate() {
         let representative = match parse(&s.representative) {
