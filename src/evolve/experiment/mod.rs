@@ -21,7 +21,7 @@
 //!            (hillis (problems N) (sample K) (min-length L) (start puzzles|generated) ...)  ; on a puzzle
 //!            (hillis (problems N) (deals K) (meet M) (every E) (mutation P))  ; numbered puzzles: deal sets
 //!            (solve N)                               ; puzzles only (the default there)
-//!            (cca (bouts 50) (alpha 10/11)))         ; alone: covering coevolution, a population per role
+//!            (cca (bouts 50) (alpha A)))             ; alone: covering coevolution, a population per role
 //!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
 //!   (stage-depth K)                          ; staged deepening's k (FreeCell)
 //!   (puzzles (numbered FIRST LAST) (training K) (seed S))        ; numbered instances (FreeCell deals)
