@@ -143,6 +143,10 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let report = pool
         .install(|| run_experiment(m, &form, &exp, &primset_import, &opts))
         .map_err(|d: Vec<Diagnostic>| Failure::new(loader.sources.clone(), name_run(d, &file_name, &out_dir)))?;
+    if !report.notes.is_empty() {
+        out(&format!("{}\n", report.notes.join("\n")));
+        return Ok(());
+    }
     let last = report.log.last();
     let mut text = format!(
         "experiment {} (seed {}): {} of {} generations, best fitness {}, mean {}\n",

@@ -126,7 +126,7 @@ pub(super) fn write_final_champion<F: RunFitness>(
 /// `stratagem play` (or, for a puzzle, `stratagem solve`) accept. The program is checked before it is written
 /// (nothing is written if it does not check) and read back after.
 #[allow(clippy::too_many_arguments)]
-fn write_champion(
+pub(super) fn write_champion(
     g: &Genome,
     origin: &str,
     exp: &Experiment,

@@ -229,6 +229,8 @@ where
                 // Scored with the problem population in `openings::Coevolution`;
                 // puzzles are refused before any run.
                 FitnessPart::Hillis(_) | FitnessPart::Solve(_) => {}
+                // Scored per role in `cca_run.rs`, which runs it alone.
+                FitnessPart::Cca(_) => {}
                 FitnessPart::RoundRobin => {
                     for o in (0..n).filter(|&o| o != i) {
                         for colour in 0..2u64 {

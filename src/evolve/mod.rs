@@ -1,6 +1,8 @@
 //! Evolution: typed GP initialisation and variation operators over any
 //! primitive set (selection, fitness and the generational loop build on these).
 
+pub mod cca;
+mod cca_run;
 pub mod champion;
 pub mod deal_sets;
 mod duel_run;

@@ -66,6 +66,9 @@ pub struct RunReport {
     pub champion: Option<PathBuf>,
     /// Resumed a finished run whose files were all in place: nothing was written.
     pub already_complete: bool,
+    /// Lines that replace the usual summary (covering coevolution: a
+    /// line per role and its champion).
+    pub notes: Vec<String>,
 }
 
 pub(super) fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> Vec<Diagnostic> {
@@ -274,6 +277,9 @@ where
         engine: exp.engine,
     };
     let fitness = GameFitness::new(game, programs, settings);
+    if let Some(spec) = exp.cca() {
+        return super::cca_run::run_cca(&fitness, spec, (module, form), exp, primset_import, opts);
+    }
     run_generations(&fitness, module, form, exp, primset_import, opts)
 }
 
@@ -435,7 +441,7 @@ pub(super) fn run_generations<F: RunFitness>(
         None
     };
     let already_complete = was_complete && output::writes() == writes_before;
-    Ok(RunReport { log, finished, champion: champion_path, already_complete })
+    Ok(RunReport { log, finished, champion: champion_path, already_complete, notes: Vec::new() })
 }
 
 /// The validated candidates, offered to the run's finalists, from the least
@@ -608,7 +614,7 @@ fn resume<F: RunFitness>(
 }
 
 /// NEAT's state as the checkpoint keeps it.
-fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
+pub(super) fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
     let species = n
         .species
         .iter()
@@ -624,7 +630,7 @@ fn save_neat(n: &NeatState, ps: &PrimSet, rep: &Representation) -> SavedNeat {
 
 /// NEAT's state from a checkpoint, each representative read by `parse`;
 /// the error completes "the checkpoint holds ...".
-fn load_neat(saved: SavedNeat, parse: impl Fn(&str) -> Result<Genome, String>) -> Result<NeatState, String> {
+pub(super) fn load_neat(saved: SavedNeat, parse: impl Fn(&str) -> Result<Genome, String>) -> Result<NeatState, String> {
     let mut species = Vec::new();
     for (i, s) in saved.species.into_iter().enumerate() {
         let representative = match parse(&s.representative) {

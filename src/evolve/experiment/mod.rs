@@ -20,7 +20,8 @@
 //!            (hillis (problems N) (sample K) (opening MIN MAX) (opponent OPPONENT) (goal win|not-lose) ...)
 //!            (hillis (problems N) (sample K) (min-length L) (start puzzles|generated) ...)  ; on a puzzle
 //!            (hillis (problems N) (deals K) (meet M) (every E) (mutation P))  ; numbered puzzles: deal sets
-//!            (solve N))                              ; puzzles only (the default there)
+//!            (solve N)                               ; puzzles only (the default there)
+//!            (cca (bouts 50) (alpha A)))             ; alone: covering coevolution, a population per role
 //!   (puzzles "FILE" (every K O) (lengths MIN MAX)) (max-nodes N)  ; puzzles only
 //!   (stage-depth K)                          ; staged deepening's k (FreeCell)
 //!   (puzzles (numbered FIRST LAST) (training K) (seed S))        ; numbered instances (FreeCell deals)
@@ -33,6 +34,7 @@
 //! representation has no use for and fitness sources the game cannot give.
 
 mod breeding;
+mod cca;
 mod clauses;
 mod coevolution;
 mod duels;
@@ -46,6 +48,7 @@ use clauses::Clauses;
 use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
 
+pub use cca::CcaSpec;
 pub use coevolution::{DealSetSpec, Goal, HillisSpec, ProblemStart};
 pub use puzzles::{DEFAULT_MAX_NODES, Numbered, PuzzleSource};
 
@@ -149,6 +152,9 @@ pub enum FitnessPart {
     /// The mean node savings against iterative deepening on N training
     /// puzzles a generation (puzzles only, see `puzzles.rs`).
     Solve(u32),
+    /// Covering competitive coevolution of one population per role
+    /// (`cca.rs`): the whole fitness when given.
+    Cca(CcaSpec),
 }
 
 #[derive(Debug, Clone)]
@@ -244,6 +250,10 @@ impl Work<'_> {
             FitnessPart::RoundRobin => n.saturating_mul(n.saturating_sub(1)).saturating_mul(2),
             FitnessPart::Hillis(h) => n.saturating_add(h.problems as u64).saturating_mul(h.sample.into()),
             FitnessPart::Solve(k) => n.saturating_mul(k.into()),
+            // Per role: the bouts, and at most one game per opposing
+            // teacher (at most one teacher joins a generation, so the
+            // bound is checked at the start; the run may grow past it).
+            FitnessPart::Cca(c) => n.saturating_mul(2).saturating_mul(u64::from(c.bouts) + 1),
         });
         let mut games = sources.fold(0u64, u64::saturating_add);
         if let Selection::Fitnessless(k) = self.selection {
@@ -274,6 +284,14 @@ impl Experiment {
     pub fn hillis(&self) -> Option<HillisSpec> {
         self.fitness.iter().find_map(|p| match p {
             FitnessPart::Hillis(h) => Some(*h),
+            _ => None,
+        })
+    }
+
+    /// Covering competitive coevolution, if the fitness is that.
+    pub fn cca(&self) -> Option<CcaSpec> {
+        self.fitness.iter().find_map(|p| match p {
+            FitnessPart::Cca(c) => Some(*c),
             _ => None,
         })
     }
@@ -384,6 +402,8 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let monitor = duels::check_duel_run(cx, &clauses, game, selection, match_games, champion, form.span.first_byte());
     let puzzles = puzzles::lower_puzzles(cx, &clauses, game, form.span.first_byte());
     puzzles::check_puzzle_run(cx, &clauses, game, &fitness, champion);
+    let cca_run = cca::CcaRun { fitness: &fitness, selection, islands, champion };
+    cca::check_cca_run(cx, &clauses, game, &cca_run, form.span.first_byte());
     let planned = islands.count > 1 || game.kind == Kind::Observed;
     let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion, planned };
     if let Err(message) = Limit::GamesPerGeneration.check(

@@ -243,13 +243,14 @@ pub(super) fn lower_fitness(cx: &mut Cx, p: &Sexp) -> Option<FitnessPart> {
         (Some("material"), 3) => FitnessPart::Material { depth: depth(cx)?, games: num(cx, 2, "a number of games")? },
         (Some("hillis"), _) => FitnessPart::Hillis(lower_hillis(cx, p)?),
         (Some("solve"), 2) => FitnessPart::Solve(num(cx, 1, "a number of puzzles")?),
+        (Some("cca"), _) => FitnessPart::Cca(super::cca::lower_cca(cx, p)?),
         _ => {
             cx.error(
                 "stratagem::experiment::fitness",
                 p,
                 "unknown fitness source",
                 "expected (cohort N), (pairings N), (round-robin), (random N), (guide DEPTH N), (material DEPTH N), \
-                 (hillis ...) or (solve N)",
+                 (hillis ...), (solve N) or (cca ...)",
             );
             return None;
         }

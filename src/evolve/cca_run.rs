@@ -1,0 +1,501 @@
+//! Running covering competitive coevolution (`(fitness (cca ...))`, the
+//! bookkeeping in `cca.rs`): one population per role of a two-player game,
+//! each bred by its own engine (NEAT for networks) from fitness scored
+//! here, the log of teacher sets and disengagement, the plot of
+//! teacher-set sizes (the paper's figure 3) and a champion per role.
+//!
+//! Every game draws its randomness from a stream named by (seed, purpose,
+//! generation, role, student, ...), and each role's engine breeds from a
+//! seed of its own derived from the run's, so a seed gives the same log at
+//! any thread count. After every generation the run writes a checkpoint
+//! (checkpoint.json: each role's population, NEAT state and teachers, the
+//! dominated role, the log), then the log and plot derived from it; a
+//! `--resume` goes on from it and gives the uninterrupted run's files.
+
+use std::path::Path;
+use std::time::Instant;
+
+use rand::RngExt;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
+use super::champion::write_champion;
+use super::engine::{Engine, EngineParams, Evaluation, Fitness, GenerationStats, State};
+use super::experiment::{CcaSpec, Experiment};
+use super::game_fitness::GameFitness;
+use super::genome::Genome;
+use super::init::Builder;
+use super::output::{self, SavedNeat};
+use super::run::{
+    PrimsetImport, RunOptions, RunReport, fingerprint, genome_text, io_error, load_neat, parse_genome, save_neat,
+};
+use crate::diagnostic::Diagnostic;
+use crate::games::Player;
+use crate::games::domain::GpGame;
+use crate::lang::{Module, PrimSet};
+use crate::rng::{GpRng, stream};
+use crate::search::players::PlayerFactory;
+use crate::syntax::Sexp;
+
+/// Stream purposes of the run's games and the roles' breeding seeds.
+const TEACHER_GAME: u64 = 0xcca0;
+const BOUT: u64 = 0xcca1;
+const ROLE_SEED: u64 = 0xcca2;
+
+/// The plot of teacher-set sizes, beside log.jsonl.
+pub const TEACHERS_PLOT: &str = "teachers.svg";
+/// The end of the run: per role, its teachers and undominated generations.
+pub const SUMMARY: &str = "cca.json";
+
+/// A teacher: the member that joined and when.
+#[derive(Debug, Clone)]
+struct Teacher {
+    genome: Genome,
+    generation: u64,
+}
+
+/// Fitness already scored for a role's population this generation.
+struct Scored(Evaluation);
+
+impl Fitness for Scored {
+    fn evaluate(&self, _: &[Genome], _: u64, _: u64) -> Evaluation {
+        self.0.clone()
+    }
+
+    /// Never asked: covering coevolution refuses fitnessless selection.
+    fn beats(&self, _: &[Genome], _: usize, _: usize, _: &mut GpRng) -> bool {
+        false
+    }
+}
+
+/// One role in one generation, as log.jsonl records it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct RoleRecord {
+    role: String,
+    /// The teacher-set size after this generation's joining.
+    teachers: usize,
+    /// Whether the role's set is undominated after it (`cca.rs`).
+    undominated: bool,
+    /// The population index of the student that joined, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    joined: Option<usize>,
+    /// Teachers the students had to beat to cover; the most any beat.
+    to_cover: usize,
+    most_beaten: usize,
+    #[serde(flatten)]
+    stats: GenerationStats,
+}
+
+/// One line of log.jsonl.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct CcaRecord {
+    generation: u64,
+    games: u64,
+    roles: Vec<RoleRecord>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct RoleSummary {
+    role: String,
+    teachers: usize,
+    /// Generations its teacher set was undominated (the paper's figure 6).
+    undominated_generations: u64,
+    /// When its top-ranked teacher (the champion) joined.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_teacher_generation: Option<u64>,
+    /// When each teacher joined, in rank order.
+    joined: Vec<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+struct Summary {
+    generations: u64,
+    roles: Vec<RoleSummary>,
+}
+
+/// The checkpoint's format: a run resumes only its own.
+const FORMAT: u32 = 1;
+
+/// The state of a covering run after a generation: all it needs to go on.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CcaCheckpoint {
+    cca_format: u32,
+    experiment: String,
+    seed: u64,
+    generation: u64,
+    dominated: usize,
+    roles: Vec<SavedRole>,
+    log: Vec<CcaRecord>,
+    /// Per generation, per role: undominated.
+    flags: Vec<Vec<bool>>,
+    timing: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SavedRole {
+    population: Vec<String>,
+    neat: Option<SavedNeat>,
+    /// Programs and the generations they joined, in rank order.
+    teachers: Vec<(String, u64)>,
+}
+
+/// What one student scored: teachers beaten in rank order, points from
+/// the bouts, games played.
+type StudentScore = (usize, f64, u64);
+
+/// Runs covering coevolution of `exp` on `fitness`'s game.
+pub(super) fn run_cca<G: GpGame>(
+    fitness: &GameFitness<G>,
+    spec: CcaSpec,
+    (module, form): (&Module, &Sexp),
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>> {
+    let print = fingerprint(form, exp.seed);
+    let cp_path = output::checkpoint_path(&opts.out);
+    let log_path = opts.out.join("log.jsonl");
+    if opts.resume {
+        if !cp_path.exists() {
+            return Err(vec![
+                Diagnostic::error(
+                    "stratagem::evolve::resume",
+                    format!(
+                        "`{}` holds no checkpoint (`{}`): nothing to resume",
+                        opts.out.display(),
+                        cp_path.display()
+                    ),
+                )
+                .with_help("start a run with --out DIR, then continue it with --resume DIR"),
+            ]);
+        }
+    } else if log_path.exists() || cp_path.exists() {
+        return Err(vec![
+            Diagnostic::error(
+                "stratagem::evolve::exists",
+                format!("`{}` already holds a run; it is left untouched", opts.out.display()),
+            )
+            .with_help("continue it with --resume, or choose another --out directory"),
+        ]);
+    }
+    std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
+
+    let ps: &PrimSet = module.primset(exp.primset);
+    let rep = exp.representation.clone();
+    const ROLES: usize = 2;
+    let role_names: Vec<String> = (0..ROLES).map(|r| fitness.game.role_name(r as Player).to_owned()).collect();
+    let mut engines = Vec::new();
+    for r in 0..ROLES {
+        let builder = Builder::with_introns(ps, &rep.needed_types(), exp.introns)
+            .map_err(|d| vec![d])?
+            .with_max_size(exp.variation.max_size);
+        let params = EngineParams {
+            population: exp.population,
+            generations: exp.generations,
+            crossover: exp.crossover,
+            mutation: exp.mutation,
+            selection: exp.selection,
+            elitism: exp.elitism,
+            seed: stream(exp.seed, &[ROLE_SEED, r as u64]).random(),
+            variation: exp.variation,
+            erc_mutation: exp.erc_mutation,
+            islands: exp.islands,
+        };
+        engines.push(Engine::new(params, rep.clone(), builder));
+    }
+    let total = exp.generations as u64;
+    let (mut states, mut teachers, mut log, mut flags, mut timing) = if opts.resume {
+        let at = cp_path.display().to_string();
+        let refuse = |message: String| {
+            vec![
+                Diagnostic::error(
+                    "stratagem::evolve::checkpoint",
+                    format!("the checkpoint `{at}` {message}; it is not used"),
+                )
+                .with_help("resume with the same experiment file and seed, or start afresh in another --out directory"),
+            ]
+        };
+        let text = std::fs::read_to_string(&cp_path).map_err(|e| io_error("read", &cp_path, e))?;
+        let cp: CcaCheckpoint = serde_json::from_str(&text)
+            .map_err(|e| refuse(format!("is not a checkpoint of covering coevolution ({e})")))?;
+        if cp.cca_format != FORMAT || cp.experiment != print || cp.seed != exp.seed {
+            return Err(refuse("was written by another experiment, seed or version".into()));
+        }
+        let generation = cp.generation;
+        let consistent = generation <= total
+            && cp.roles.len() == ROLES
+            && cp.dominated < ROLES
+            && cp.log.len() as u64 == generation
+            && cp.flags.len() as u64 == generation
+            && cp.roles.iter().all(|r| r.population.len() == exp.population);
+        if !consistent {
+            return Err(refuse("does not fit the experiment (generations, roles or population)".into()));
+        }
+        let parse = |what: &str, t: &str| {
+            parse_genome(ps, exp.primset, &rep, t).map_err(|e| refuse(format!("holds {what} that does not check: {e}")))
+        };
+        let mut states = Vec::new();
+        let mut sets = Vec::new();
+        for (r, role) in cp.roles.into_iter().enumerate() {
+            let population = role
+                .population
+                .iter()
+                .enumerate()
+                .map(|(i, t)| parse(&format!("a program (role {r}, member {i})"), t))
+                .collect::<Result<Vec<_>, _>>()?;
+            let neat = match (&rep, role.neat) {
+                (super::genome::Representation::Network(_), Some(saved)) => Some(
+                    load_neat(saved, |t| parse_genome(ps, exp.primset, &rep, t))
+                        .map_err(|e| refuse(format!("holds {e}")))?,
+                ),
+                (super::genome::Representation::Network(_), None) | (_, Some(_)) => {
+                    return Err(refuse("holds species that do not fit what the experiment evolves".into()));
+                }
+                (_, None) => None,
+            };
+            states.push(State { generation, population, neat });
+            let set = role
+                .teachers
+                .iter()
+                .map(|(t, g)| {
+                    parse(&format!("a teacher (role {r})"), t).map(|genome| Teacher { genome, generation: *g })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            sets.push(set);
+        }
+        (states, Teachers { sets, dominated: cp.dominated }, cp.log, cp.flags, cp.timing)
+    } else {
+        let states: Vec<State> = engines.iter().map(Engine::initial).collect();
+        (states, Teachers::new(ROLES), Vec::new(), Vec::new(), String::new())
+    };
+    let start = fitness.game.initial_state();
+    let seed = exp.seed;
+    let first = states[0].generation;
+    let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
+    let derive = |log: &[CcaRecord], timing: &str| -> Result<(), Vec<Diagnostic>> {
+        write_log(&opts.out, log, timing)?;
+        let plot = opts.out.join(TEACHERS_PLOT);
+        let svg = teachers_plot(&exp.name, &role_names, log).map_err(|e| io_error("draw", &plot, e))?;
+        output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
+        Ok(())
+    };
+    derive(&log, &timing)?;
+
+    for generation in first..end {
+        let clock = Instant::now();
+        let students: Vec<Vec<PlayerFactory<G::State>>> =
+            states.iter().map(|s| fitness.players(&s.population)).collect();
+        let teacher_players: Vec<Vec<PlayerFactory<G::State>>> = teachers
+            .sets
+            .iter()
+            .map(|set| {
+                let genomes: Vec<Genome> = set.iter().map(|t| t.genome.clone()).collect();
+                if genomes.is_empty() { Vec::new() } else { fitness.players(&genomes) }
+            })
+            .collect();
+        let jobs: Vec<(usize, usize)> =
+            (0..ROLES).flat_map(|r| (0..states[r].population.len()).map(move |i| (r, i))).collect();
+        let scores: Vec<StudentScore> = jobs
+            .par_iter()
+            .map(|&(r, i)| {
+                let opponents: Vec<(usize, usize)> = teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
+                let me = &students[r][i];
+                let mut games = 0u64;
+                let beaten = beaten_in_order(opponents.len(), |j| {
+                    let (o, k) = opponents[j];
+                    games += 1;
+                    let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
+                    fitness.game_from(&start, me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
+                });
+                // Bouts against members of the other role drawn at random.
+                let other = &students[1 - r];
+                let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
+                let mut points = 0.0;
+                for j in 0..u64::from(spec.bouts) {
+                    let m = rng.random_range(0..other.len());
+                    let tags = [BOUT, generation, r as u64, i as u64, j];
+                    points += fitness.game_from(&start, me, &other[m], r as Player, seed, &tags);
+                    games += 1;
+                }
+                (beaten, points, games)
+            })
+            .collect();
+        let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); ROLES];
+        for (&(r, _), s) in jobs.iter().zip(&scores) {
+            per_role[r].push(*s);
+        }
+        let games: u64 = scores.iter().map(|s| s.2).sum();
+        let evals: Vec<Evaluation> = per_role
+            .iter()
+            .map(|role| Evaluation {
+                fitness: role.iter().map(|&(b, p, _)| cca_fitness(spec.alpha, b, p)).collect(),
+                games: role.iter().map(|s| s.2).sum(),
+            })
+            .collect();
+        let to_cover: Vec<usize> = (0..ROLES).map(|r| teachers.to_cover(r)).collect();
+        // The dominated role's fittest coverer joins its teachers.
+        let d = teachers.dominated;
+        let beaten: Vec<usize> = per_role[d].iter().map(|s| s.0).collect();
+        let joined = inductee(&beaten, to_cover[d], &evals[d].fitness);
+        if let Some(i) = joined {
+            teachers.induct(Teacher { genome: states[d].population[i].clone(), generation });
+        }
+        let undominated = teachers.undominated();
+        flags.push(undominated.clone());
+        let mut roles = Vec::new();
+        let mut next_states = Vec::new();
+        for r in 0..ROLES {
+            let (next, stats, _) = engines[r].step(&states[r], &Scored(evals[r].clone()));
+            next_states.push(next);
+            roles.push(RoleRecord {
+                role: role_names[r].clone(),
+                teachers: teachers.sets[r].len(),
+                undominated: undominated[r],
+                joined: joined.filter(|_| r == d),
+                to_cover: to_cover[r],
+                most_beaten: per_role[r].iter().map(|s| s.0).max().unwrap_or(0),
+                stats,
+            });
+        }
+        states = next_states;
+        log.push(CcaRecord { generation, games, roles });
+        let seconds = clock.elapsed().as_secs_f64();
+        timing.push_str(&format!("{{\"generation\":{generation},\"seconds\":{seconds:.3},\"games\":{games}}}\n"));
+        let cp = CcaCheckpoint {
+            cca_format: FORMAT,
+            experiment: print.clone(),
+            seed,
+            generation: generation + 1,
+            dominated: teachers.dominated,
+            roles: (0..ROLES)
+                .map(|r| SavedRole {
+                    population: states[r]
+                        .population
+                        .iter()
+                        .enumerate()
+                        .map(|(i, g)| genome_text(g, &format!("g{i}"), ps, &rep))
+                        .collect(),
+                    neat: states[r].neat.as_ref().map(|n| save_neat(n, ps, &rep)),
+                    teachers: teachers.sets[r]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| (genome_text(&t.genome, &format!("t{k}"), ps, &rep), t.generation))
+                        .collect(),
+                })
+                .collect(),
+            log: log.clone(),
+            flags: flags.clone(),
+            timing: timing.clone(),
+        };
+        let text = serde_json::to_string(&cp).map_err(|e| io_error("write", &cp_path, e))?;
+        output::write_output(&cp_path, text.as_bytes()).map_err(|e| io_error("write", &cp_path, e))?;
+        derive(&log, &timing)?;
+    }
+    if end < total {
+        let notes = vec![format!(
+            "experiment {} (seed {}): covering coevolution, {end} of {total} generations; stopped early, continue \
+             with --resume {}",
+            exp.name,
+            exp.seed,
+            opts.out.display()
+        )];
+        return Ok(RunReport { log: Vec::new(), finished: false, champion: None, already_complete: false, notes });
+    }
+
+    let counts = undominated_counts(&flags, ROLES);
+    let summary = Summary {
+        generations: exp.generations as u64,
+        roles: (0..ROLES)
+            .map(|r| RoleSummary {
+                role: role_names[r].clone(),
+                teachers: teachers.sets[r].len(),
+                undominated_generations: counts[r],
+                top_teacher_generation: teachers.sets[r].last().map(|t| t.generation),
+                joined: teachers.sets[r].iter().map(|t| t.generation).collect(),
+            })
+            .collect(),
+    };
+    let summary_path = opts.out.join(SUMMARY);
+    let text = serde_json::to_string_pretty(&summary).map_err(|e| io_error("write", &summary_path, e))?;
+    output::write_output(&summary_path, format!("{text}\n").as_bytes())
+        .map_err(|e| io_error("write", &summary_path, e))?;
+
+    let mut notes = vec![format!(
+        "experiment {} (seed {}): covering coevolution, {} generations",
+        exp.name, exp.seed, exp.generations
+    )];
+    for (r, s) in summary.roles.iter().enumerate() {
+        let mut line = format!(
+            "role {}: {} teachers, undominated {} of {} generations",
+            s.role, s.teachers, s.undominated_generations, exp.generations
+        );
+        if let Some(top) = teachers.sets[r].last() {
+            let rank = teachers.sets[r].len();
+            let origin = format!("role {}, top teacher (rank {rank}, joined at generation {})", s.role, top.generation);
+            let mut role_exp = exp.clone();
+            role_exp.name = format!("{}-{}", exp.name, s.role);
+            let path = write_champion(&top.genome, &origin, &role_exp, ps, &rep, primset_import, opts)?;
+            line.push_str(&format!("; champion: {}", path.display()));
+        }
+        notes.push(line);
+    }
+    notes.push(format!(
+        "log: {}\nplot: {}\nsummary: {}",
+        log_path.display(),
+        opts.out.join(TEACHERS_PLOT).display(),
+        summary_path.display()
+    ));
+    Ok(RunReport { log: Vec::new(), finished: true, champion: None, already_complete: false, notes })
+}
+
+/// Rewrites log.jsonl (deterministic) and timing.jsonl (wall times).
+fn write_log(dir: &Path, log: &[CcaRecord], timing: &str) -> Result<(), Vec<Diagnostic>> {
+    let mut text = String::new();
+    for r in log {
+        let line = serde_json::to_string(r).map_err(|e| io_error("write the log in", dir, e))?;
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let path = dir.join("log.jsonl");
+    output::write_output(&path, text.as_bytes()).map_err(|e| io_error("write", &path, e))?;
+    let path = dir.join("timing.jsonl");
+    output::write_output(&path, timing.as_bytes()).map_err(|e| io_error("write", &path, e))?;
+    Ok(())
+}
+
+/// Teacher-set sizes per generation, a line per role (the paper's figure 3).
+fn teachers_plot(title: &str, roles: &[String], log: &[CcaRecord]) -> Result<String, String> {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let last = log.last().map_or(1, |r| r.generation.max(1));
+        let most = log.iter().flat_map(|r| r.roles.iter().map(|x| x.teachers)).max().unwrap_or(1).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(format!("{title}: teacher-set size"), ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0u64..last, 0usize..most + 1)
+            .map_err(|e| e.to_string())?;
+        chart.configure_mesh().x_desc("generation").y_desc("teachers").draw().map_err(|e| e.to_string())?;
+        let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+        for (r, name) in roles.iter().enumerate() {
+            let colour = colours[r % colours.len()];
+            let points: Vec<(u64, usize)> =
+                log.iter().filter_map(|g| g.roles.get(r).map(|x| (g.generation, x.teachers))).collect();
+            chart
+                .draw_series(LineSeries::new(points, &colour))
+                .map_err(|e| e.to_string())?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+        }
+        chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}

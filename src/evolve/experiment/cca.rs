@@ -1,0 +1,137 @@
+//! `(fitness (cca (bouts N) (alpha A)))`: Rosin's covering competitive
+//! algorithm over the roles of a two-player game (seeds/004), one
+//! population per role (src/evolve/cca.rs, src/evolve/cca_run.rs).
+
+use super::clauses::Clauses;
+use super::{ChampionRule, FitnessPart};
+use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::evolve::engine::{Islands, Selection};
+use crate::games::registry::{Entry, Kind};
+use crate::lang::syntax_helpers::Cx;
+use crate::syntax::{Sexp, Span};
+
+/// The settings of covering competitive coevolution: a member's fitness is
+/// `alpha` times the number of opposing teachers it beat in rank order
+/// plus `1 - alpha` times its points from `bouts` games against members of
+/// the opposing population drawn at random.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CcaSpec {
+    pub bouts: u32,
+    pub alpha: f64,
+}
+
+impl Default for CcaSpec {
+    /// The paper's: α = 10/11, N = 50.
+    fn default() -> CcaSpec {
+        CcaSpec { bouts: 50, alpha: 10.0 / 11.0 }
+    }
+}
+
+const OPTIONS: [&str; 2] = ["bouts", "alpha"];
+const USAGE: &str = "(cca (bouts N) (alpha A)), each optional (defaults: 50 and 10/11)";
+
+/// `(cca (bouts N) (alpha A))`, every option optional.
+pub(super) fn lower_cca(cx: &mut Cx, p: &Sexp) -> Option<CcaSpec> {
+    let items = p.as_list().unwrap_or_default();
+    let reported = cx.diags.len();
+    let mut spec = CcaSpec::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for opt in items.iter().skip(1) {
+        let Some(key) = opt.head().filter(|k| OPTIONS.contains(k)) else {
+            let help = match opt.head().and_then(|k| did_you_mean(k, OPTIONS)) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("usage: {USAGE}"),
+            };
+            cx.push(
+                Diagnostic::error("stratagem::experiment::cca", "unknown or malformed option of `cca`")
+                    .at(cx.file, opt.span, "not an option")
+                    .with_help(help),
+            );
+            continue;
+        };
+        if seen.contains(&key) {
+            cx.error("stratagem::experiment::duplicate", opt, format!("`{key}` is given twice"), "second setting");
+            continue;
+        }
+        seen.push(key);
+        match (key, &opt.as_list().unwrap_or_default()[1..]) {
+            ("bouts", [v]) => match cx.expect_int(v, "a number of games") {
+                Some(n) if (0..=100_000).contains(&n) => spec.bouts = n as u32,
+                Some(n) => cx.error(
+                    "stratagem::experiment::range",
+                    v,
+                    format!("`bouts` must be between 0 and 100000, not {n}"),
+                    "out of range",
+                ),
+                None => {}
+            },
+            ("alpha", [v]) => spec.alpha = super::clauses::probability(cx, v, "alpha"),
+            _ => cx.error("stratagem::experiment::usage", opt, format!("usage: {USAGE}"), "malformed"),
+        }
+    }
+    (cx.diags.len() == reported).then_some(spec)
+}
+
+/// What covering coevolution runs alone: one source of fitness, one
+/// population per role of a game of two players, breeding by fitness
+/// (no fitnessless selection, no islands) and the top teacher of each role
+/// as its champion.
+pub(super) struct CcaRun<'a> {
+    pub(super) fitness: &'a [FitnessPart],
+    pub(super) selection: Selection,
+    pub(super) islands: Islands,
+    pub(super) champion: ChampionRule,
+}
+
+pub(super) fn check_cca_run(cx: &mut Cx, clauses: &Clauses, game: &Entry, run: &CcaRun, at: Span) {
+    if !run.fitness.iter().any(|p| matches!(p, FitnessPart::Cca(_))) {
+        return;
+    }
+    let mut refuse = |key: &str, message: String, label: &str, help: &str| {
+        let span = if clauses.get(key).is_some() { clauses.span(key) } else { at };
+        cx.push(
+            Diagnostic::error("stratagem::experiment::cca", message)
+                .at(cx.file, span, label)
+                .with_help(help.to_owned()),
+        );
+    };
+    if run.fitness.len() > 1 {
+        refuse(
+            "fitness",
+            "`(cca ...)` is the whole fitness of covering coevolution: it takes no other source".into(),
+            "more than one source",
+            "keep (cca ...) alone; its (bouts N) are the games against the opposing population",
+        );
+    }
+    if game.kind != Kind::TwoPlayer {
+        refuse(
+            "game",
+            format!(
+                "covering coevolution needs a game of two roles played by α-β, but {} is {}",
+                game.name,
+                game.kind.describe()
+            ),
+            "not a two-player game",
+            "choose a two-player game (a GDL .kif of two roles, or one `stratagem games` lists as two-player)",
+        );
+    }
+    if let Selection::Fitnessless(_) = run.selection {
+        refuse(
+            "selection",
+            "covering coevolution breeds by fitness: fitnessless selection has no use".into(),
+            "fitnessless",
+            "use (selection (tournament K)) or leave it out",
+        );
+    }
+    if run.islands.count > 1 {
+        refuse("islands", "covering coevolution runs no islands".into(), "islands", "remove (islands ...)");
+    }
+    if !matches!(run.champion, ChampionRule::Last) {
+        refuse(
+            "champion",
+            "covering coevolution's champions are the top-ranked teachers of each role".into(),
+            "no use here",
+            "remove (champion ...) or write (champion last)",
+        );
+    }
+}

@@ -1,0 +1,115 @@
+//! Covering competitive coevolution as a user runs it (`(fitness (cca
+//! ...))`, tests/data/evolve/tiny-cca*.sg on tic-tac-toe's GDL rules): the
+//! same seed gives the same log, summary and champions on 1 and 2 threads,
+//! for networks and for trees; the log records each role's teacher set and
+//! disengagement, and they agree with the summary; champions check; a run
+//! stopped and resumed (teacher sets in the checkpoint) gives the
+//! uninterrupted run's files.
+
+use std::path::Path;
+
+mod common;
+use common::{flat, read, stratagem, temp};
+
+const NETWORKS: &str = "tests/data/evolve/tiny-cca.sg";
+const TREES: &str = "tests/data/evolve/tiny-cca-trees.sg";
+
+fn evolve(file: &str, out: &Path, threads: &str) -> String {
+    let (code, stdout, stderr) =
+        stratagem(&["evolve", file, "--out", out.to_str().expect("utf-8"), "--threads", threads]);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+/// The files that must not depend on the thread count.
+fn outcome(dir: &Path, name: &str) -> Vec<(String, String)> {
+    let out = dir.to_str().expect("utf-8");
+    let mut files = vec!["log.jsonl".to_owned(), "cca.json".to_owned(), "teachers.svg".to_owned()];
+    for role in ["xplayer", "oplayer"] {
+        let champion = format!("champions/{name}-{role}.sg");
+        if dir.join(&champion).exists() {
+            files.push(champion);
+        }
+    }
+    files.into_iter().map(|f| (f.clone(), read(dir, &f).replace(out, "<out>"))).collect()
+}
+
+fn same_at_any_thread_count(file: &str, name: &str) -> (std::path::PathBuf, String) {
+    let (one, two) = (temp(&format!("{name}-1")), temp(&format!("{name}-2")));
+    let stdout = evolve(file, &one, "1");
+    evolve(file, &two, "2");
+    assert_eq!(outcome(&one, name), outcome(&two, name), "{file}: 1 and 2 threads differ");
+    (one, stdout)
+}
+
+#[test]
+fn networks_coevolve_alike_on_one_and_two_threads() {
+    let (dir, stdout) = same_at_any_thread_count(NETWORKS, "tiny-cca");
+    let log = read(&dir, "log.jsonl");
+    let records: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(records.len(), 6, "{log}");
+    let summary: serde_json::Value = serde_json::from_str(&read(&dir, "cca.json")).expect("cca.json");
+    for (r, role) in ["xplayer", "oplayer"].iter().enumerate() {
+        let mut undominated = 0;
+        let mut last_size = 0;
+        for (g, rec) in records.iter().enumerate() {
+            assert_eq!(rec["generation"], g as u64);
+            let x = &rec["roles"][r];
+            assert_eq!(x["role"], *role);
+            let size = x["teachers"].as_u64().expect("teachers");
+            assert!(size == last_size || size == last_size + 1, "at most one joins a generation: {log}");
+            last_size = size;
+            undominated += u64::from(x["undominated"].as_bool().expect("a flag"));
+            assert!(x["species"]["count"].as_u64().expect("NEAT's species") >= 1);
+        }
+        let s = &summary["roles"][r];
+        assert_eq!(s["undominated_generations"], undominated, "{summary}");
+        assert_eq!(s["teachers"], last_size);
+        assert!(
+            stdout.contains(&format!("role {role}: {last_size} teachers, undominated {undominated} of 6")),
+            "{stdout}"
+        );
+    }
+    // The first role's first teacher joins at generation 0, beating nobody.
+    assert_eq!(records[0]["roles"][0]["teachers"], 1, "{log}");
+    assert_eq!(records[0]["roles"][0]["undominated"], true);
+    assert!(read(&dir, "teachers.svg").contains("<svg"));
+    let champion = dir.join("champions/tiny-cca-xplayer.sg");
+    let (code, _, stderr) = stratagem(&["check", champion.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(read(&dir, "champions/tiny-cca-xplayer.sg").contains("(network tiny-cca-xplayer-champion"));
+}
+
+#[test]
+fn trees_coevolve_alike_on_one_and_two_threads() {
+    let (dir, _) = same_at_any_thread_count(TREES, "tiny-cca-trees");
+    for role in ["xplayer", "oplayer"] {
+        let champion = dir.join(format!("champions/tiny-cca-trees-{role}.sg"));
+        let (code, _, stderr) = stratagem(&["check", champion.to_str().expect("utf-8")]);
+        assert_eq!(code, 0, "{role}: {stderr}");
+    }
+}
+
+#[test]
+fn a_run_stopped_and_resumed_is_the_uninterrupted_run() {
+    let whole = temp("cca-whole");
+    evolve(NETWORKS, &whole, "2");
+    let parts = temp("cca-parts");
+    let out = parts.to_str().expect("utf-8");
+    let (code, stdout, stderr) = stratagem(&["evolve", NETWORKS, "--out", out, "--stop-after", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("2 of 6 generations; stopped early"), "{stdout}");
+    let (code, _, stderr) = stratagem(&["evolve", NETWORKS, "--resume", out, "--stop-after", "1", "--threads", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = stratagem(&["evolve", NETWORKS, "--resume", out]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(outcome(&whole, "tiny-cca"), outcome(&parts, "tiny-cca"));
+    // A fresh run into a directory that holds one is refused.
+    let (code, _, stderr) = stratagem(&["evolve", NETWORKS, "--out", out]);
+    assert_eq!(code, 1);
+    assert!(flat(&stderr).contains("already holds a run"), "{stderr}");
+    // A checkpoint of another experiment is not resumed.
+    let (code, _, stderr) = stratagem(&["evolve", TREES, "--resume", out]);
+    assert_eq!(code, 1);
+    assert!(flat(&stderr).contains("another experiment"), "{stderr}");
+}
