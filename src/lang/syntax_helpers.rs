@@ -29,6 +29,39 @@ impl Cx<'_> {
         self.diags.push(d);
     }
 
+    /// The key of `opt`, one option `(KEY VALUE...)` of the form `form`
+    /// whose keys are `options`, each allowed once (`seen` holds those read
+    /// so far); `None` after reporting an unknown or malformed option (with
+    /// "did you mean" or the form's usage, under `code`) or a repeated one.
+    pub fn option_key(
+        &mut self,
+        opt: &Sexp,
+        form: &str,
+        code: &'static str,
+        options: &[&'static str],
+        usage: &str,
+        seen: &mut Vec<&'static str>,
+    ) -> Option<&'static str> {
+        let Some(key) = options.iter().copied().find(|k| opt.head() == Some(*k)) else {
+            let help = match opt.head().and_then(|k| crate::diagnostic::did_you_mean(k, options.iter().copied())) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("usage: {usage}"),
+            };
+            self.push(
+                Diagnostic::error(code, format!("unknown or malformed option of `{form}`"))
+                    .at(self.file, opt.span, "not an option")
+                    .with_help(help),
+            );
+            return None;
+        };
+        if seen.contains(&key) {
+            self.error("stratagem::experiment::duplicate", opt, format!("`{key}` is given twice"), "second setting");
+            return None;
+        }
+        seen.push(key);
+        Some(key)
+    }
+
     /// The items of a list of exactly `n` elements, or a usage diagnostic.
     pub fn expect_len<'s>(&mut self, sexp: &'s Sexp, n: usize, usage: &str) -> Option<&'s [Sexp]> {
         match sexp.as_list() {

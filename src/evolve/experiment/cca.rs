@@ -4,7 +4,7 @@
 
 use super::clauses::Clauses;
 use super::{ChampionRule, FitnessPart};
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::Diagnostic;
 use crate::evolve::engine::{Islands, Selection};
 use crate::games::registry::{Entry, Kind};
 use crate::lang::syntax_helpers::Cx;
@@ -37,23 +37,9 @@ pub(super) fn lower_cca(cx: &mut Cx, p: &Sexp) -> Option<CcaSpec> {
     let mut spec = CcaSpec::default();
     let mut seen: Vec<&str> = Vec::new();
     for opt in items.iter().skip(1) {
-        let Some(key) = opt.head().filter(|k| OPTIONS.contains(k)) else {
-            let help = match opt.head().and_then(|k| did_you_mean(k, OPTIONS)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!("usage: {USAGE}"),
-            };
-            cx.push(
-                Diagnostic::error("stratagem::experiment::cca", "unknown or malformed option of `cca`")
-                    .at(cx.file, opt.span, "not an option")
-                    .with_help(help),
-            );
+        let Some(key) = cx.option_key(opt, "cca", "stratagem::experiment::cca", &OPTIONS, USAGE, &mut seen) else {
             continue;
         };
-        if seen.contains(&key) {
-            cx.error("stratagem::experiment::duplicate", opt, format!("`{key}` is given twice"), "second setting");
-            continue;
-        }
-        seen.push(key);
         match (key, &opt.as_list().unwrap_or_default()[1..]) {
             ("bouts", [v]) => match cx.expect_int(v, "a number of games") {
                 Some(n) if (0..=100_000).contains(&n) => spec.bouts = n as u32,

@@ -14,7 +14,7 @@
 
 use super::Opponent;
 use super::players::lower_opponent;
-use crate::diagnostic::{Diagnostic, did_you_mean};
+use crate::diagnostic::Diagnostic;
 use crate::games::registry::{self, Entry, Kind};
 use crate::lang::syntax_helpers::Cx;
 use crate::syntax::Sexp;
@@ -140,24 +140,10 @@ pub(super) fn lower_hillis(cx: &mut Cx, p: &Sexp) -> Option<HillisSpec> {
     let mut spec = HillisSpec::default();
     let mut seen: Vec<&str> = Vec::new();
     for opt in items.iter().skip(1) {
-        let key = opt.head().filter(|k| OPTIONS.contains(k));
-        let Some(key) = key else {
-            let help = match opt.head().and_then(|k| did_you_mean(k, OPTIONS)) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!("usage: {USAGE}"),
-            };
-            cx.push(
-                Diagnostic::error("stratagem::experiment::hillis", "unknown or malformed option of `hillis`")
-                    .at(cx.file, opt.span, "not an option")
-                    .with_help(help),
-            );
+        let Some(key) = cx.option_key(opt, "hillis", "stratagem::experiment::hillis", &OPTIONS, USAGE, &mut seen)
+        else {
             continue;
         };
-        if seen.contains(&key) {
-            cx.error("stratagem::experiment::duplicate", opt, format!("`{key}` is given twice"), "second setting");
-            continue;
-        }
-        seen.push(key);
         let args = &opt.as_list().unwrap_or_default()[1..];
         let count = |cx: &mut Cx, v: &Sexp, lo: i64, hi: i64| match cx.expect_int(v, "a whole number") {
             Some(n) if (lo..=hi).contains(&n) => Some(n),
