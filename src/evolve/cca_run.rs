@@ -21,11 +21,10 @@ use serde::{Deserialize, Serialize};
 
 use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
 use super::champion::write_champion;
-use super::engine::{Engine, EngineParams, Evaluation, Fitness, GenerationStats, State};
+use super::engine::{Engine, Evaluation, Fitness, GenerationStats, State};
 use super::experiment::{CcaSpec, Experiment};
 use super::game_fitness::GameFitness;
 use super::genome::Genome;
-use super::init::Builder;
 use super::output::{self, SavedNeat};
 use super::run::{
     PrimsetImport, RunOptions, RunReport, fingerprint, genome_text, io_error, load_neat, parse_genome, save_neat,
@@ -189,22 +188,7 @@ pub(super) fn run_cca<G: GpGame>(
     let role_names: Vec<String> = (0..ROLES).map(|r| fitness.game.role_name(r as Player).to_owned()).collect();
     let mut engines = Vec::new();
     for r in 0..ROLES {
-        let builder = Builder::with_introns(ps, &rep.needed_types(), exp.introns)
-            .map_err(|d| vec![d])?
-            .with_max_size(exp.variation.max_size);
-        let params = EngineParams {
-            population: exp.population,
-            generations: exp.generations,
-            crossover: exp.crossover,
-            mutation: exp.mutation,
-            selection: exp.selection,
-            elitism: exp.elitism,
-            seed: stream(exp.seed, &[ROLE_SEED, r as u64]).random(),
-            variation: exp.variation,
-            erc_mutation: exp.erc_mutation,
-            islands: exp.islands,
-        };
-        engines.push(Engine::new(params, rep.clone(), builder));
+        engines.push(super::run::engine_of(ps, exp, stream(exp.seed, &[ROLE_SEED, r as u64]).random())?);
     }
     let total = exp.generations as u64;
     let (mut states, mut teachers, mut log, mut flags, mut timing) = if opts.resume {

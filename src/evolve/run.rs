@@ -295,23 +295,8 @@ pub(super) fn run_generations<F: RunFitness>(
 ) -> Result<RunReport, Vec<Diagnostic>> {
     let ps: &PrimSet = module.primset(exp.primset);
     let rep = exp.representation.clone();
-    let builder = Builder::with_introns(ps, &rep.needed_types(), exp.introns)
-        .map_err(|d| vec![d])?
-        .with_max_size(exp.variation.max_size);
     let hillis = exp.hillis();
-    let params = EngineParams {
-        population: exp.population,
-        generations: exp.generations,
-        crossover: exp.crossover,
-        mutation: exp.mutation,
-        selection: exp.selection,
-        elitism: exp.elitism,
-        seed: exp.seed,
-        variation: exp.variation,
-        erc_mutation: exp.erc_mutation,
-        islands: exp.islands,
-    };
-    let engine = Engine::new(params, rep.clone(), builder);
+    let engine = engine_of(ps, exp, exp.seed)?;
     let print = fingerprint(form, exp.seed);
     let total = exp.generations as u64;
     let cp_path = output::checkpoint_path(&opts.out);
@@ -738,4 +723,25 @@ pub enum PrimsetImport {
     Library,
     /// A primset defined in this file.
     File(PathBuf),
+}
+
+/// The engine of an experiment's population, its random streams seeded by
+/// `seed` (the experiment's, or one per role under covering coevolution).
+pub(super) fn engine_of<'p>(ps: &'p PrimSet, exp: &Experiment, seed: u64) -> Result<Engine<'p>, Vec<Diagnostic>> {
+    let builder = Builder::with_introns(ps, &exp.representation.needed_types(), exp.introns)
+        .map_err(|d| vec![d])?
+        .with_max_size(exp.variation.max_size);
+    let params = EngineParams {
+        population: exp.population,
+        generations: exp.generations,
+        crossover: exp.crossover,
+        mutation: exp.mutation,
+        selection: exp.selection,
+        elitism: exp.elitism,
+        seed,
+        variation: exp.variation,
+        erc_mutation: exp.erc_mutation,
+        islands: exp.islands,
+    };
+    Ok(Engine::new(params, exp.representation.clone(), builder))
 }
