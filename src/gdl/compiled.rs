@@ -124,15 +124,30 @@ pub struct CompiledGame {
     initial: Vec<u64>,
     /// Gate values before any state is loaded: the constant baselines.
     initial_values: Vec<u8>,
-    /// The routine of each input, if a gate reads it, and the gate values
-    /// it changes.
-    input_routine: Vec<Option<usize>>,
+    /// What playing each input does, and the gate values it changes.
+    input_routine: Vec<Cone>,
     cone_slots: Vec<Vec<u32>>,
     /// The sliced circuit, compiled on first use (only batches of playouts
     /// need it, and it costs as much compilation again).
     sliced_circuit: Circuit,
     sliced: std::sync::OnceLock<Result<CompiledCircuit, String>>,
     pub report: CompileReport,
+}
+
+/// Drops `value` on another thread: freeing a large game's ground program
+/// or raw network takes tenths of a second that compiling need not wait for.
+fn free_elsewhere<T: Send + 'static>(value: T) {
+    // If no thread can be started, the closure and `value` are dropped here.
+    let _ = std::thread::Builder::new().name("free".to_owned()).spawn(move || drop(value));
+}
+
+/// What playing a move input changes: nothing (no gate reads it), its
+/// cone's gates recomputed by a routine, or its cone's gates all set to 1.
+#[derive(Clone, Copy, Debug)]
+enum Cone {
+    Empty,
+    Routine(usize),
+    Raise,
 }
 
 impl CompiledGame {
@@ -146,8 +161,10 @@ impl CompiledGame {
         let grounded = started.elapsed();
         let started = Instant::now();
         let raw = Propnet::new(&grounding);
-        drop(grounding);
+        free_elsewhere(grounding);
         let net = raw.optimised();
+        let raw_size = raw.size();
+        free_elsewhere(raw);
         let optimisation = started.elapsed();
         let size = net.size();
         if size.edges > MAX_EDGES {
@@ -162,7 +179,7 @@ impl CompiledGame {
             grounding: grounded,
             optimisation,
             compilation: started.elapsed(),
-            raw: raw.size(),
+            raw: raw_size,
             optimised: size,
             fluents: game.fluents.len(),
             functions: game.circuit.n_functions,
@@ -404,9 +421,13 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
     const UP: u8 = 1;
     const DOWN: u8 = 2;
     const MIXED: u8 = 3;
-    let mut input_routine = vec![None; net.inputs.len()];
+    let mut input_routine = vec![Cone::Empty; net.inputs.len()];
     let mut cone_slots = vec![Vec::new(); net.inputs.len()];
     let mut polarity = vec![0u8; net.gates.len()];
+    // Gates of the cone that a played move surely sets: ORs that read the
+    // input, or another such OR. A cone of such gates only (amazons' "a
+    // piece lands here") needs no code: its slots are set to 1.
+    let mut raised = vec![false; net.gates.len()];
     for (g, gate) in net.gates.iter().enumerate() {
         let Gate::Input(x) = gate else { continue };
         let mut cone = Vec::new();
@@ -423,6 +444,7 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         }
         cone.sort_unstable_by_key(|&z| (position[z], z));
         let mut routine = Routine::default();
+        let mut all_raised = true;
         for same in cone.chunk_by(|a, b| position[*a] == position[*b]) {
             let cyclic = cyclic_of[same[0]];
             let mut assigns = Vec::new();
@@ -441,6 +463,11 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
                 polarity[z] = if cyclic { MIXED } else { p };
                 let target = slot[z];
                 let all = |want: u8| in_cone.iter().all(|&i| polarity[i] == want);
+                raised[z] = matches!(net.gates[z], Gate::Or(_))
+                    && !cyclic
+                    && all(UP)
+                    && in_cone.iter().any(|&i| i == g || raised[i]);
+                all_raised &= raised[z];
                 let op = match &net.gates[z] {
                     Gate::Or(_) if !cyclic && all(UP) => {
                         Op::Or(std::iter::once(Wire::Value(target)).chain(in_cone.iter().map(|&i| wire(i))).collect())
@@ -460,12 +487,17 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         polarity[g] = 0;
         for &z in &cone {
             polarity[z] = 0;
+            raised[z] = false;
         }
         if cone.is_empty() {
             continue;
         }
         cone_slots[*x] = cone.iter().map(|&z| slot[z]).collect();
-        input_routine[*x] = Some(routines.len());
+        if all_raised {
+            input_routine[*x] = Cone::Raise;
+            continue;
+        }
+        input_routine[*x] = Cone::Routine(routines.len());
         routines.push(routine);
     }
     let mut initial_values = vec![0u8; n_values as usize];
@@ -687,9 +719,18 @@ impl NetReasoner<'_> {
         self.saved.clear();
         for &x in &self.played {
             self.inputs[x as usize] = 1;
-            if let Some(routine) = game.input_routine[x as usize] {
-                self.saved.extend(game.cone_slots[x as usize].iter().map(|&v| (v, self.values[v as usize])));
-                game.circuit.run(routine, &mut self.values, &self.state, &self.inputs, &mut self.next);
+            let slots = &game.cone_slots[x as usize];
+            match game.input_routine[x as usize] {
+                Cone::Empty => {}
+                Cone::Routine(routine) => {
+                    self.saved.extend(slots.iter().map(|&v| (v, self.values[v as usize])));
+                    game.circuit.run(routine, &mut self.values, &self.state, &self.inputs, &mut self.next);
+                }
+                Cone::Raise => {
+                    for &v in slots {
+                        self.saved.push((v, std::mem::replace(&mut self.values[v as usize], 1)));
+                    }
+                }
             }
         }
         game.circuit.run(EMIT, &mut self.values, &self.state, &self.inputs, &mut self.next);
