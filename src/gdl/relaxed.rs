@@ -8,12 +8,14 @@
 //! match its pattern), in a greedy order: tests (`distinct`, equality) as
 //! soon as they can run, then the literal expected to match fewest facts.
 //! Relations are evaluated by strongly connected components of their
-//! dependency graph, a recursive component semi-naively (a round joins each
-//! rule with one literal on the previous round's new facts, scanned first).
+//! dependency graph, a recursive component semi-naively: a round joins each
+//! rule with one literal on the previous round's new facts, scanned first,
+//! the component's literals before it on older facts only and those after
+//! it on all, so each assignment is found in exactly one round and place.
 //!
-//! Each rule alternative's satisfying assignments (its instances) are kept,
-//! without repeats, as rows of variable values: grounding makes a ground
-//! rule of each.
+//! Each rule alternative's satisfying assignments (its instances) are kept
+//! as rows of variable values, each once without a hash set (the joins
+//! never find one twice): grounding makes a ground rule of each.
 
 use hashbrown::HashTable;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -257,13 +259,8 @@ pub(super) struct Instances {
     /// Values in a row.
     pub width: usize,
     pub rows: Vec<u32>,
-    set: HashTable<u32>,
     /// Rows kept (a row may be empty, so not `rows.len() / width`).
     n: usize,
-}
-
-fn row_hash(row: &[u32]) -> u64 {
-    row.iter().fold(0x2545_F491_4F6C_DD1D, |h, &x| mix(h, u64::from(x)))
 }
 
 impl Instances {
@@ -279,24 +276,8 @@ impl Instances {
         &self.rows[i * self.width..(i + 1) * self.width]
     }
 
-    fn insert(&mut self, row: &[u32]) -> bool {
-        let h = row_hash(row);
-        let Instances { width, rows, set, n: kept } = self;
-        let n = *width;
-        if set.find(h, |&i| &rows[i as usize * n..(i as usize + 1) * n] == row).is_some() {
-            return false;
-        }
-        let i = *kept as u32;
-        rows.extend_from_slice(row);
-        set.insert_unique(h, i, |&j| row_hash(&rows[j as usize * n..(j as usize + 1) * n]));
-        *kept += 1;
-        true
-    }
-
-    /// Adds a row known to be new: a rule of a component that is not
-    /// recursive is joined once, over facts without repeats, so each
-    /// assignment comes once (hashing its rows was a tenth of amazons'
-    /// grounding). A later `insert` of a repeat is not caught.
+    /// Adds a row: the fixpoint's joins find each assignment once (hashing
+    /// rows to catch repeats was a tenth of amazons' grounding).
     fn push(&mut self, row: &[u32]) {
         self.rows.extend_from_slice(row);
         self.n += 1;
@@ -356,8 +337,10 @@ struct Joiner<'j> {
     matched: Vec<u32>,
     row: Vec<u32>,
     instances: Option<&'j mut Instances>,
-    /// Whether an assignment may come twice (a recursive component's rounds).
-    repeats: bool,
+    /// Per body literal, the facts of its relation it may match: those
+    /// numbered below the limit (older facts, for a literal of the
+    /// component before the delta literal), else all.
+    limits: Vec<u32>,
     out: &'j mut Vec<(usize, u32)>,
     made: usize,
     ticks: u32,
@@ -402,7 +385,9 @@ impl Joiner<'_> {
                 let index = &indexes[ix];
                 let Some(bucket) = index.buckets.get(&key_of(&index.key_vars, &self.binds)) else { return };
                 let facts = &relations[index.rel].facts;
-                for &f in bucket {
+                let limit = self.limits[lit];
+                // Buckets list facts in the order they came.
+                for &f in bucket.iter().take_while(|&&f| f < limit) {
                     let t = facts[f as usize];
                     self.matched[lit] = t;
                     if self.terms.unify(pat, t, &mut self.binds, &mut self.trail) {
@@ -448,11 +433,7 @@ impl Joiner<'_> {
                     self.row.push(atom);
                 }
             }
-            if !self.repeats {
-                instances.push(&self.row);
-            } else if !instances.insert(&self.row) {
-                return;
-            }
+            instances.push(&self.row);
         }
         if let Some(head) = self.terms.build(&self.rule.head, &self.binds) {
             self.out.push((self.rule.head_rel, head));
@@ -535,6 +516,16 @@ impl Fixpoint<'_> {
             let all_rules = self.rules;
             for &(r, d, delta) in &work {
                 let rule = &all_rules[r];
+                let mut limits = vec![u32::MAX; rule.body.len()];
+                if let Some(d) = d {
+                    for (k, lit) in rule.body.iter().enumerate().take(d) {
+                        if let BodyLit::Pos { rel, .. } = lit
+                            && let Some(m) = members.iter().position(|x| x == rel)
+                        {
+                            limits[k] = seen[m] as u32;
+                        }
+                    }
+                }
                 let instances = match rule.instances {
                     Some(i) => Some(&mut self.instances[i]),
                     None => None,
@@ -551,7 +542,7 @@ impl Fixpoint<'_> {
                     matched: vec![NONE; rule.body.len()],
                     row: Vec::new(),
                     instances,
-                    repeats: recursive,
+                    limits,
                     out: &mut out,
                     made: 0,
                     ticks: 0,
