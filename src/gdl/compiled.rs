@@ -110,6 +110,9 @@ impl CompileReport {
 /// its own [`NetReasoner`].
 #[derive(Debug)]
 pub struct CompiledGame {
+    /// A number of its own in the process, which the states it makes carry
+    /// with their bits.
+    id: usize,
     circuit: CompiledCircuit,
     /// The state's bits: fluent `i` is bit `i`, sorted.
     fluents: Vec<Term>,
@@ -238,7 +241,13 @@ impl CompiledGame {
                 word &= word - 1;
             }
         }
-        State(fluents.into())
+        // Fluents are numbered in their sorted order.
+        State::with_bits(fluents, self.id, bits)
+    }
+
+    /// This game's number, which the bits a [`State`] carries name.
+    pub(super) fn id(&self) -> usize {
+        self.id
     }
 
     /// The sliced circuit, compiled the first time it is asked for.
@@ -547,6 +556,11 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
             legal[ri].push(LegalMove { mv: m.clone(), wire: w, input: input_of[ri].get(m).copied() });
         }
     }
+    // In canonical text order, as users see moves: the machine's sorted
+    // answers then need no sorting per state.
+    for moves in &mut legal {
+        moves.sort_by_cached_key(|m| m.mv.text(symbols));
+    }
     let mut goals: Vec<Vec<(Option<u32>, Wire)>> = vec![Vec::new(); roles.len()];
     for (r, v, g) in &net.goals {
         let w = wire(*g);
@@ -555,7 +569,9 @@ fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -
         }
     }
     let terminal = net.terminal.map_or(Wire::Const(false), wire);
+    static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let mut game = CompiledGame {
+        id: GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         initial: Vec::new(),
         initial_values,
         input_routine,

@@ -16,18 +16,52 @@ use super::term::{Sym, Symbols, Term};
 use crate::diagnostic::Diagnostic;
 
 /// A state: its fluents (what `true` holds), sorted and without repeats.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct State(pub Arc<[Term]>);
+/// Equality and hashing read the fluents only.
+#[derive(Clone, Debug)]
+pub struct State {
+    fluents: Arc<[Term]>,
+    /// The state's bit set in the compiled game that made it, tagged with
+    /// that game's number: loading the state into the same game then needs
+    /// no lookups.
+    bits: Option<(usize, Arc<[u64]>)>,
+}
+
+impl PartialEq for State {
+    /// Caches keyed by a state mostly meet the very state they hold.
+    fn eq(&self, other: &State) -> bool {
+        Arc::ptr_eq(&self.fluents, &other.fluents) || self.fluents == other.fluents
+    }
+}
+
+impl Eq for State {}
+
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.fluents.hash(h);
+    }
+}
 
 impl State {
-    fn from_terms(mut fluents: Vec<Term>) -> State {
+    /// The state of `fluents`, sorted and without repeats.
+    pub fn from_terms(mut fluents: Vec<Term>) -> State {
         fluents.sort_unstable();
         fluents.dedup();
-        State(fluents.into())
+        State { fluents: fluents.into(), bits: None }
+    }
+
+    /// A state whose fluents are already sorted and without repeats, with
+    /// its bits in the compiled game numbered `game`.
+    pub(super) fn with_bits(fluents: Vec<Term>, game: usize, bits: &[u64]) -> State {
+        State { fluents: fluents.into(), bits: Some((game, bits.into())) }
     }
 
     pub fn fluents(&self) -> &[Term] {
-        &self.0
+        &self.fluents
+    }
+
+    /// Its bits, if the compiled game numbered `game` made it.
+    pub(super) fn bits_in(&self, game: usize) -> Option<&[u64]> {
+        self.bits.as_ref().filter(|(g, _)| *g == game).map(|(_, b)| &b[..])
     }
 }
 
@@ -238,7 +272,12 @@ impl<'m> Reasoner<'m> {
         if self.loaded.as_ref() == Some(state) {
             return;
         }
-        let bits = self.machine.compiled.as_ref().and_then(|c| c.bits_of(state));
+        let compiled = self.machine.compiled.as_ref();
+        let known = compiled.and_then(|c| state.bits_in(c.id()));
+        let bits = match known {
+            Some(bits) => Some(std::borrow::Cow::Borrowed(bits)),
+            None => compiled.and_then(|c| c.bits_of(state)).map(std::borrow::Cow::Owned),
+        };
         match (&mut self.net, bits) {
             (Some(net), Some(bits)) => {
                 net.load(&bits);
@@ -296,6 +335,20 @@ impl<'m> Reasoner<'m> {
             }
         }
         Ok(moves)
+    }
+
+    /// The legal moves of every role in canonical text order (the order
+    /// users see, the same on both engines). The compiled engine keeps its
+    /// moves in that order; the prover's answers are sorted.
+    pub fn legal_moves_sorted(&mut self) -> Result<Vec<Vec<Term>>, ProverError> {
+        let sorted = self.on_net && self.net.is_some() && self.machine.compiled.is_some();
+        let mut legal = self.legal_moves()?;
+        if !sorted {
+            for moves in &mut legal {
+                super::term::sort_canonically(moves, &self.machine.symbols);
+            }
+        }
+        Ok(legal)
     }
 
     /// Each role's goal value: `None` unless exactly one goal value, an

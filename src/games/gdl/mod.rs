@@ -189,11 +189,7 @@ impl Slot {
                 // Moves in canonical text order whichever engine answers
                 // (each derives them in its own), so a seed plays the same
                 // game on both, and users see them sorted.
-                let mut legal = self.reasoner.legal_moves().map_err(|e| e.0)?;
-                let symbols = &rules.machine.symbols;
-                for moves in &mut legal {
-                    crate::gdl::term::sort_canonically(moves, symbols);
-                }
+                let legal = self.reasoner.legal_moves_sorted().map_err(|e| e.0)?;
                 if let Some(r) = legal.iter().position(Vec::is_empty) {
                     return Err(format!(
                         "role {} has no legal move in a state that is not terminal: {}",

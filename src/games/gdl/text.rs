@@ -66,10 +66,8 @@ pub fn parse_state(text: &str, symbols: &Symbols) -> Result<State, ParseError> {
 }
 
 /// The state whose fluents are `terms`, in the order states keep them.
-pub fn state_of(mut terms: Vec<Term>) -> State {
-    terms.sort_unstable();
-    terms.dedup();
-    State(terms.into())
+pub fn state_of(terms: Vec<Term>) -> State {
+    State::from_terms(terms)
 }
 
 /// Reads the ground terms of `text` with the span of each (a move, or one
