@@ -345,6 +345,8 @@ impl<G: Game> Player<'_, G> {
         let Some(first) = legal.first().cloned() else { return NO_MOVE.to_owned() };
         let mv = match self.kind {
             PlayerKind::Legal => first,
+            // A forced move (a `noop` while another role moves) needs no search.
+            PlayerKind::Evaluator(_) if legal.len() == 1 => first,
             PlayerKind::Evaluator(_) => match self.evaluator.as_mut() {
                 Some((program, search)) => {
                     let (choice, depth) =
