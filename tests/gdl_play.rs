@@ -186,8 +186,7 @@ fn searching_players_play_simultaneous_games_the_same_at_any_thread_count() {
     for name in ["blocker", "doubletictactoe"] {
         let players = format!("{evolved},alphabeta:2:random");
         let kif = game(name);
-        let args =
-            ["play", "--game", &kif, "--players", &players, "--games", "24", "--seed", "7", "--format", "json"];
+        let args = ["play", "--game", &kif, "--players", &players, "--games", "24", "--seed", "7", "--format", "json"];
         let run = |threads: &str, engine: &str| {
             let args: Vec<&str> = args.iter().copied().chain(["--engine", engine]).collect();
             let out = common::run_env(&args, Some(("RAYON_NUM_THREADS", threads.to_owned())));

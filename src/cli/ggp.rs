@@ -10,8 +10,8 @@ use clap::Subcommand;
 
 use super::gdl::GdlEngine;
 use super::{Failure, Outcome};
-use crate::ggp::server::{self, Config};
 use crate::diagnostic::Diagnostic;
+use crate::ggp::server::{self, Config};
 use crate::ggp::session::{Evaluator, PlayerKind};
 use crate::limits::Limit;
 use crate::search::sampled::DEFAULT_SAMPLES;

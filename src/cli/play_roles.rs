@@ -144,9 +144,8 @@ fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: ProgramEngine) ->
                         EvalSpec::Gp { file, name } => {
                             let (loader, ps_id, programs) = super::play::read_programs(Path::new(file), name, false)?;
                             let ps = Arc::new(loader.module.primset(ps_id).clone());
-                            let binding = Arc::new(
-                                Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?,
-                            );
+                            let binding =
+                                Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
                             let mut compiled = super::play::compile_programs(ps, binding, programs, engine, name);
                             Evaluation::Program(Arc::new(compiled.remove(0)))
                         }

@@ -154,7 +154,9 @@ impl SampledSearch {
         let (mut best, mut alpha) = (order[0], f64::NEG_INFINITY);
         for &i in &order {
             let v = match turn {
-                Turn::Simultaneous => self.against(game, state, &mine[i], &sample, depth, 1, (alpha, f64::INFINITY), eval)?,
+                Turn::Simultaneous => {
+                    self.against(game, state, &mine[i], &sample, depth, 1, (alpha, f64::INFINITY), eval)?
+                }
                 _ => self.value(game, &game.apply(state, &mine[i]), depth - 1, 1, alpha, f64::INFINITY, eval)?,
             };
             if v > alpha {

@@ -514,8 +514,8 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'
             // simultaneous moves (cca.rs says which games it takes).
             let cca = clauses.get("fitness").is_some_and(|parts| parts.iter().any(|p| p.head() == Some("cca")));
             let simultaneous = entry.kind == Kind::General && entry.roles.len() == 2 && entry.gdl_rules().is_some();
-            if !matches!(entry.kind, Kind::Puzzle | Kind::Observed)
-                && !(cca && simultaneous)
+            let judged_otherwise = matches!(entry.kind, Kind::Puzzle | Kind::Observed) || (cca && simultaneous);
+            if !judged_otherwise
                 && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games, by duels or by puzzles")
             {
                 cx.push(e.diagnostic("stratagem::experiment::game").at(cx.file, g.span, "this game"));
