@@ -4,7 +4,9 @@
 //! for networks and for trees; the log records each role's teacher set and
 //! disengagement, and they agree with the summary; champions check; a run
 //! stopped and resumed (teacher sets in the checkpoint) gives the
-//! uninterrupted run's files.
+//! uninterrupted run's files. Blocker (tests/data/evolve/tiny-cca-blocker.sg),
+//! a game of simultaneous moves, coevolves through the sampled search the
+//! same way, and its champions play it.
 
 use std::path::Path;
 
@@ -13,6 +15,7 @@ use common::{flat, read, stratagem, temp};
 
 const NETWORKS: &str = "tests/data/evolve/tiny-cca.sg";
 const TREES: &str = "tests/data/evolve/tiny-cca-trees.sg";
+const BLOCKER: &str = "tests/data/evolve/tiny-cca-blocker.sg";
 
 fn evolve(file: &str, out: &Path, threads: &str) -> String {
     let (code, stdout, stderr) =
@@ -25,7 +28,7 @@ fn evolve(file: &str, out: &Path, threads: &str) -> String {
 fn outcome(dir: &Path, name: &str) -> Vec<(String, String)> {
     let out = dir.to_str().expect("utf-8");
     let mut files = vec!["log.jsonl".to_owned(), "cca.json".to_owned(), "teachers.svg".to_owned()];
-    for role in ["xplayer", "oplayer"] {
+    for role in ["xplayer", "oplayer", "crosser", "blocker"] {
         let champion = format!("champions/{name}-{role}.sg");
         if dir.join(&champion).exists() {
             files.push(champion);
@@ -112,4 +115,30 @@ fn a_run_stopped_and_resumed_is_the_uninterrupted_run() {
     let (code, _, stderr) = stratagem(&["evolve", TREES, "--resume", out]);
     assert_eq!(code, 1);
     assert!(flat(&stderr).contains("another experiment"), "{stderr}");
+}
+
+#[test]
+fn a_game_of_simultaneous_moves_coevolves_alike_on_one_and_two_threads() {
+    let (dir, stdout) = same_at_any_thread_count(BLOCKER, "tiny-cca-blocker");
+    let summary: serde_json::Value = serde_json::from_str(&read(&dir, "cca.json")).expect("cca.json");
+    let log = read(&dir, "log.jsonl");
+    assert_eq!(log.lines().count(), 5, "{log}");
+    for (r, role) in ["crosser", "blocker"].iter().enumerate() {
+        assert_eq!(summary["roles"][r]["role"], *role, "{summary}");
+        assert!(stdout.contains(&format!("role {role}: ")), "{stdout}");
+    }
+    // A champion plays Blocker against the paper's baseline.
+    let champion = dir.join("champions/tiny-cca-blocker-crosser.sg");
+    let champion = champion.to_str().expect("utf-8");
+    let (code, stdout, stderr) = stratagem(&[
+        "play",
+        "--game",
+        "../shared/gdl/games/blocker.kif",
+        "--players",
+        &format!("gp:{champion}:tiny-cca-blocker-crosser-champion:alphabeta:1,alphabeta:1:random"),
+        "--games",
+        "4",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("4 games of"), "{stdout}");
 }

@@ -170,9 +170,40 @@ fn simultaneous_games_play_joint_moves() {
     let roles = summary["roles"].as_array().expect("roles");
     assert_eq!(roles.len(), 2, "{summary}");
     let (code, _, stderr) =
-        stratagem(&["play", "--game", &game("connectFourSimultaneous"), "--a", "alphabeta:2:random"]);
+        stratagem(&["play", "--game", &game("connectFourSimultaneous"), "--a", "gp:x.sg:e:select:2:ratio=0.5"]);
     assert_eq!(code, 1);
-    assert!(flat(&stderr).contains("needs a two-player alternating game"), "{stderr}");
+    assert!(flat(&stderr).contains("forward pruning) needs a two-player alternating game"), "{stderr}");
+}
+
+/// Searching players on simultaneous-move games (seeds/004's Blocker and
+/// Double Tic-Tac-Toe): the example network and the paper's baseline (α-β
+/// of the same depth with a random evaluation), opponents' moves sampled;
+/// the same games at 1 and 2 threads and on the interpreter and the JIT.
+#[test]
+fn searching_players_play_simultaneous_games_the_same_at_any_thread_count() {
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/gdl-evaluator.sg");
+    let evolved = format!("gp:{examples}:projection:alphabeta:2:samples=3");
+    for name in ["blocker", "doubletictactoe"] {
+        let players = format!("{evolved},alphabeta:2:random");
+        let kif = game(name);
+        let args = ["play", "--game", &kif, "--players", &players, "--games", "24", "--seed", "7", "--format", "json"];
+        let run = |threads: &str, engine: &str| {
+            let args: Vec<&str> = args.iter().copied().chain(["--engine", engine]).collect();
+            let out = common::run_env(&args, Some(("RAYON_NUM_THREADS", threads.to_owned())));
+            let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(out.status.success(), "{name}: {stderr}");
+            let mut summary = json(&String::from_utf8_lossy(&out.stdout));
+            summary["games_per_s"] = Value::Null;
+            summary
+        };
+        let summary = run("1", "jit");
+        let roles = summary["roles"].as_array().expect("roles");
+        assert_eq!(roles[1]["player"], "alphabeta:2:random", "{summary}");
+        let total: f64 = roles.iter().map(|r| r["mean_score"].as_f64().expect("a mean")).sum();
+        assert!(total > 0.0, "{name}: {summary}");
+        assert_eq!(summary, run("2", "jit"), "{name}: 1 and 2 threads");
+        assert_eq!(summary, run("2", "interp"), "{name}: the interpreter");
+    }
 }
 
 #[test]
@@ -243,9 +274,13 @@ fn players_are_checked_against_the_roles() {
     let (code, _, stderr) = stratagem(&["play", "--game", &three, "--players", "random,random"]);
     assert_eq!(code, 1);
     assert!(flat(&stderr).contains("--players gives 2 players, and"), "{stderr}");
-    let (code, _, stderr) = stratagem(&["play", "--game", &three, "--players", "random,alphabeta:2:random,random"]);
+    let (code, _, stderr) =
+        stratagem(&["play", "--game", &three, "--players", "random,gp:x.sg:e:select:2:maxbranch=2,random"]);
     assert_eq!(code, 1);
-    assert!(flat(&stderr).contains("(the player of yellow) needs a two-player alternating game"), "{stderr}");
+    assert!(flat(&stderr).contains("(the player of yellow; forward pruning) needs a two-player"), "{stderr}");
+    // Three roles take searching players.
+    let summary = play(&["--game", &three, "--players", "alphabeta:1:random,random,random", "--games", "6"]);
+    assert_eq!(summary["roles"][0]["player"], "alphabeta:1:random");
     // On a two-player game, two specs stand for --a and --b.
     let summary = play(&["--game", &game("ticTacToe"), "--players", "alphabeta:1:random,random", "--games", "2"]);
     assert_eq!(summary["a"]["player"], "alphabeta:1:random");

@@ -262,3 +262,43 @@ fn uct_plays_games_of_any_number_of_roles_in_play() {
     assert_eq!(red["player"], "uct:300");
     assert!(red["wins"].as_u64().expect("wins") >= 6, "UCT against two random players: {report}");
 }
+
+/// `--player FILE:NAME`: the example network over the gdl primset plays
+/// clean matches against GGP-Base's RandomGamer by iterative deepening
+/// within each play clock (connect four, and blocker's simultaneous
+/// moves); a file, name or primset that cannot play is an error at once.
+#[test]
+fn evaluators_play_clean_matches_by_iterative_deepening() {
+    tools_present();
+    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/gdl-evaluator.sg");
+    let spec = format!("{examples}:projection");
+    let server = Server::start(&["--player", &spec]);
+    let (_random, random_port) = ggp_base_player("RandomGamer");
+    let us = server.port.to_string();
+    let report = ggp_match("connectFour", &[us.clone(), random_port.to_string()], (3, 1));
+    assert_clean(&report, "connectFour");
+    let log = server.log_with("role red");
+    assert!(log.contains(&format!("player {spec}")) && log.contains("mean depth"), "{log}");
+    let report = ggp_match("blocker", &[random_port.to_string(), us], (3, 1));
+    assert_clean(&report, "blocker");
+    assert!(server.log_with("role blocker").contains("role blocker"));
+
+    for (player, wanted) in [
+        (format!("{examples}:nothing"), "defines no individual, policy, weights or"),
+        ("no-such-file.sg:x".to_owned(), "no-such-file.sg"),
+        ("uct:5".to_owned(), "cannot read `uct`"),
+        (
+            concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/freecell-heuristics.sg:paper-best").to_owned(),
+            "evaluates with primset `freecell`, of domain `freecell`",
+        ),
+        ("nonsense".to_owned(), "give uct, random, legal or FILE:NAME"),
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_stratagem"))
+            .args(["ggp", "serve", "--port", "0", "--player", &player])
+            .output()
+            .expect("stratagem runs");
+        let stderr = String::from_utf8_lossy(&output.stderr).split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(output.status.code(), Some(1), "{player}: {stderr}");
+        assert!(stderr.contains(wanted), "{player}: {stderr}");
+    }
+}

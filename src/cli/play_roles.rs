@@ -2,11 +2,14 @@
 //! of n roles, simultaneous moves): one player per role, in role order, from
 //! `--players`, or A for the first role, B for the second and random players
 //! for the others. Random and UCT players (`uct:N`, `uct:ms=M`) play such
-//! games (α-β needs two players taking turns). Roles keep their players from
-//! game to game; game `i` draws every random move from the stream (seed, i)
-//! and each UCT role searches with its own stream (seed, i, role), a fresh
-//! tree per move, so with UCT budgets in iterations the result is the same
-//! at any thread count.
+//! games, and so do searching players (`alphabeta:D:random`,
+//! `alphabeta:D:material`, `gp:FILE:NAME:alphabeta:D`, each with
+//! `:samples=K`), which search as `search::sampled` does: the opponents'
+//! moves at a simultaneous turn sampled, as seeds/004 does. Roles keep their
+//! players from game to game; game `i` draws every random move from the
+//! stream (seed, i) and each UCT or searching role searches with its own
+//! streams (seed, i, role), a fresh tree per move, so with UCT budgets in
+//! iterations the result is the same at any thread count.
 //!
 //! Each role gets its mean score and how often it won (the highest score
 //! alone) or shared the highest score; `--record` writes each game as a JSON
@@ -14,6 +17,7 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -22,12 +26,15 @@ use super::perft::parse_position;
 use super::play::PlayArgs;
 use super::{Failure, Format, Outcome, engine_error, out, unsupported};
 use crate::files::AtomicFile;
-use crate::games::domain::GpDomain;
+use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::{Entry, GameTask, Kind, Unsupported};
 use crate::games::{Game, Role, Turn};
 use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
-use crate::search::players::PlayerSpec;
+use crate::search::alphabeta::SearchParams;
+use crate::search::players::{EvalSpec, PlayerSpec};
+use crate::search::programs::{GpProgram, ProgramEngine};
+use crate::search::sampled::{SampledParams, SampledSearch};
 use crate::search::uct::{Think, Uct, UctParams};
 
 /// A game that has not ended after this many turns is reported, not played on.
@@ -52,10 +59,15 @@ pub fn run(entry: &'static Entry, args: &PlayArgs) -> Outcome {
     entry.run(Play(args, &specs, &players))
 }
 
-/// A role's player: random, or UCT with its settings.
-type RolePlayer = Option<(UctParams, Think)>;
+/// A role's player as its spec says.
+#[derive(Clone)]
+enum RolePlayer {
+    Random,
+    Uct(UctParams, Think),
+    Search(EvalSpec, SearchParams),
+}
 
-/// Each role's player spec, checked: one per role, each `random` or `uct:...`.
+/// Each role's player spec, checked: one per role.
 fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<(Vec<String>, Vec<RolePlayer>), Failure> {
     let n = entry.roles.len();
     let specs: Vec<String> = match &args.players {
@@ -78,37 +90,102 @@ fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<(Vec<String>, Ve
     let mut players = Vec::with_capacity(n);
     for (role, spec) in entry.roles.iter().zip(&specs) {
         match PlayerSpec::parse(spec) {
-            Ok(PlayerSpec::Random) => players.push(None),
-            Ok(PlayerSpec::Uct { params, think }) => players.push(Some((params, think))),
-            Ok(PlayerSpec::Search { .. }) => {
+            Ok(PlayerSpec::Random) => players.push(RolePlayer::Random),
+            Ok(PlayerSpec::Uct { params, think }) => players.push(RolePlayer::Uct(params, think)),
+            Ok(PlayerSpec::Search { params, .. }) if params.is_selective() => {
                 return Err(unsupported(Unsupported {
                     game: entry.name,
                     kind: entry.kind,
-                    request: format!("`{spec}` (the player of {role})"),
+                    request: format!("`{spec}` (the player of {role}; forward pruning)"),
                     needs: Kind::TwoPlayer,
                 }));
             }
+            Ok(PlayerSpec::Search { eval, params }) => players.push(RolePlayer::Search(eval, params)),
             Err(e) => return Err(Failure::message("stratagem::play::spec", format!("{role}: {spec}: {e}"))),
         }
     }
     Ok((specs, players))
 }
 
-/// The stream tag of a UCT role's search.
+/// The stream tags of a role's search: UCT's, and a searching player's
+/// samples and ties, and its random evaluation.
 const UCT_STREAM: u64 = 0x0075_6374;
+const SEARCH_STREAM: u64 = 0x5eac;
+const RANDOM_EVAL: u64 = 0x5eae;
 
-/// Role `role`'s move by its UCT player, if it has one.
-fn uct_move<G: Game>(
-    game: &G,
-    state: &G::State,
-    role: Role,
-    searches: &mut [Option<(Uct<G>, Think)>],
-) -> Option<G::Move> {
-    let (uct, think) = searches.get_mut(usize::from(role))?.as_mut()?;
-    uct.reset();
-    let mv = uct.choose(game, state, role, think.budget());
-    uct.reset();
-    mv
+/// How a searching role evaluates states, bound to the game.
+enum Evaluation<S> {
+    Random,
+    Material,
+    Program(Arc<GpProgram<S>>),
+}
+
+/// A role's player bound to the game (programs loaded and compiled once).
+enum Bound<S> {
+    Random,
+    Uct(UctParams, Think),
+    Search(SampledParams, Evaluation<S>),
+}
+
+/// Binds each role's player to `game`: loads and compiles the programs of
+/// `gp:` players.
+fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: ProgramEngine) -> Result<Vec<Bound<G::State>>, Failure> {
+    players
+        .iter()
+        .map(|p| {
+            Ok(match p {
+                RolePlayer::Random => Bound::Random,
+                RolePlayer::Uct(params, think) => Bound::Uct(*params, *think),
+                RolePlayer::Search(eval, params) => {
+                    let sampled = SampledParams { depth: params.depth, samples: params.samples };
+                    let eval = match eval {
+                        EvalSpec::Random => Evaluation::Random,
+                        EvalSpec::Material => Evaluation::Material,
+                        EvalSpec::Gp { file, name } => {
+                            let (loader, ps_id, programs) = super::play::read_programs(Path::new(file), name, false)?;
+                            let ps = Arc::new(loader.module.primset(ps_id).clone());
+                            let binding =
+                                Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
+                            let mut compiled = super::play::compile_programs(ps, binding, programs, engine, name);
+                            Evaluation::Program(Arc::new(compiled.remove(0)))
+                        }
+                    };
+                    Bound::Search(sampled, eval)
+                }
+            })
+        })
+        .collect()
+}
+
+/// A role's player in one game.
+enum Mover<'p, G: Game> {
+    Random,
+    Uct(Box<Uct<G>>, Think),
+    Search(SampledSearch, &'p Evaluation<G::State>, GpRng),
+}
+
+/// Role `role`'s move by its player, unless it plays at random.
+fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut [Mover<G>]) -> Option<G::Move> {
+    match movers.get_mut(usize::from(role))? {
+        Mover::Random => None,
+        Mover::Uct(uct, think) => {
+            uct.reset();
+            let mv = uct.choose(game, state, role, think.budget());
+            uct.reset();
+            mv
+        }
+        Mover::Search(search, eval, rng) => {
+            let mut value = |s: &G::State, me: Role| match eval {
+                Evaluation::Random => rand::RngExt::random_range(&mut *rng, -1.0..=1.0),
+                Evaluation::Material => game.material(s, me),
+                Evaluation::Program(p) => p.value(s, me),
+            };
+            let i = search.choose(game, state, role, &mut value)?;
+            let mut legal = Vec::new();
+            game.legal_moves_of(state, role, &mut legal);
+            legal.get(i).cloned()
+        }
+    }
 }
 
 /// One game: every role's score, the turns, and the record line if asked.
@@ -118,20 +195,29 @@ struct Played {
     line: Option<String>,
 }
 
-/// Plays one game from `start`: random players, and UCT players where
-/// `players` says so (searching with streams of `seed`).
-fn play_one<G: Game>(
+/// Plays one game from `start`: each role by its player in `players`
+/// (searching with streams of `seed`), random moves where it has none.
+fn play_one<G: GpDomain>(
     game: &G,
     start: &G::State,
     (rng, seed): (&mut GpRng, u64),
-    players: &[RolePlayer],
+    players: &[Bound<G::State>],
     i: u64,
     record: bool,
 ) -> Result<Played, String> {
-    let mut searches: Vec<Option<(Uct<G>, Think)>> = players
+    let mut movers: Vec<Mover<G>> = players
         .iter()
         .enumerate()
-        .map(|(r, p)| p.map(|(params, think)| (Uct::new(params, stream(seed, &[i, UCT_STREAM, r as u64])), think)))
+        .map(|(r, p)| {
+            let tags = |tag: u64| stream(seed, &[i, tag, r as u64]);
+            match p {
+                Bound::Random => Mover::Random,
+                Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
+                Bound::Search(params, eval) => {
+                    Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
+                }
+            }
+        })
         .collect();
     let mut state = start.clone();
     let mut scratch = Vec::new();
@@ -155,7 +241,7 @@ fn play_one<G: Game>(
                 if scratch.is_empty() {
                     break;
                 }
-                match uct_move(game, &state, role as Role, &mut searches) {
+                match chosen_move(game, &state, role as Role, &mut movers) {
                     Some(mv) => joint.push(mv),
                     None => joint.push(scratch.swap_remove(rand::RngExt::random_range(&mut *rng, 0..scratch.len()))),
                 }
@@ -171,7 +257,7 @@ fn play_one<G: Game>(
             state = game.apply_joint(&state, &joint);
         } else {
             let searched = match turn {
-                Turn::Role(r) => uct_move(game, &state, r, &mut searches),
+                Turn::Role(r) => chosen_move(game, &state, r, &mut movers),
                 _ => None,
             };
             let Some(mv) = searched.or_else(|| game.random_move(&state, &mut *rng, &mut scratch)) else { break };
@@ -218,6 +304,8 @@ where
     G::State: Send + Sync,
     G::Move: Send + Sync,
 {
+    let players = bind(game, players, args.engine)?;
+    let players = players.as_slice();
     Limit::Games
         .check(args.games, &format!("`--games {}`", args.games))
         .map_err(|e| Failure::message("stratagem::limit", e))?;

@@ -1,8 +1,11 @@
 //! Running covering competitive coevolution (`(fitness (cca ...))`, the
-//! bookkeeping in `cca.rs`): one population per role of a two-player game,
+//! bookkeeping in `cca.rs`): one population per role of a two-role game,
 //! each bred by its own engine (NEAT for networks) from fitness scored
 //! here, the log of teacher sets and disengagement, the plot of
-//! teacher-set sizes (the paper's figure 3) and a champion per role.
+//! teacher-set sizes (the paper's figure 3) and a champion per role. The
+//! games are a [`CcaGame`]'s: α-β on two players taking turns
+//! ([`GameFitness`]), or the sampled search on GDL games of simultaneous
+//! moves (`cca_sampled.rs`).
 //!
 //! Every game draws its randomness from a stream named by (seed, purpose,
 //! generation, role, student, ...), and each role's engine breeds from a
@@ -145,9 +148,42 @@ struct SavedRole {
 /// the bouts, games played.
 type StudentScore = (usize, f64, u64);
 
+/// What covering coevolution needs of a game of two roles: the roles'
+/// names, the players of a population, and games between two players.
+pub(super) trait CcaGame: Sync {
+    /// A member's player, shared by the games it plays.
+    type Player: Send + Sync;
+
+    fn role_name(&self, role: Player) -> String;
+
+    /// The players of `population` (compiled together).
+    fn players(&self, population: &[Genome]) -> Vec<Self::Player>;
+
+    /// One game from the start, `me` playing `role` and `opponent` the
+    /// other; `me`'s points (1 a win, ½ a draw). Each player's streams are
+    /// named by `seed` and `tags` with 0 (for `me`) or 1 appended.
+    fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64;
+}
+
+impl<G: GpGame> CcaGame for GameFitness<G> {
+    type Player = PlayerFactory<G::State>;
+
+    fn role_name(&self, role: Player) -> String {
+        self.game.role_name(role).to_owned()
+    }
+
+    fn players(&self, population: &[Genome]) -> Vec<Self::Player> {
+        GameFitness::players(self, population)
+    }
+
+    fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64 {
+        self.game_from(&self.game.initial_state(), me, opponent, role, seed, tags)
+    }
+}
+
 /// Runs covering coevolution of `exp` on `fitness`'s game.
-pub(super) fn run_cca<G: GpGame>(
-    fitness: &GameFitness<G>,
+pub(super) fn run_cca<F: CcaGame>(
+    fitness: &F,
     spec: CcaSpec,
     (module, form): (&Module, &Sexp),
     exp: &Experiment,
@@ -185,7 +221,7 @@ pub(super) fn run_cca<G: GpGame>(
     let ps: &PrimSet = module.primset(exp.primset);
     let rep = exp.representation.clone();
     const ROLES: usize = 2;
-    let role_names: Vec<String> = (0..ROLES).map(|r| fitness.game.role_name(r as Player).to_owned()).collect();
+    let role_names: Vec<String> = (0..ROLES).map(|r| fitness.role_name(r as Player)).collect();
     let mut engines = Vec::new();
     for r in 0..ROLES {
         engines.push(super::run::engine_of(ps, exp, stream(exp.seed, &[ROLE_SEED, r as u64]).random())?);
@@ -255,7 +291,6 @@ pub(super) fn run_cca<G: GpGame>(
         let states: Vec<State> = engines.iter().map(Engine::initial).collect();
         (states, Teachers::new(ROLES), Vec::new(), Vec::new(), String::new())
     };
-    let start = fitness.game.initial_state();
     let seed = exp.seed;
     let first = states[0].generation;
     let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
@@ -270,9 +305,8 @@ pub(super) fn run_cca<G: GpGame>(
 
     for generation in first..end {
         let clock = Instant::now();
-        let students: Vec<Vec<PlayerFactory<G::State>>> =
-            states.iter().map(|s| fitness.players(&s.population)).collect();
-        let teacher_players: Vec<Vec<PlayerFactory<G::State>>> = teachers
+        let students: Vec<Vec<F::Player>> = states.iter().map(|s| fitness.players(&s.population)).collect();
+        let teacher_players: Vec<Vec<F::Player>> = teachers
             .sets
             .iter()
             .map(|set| {
@@ -292,7 +326,7 @@ pub(super) fn run_cca<G: GpGame>(
                     let (o, k) = opponents[j];
                     games += 1;
                     let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
-                    fitness.game_from(&start, me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
+                    fitness.bout(me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
                 });
                 // Bouts against members of the other role drawn at random.
                 let other = &students[1 - r];
@@ -301,7 +335,7 @@ pub(super) fn run_cca<G: GpGame>(
                 for j in 0..u64::from(spec.bouts) {
                     let m = rng.random_range(0..other.len());
                     let tags = [BOUT, generation, r as u64, i as u64, j];
-                    points += fitness.game_from(&start, me, &other[m], r as Player, seed, &tags);
+                    points += fitness.bout(me, &other[m], r as Player, seed, &tags);
                     games += 1;
                 }
                 (beaten, points, games)

@@ -3,6 +3,7 @@
 
 pub mod cca;
 mod cca_run;
+mod cca_sampled;
 pub mod champion;
 pub mod deal_sets;
 mod duel_run;

@@ -43,11 +43,13 @@ use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
 use crate::games::duel::NamedPlayers;
+use crate::games::gdl::GdlGame;
 use crate::games::registry::{DuelTask, Kind, PuzzleTask, TwoPlayerTask};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::lower_network::lower_network;
 use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSet, Tree};
+use crate::search::sampled::SampledParams;
 use crate::syntax::{Sexp, read};
 
 pub struct RunOptions {
@@ -125,6 +127,11 @@ pub fn run_experiment(
         fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Self::Output {
             run_duels(game, self.module, self.form, self.exp, self.primset_import, self.opts)
         }
+    }
+    if exp.game.kind == Kind::General
+        && let (Some(spec), Some(rules)) = (exp.cca(), exp.game.gdl_rules())
+    {
+        return run_sampled_cca(GdlGame::new(rules), spec, (module, form), exp, primset_import, opts);
     }
     let task = Run { module, form, exp, primset_import, opts };
     let ran = match exp.game.kind {
@@ -281,6 +288,31 @@ where
         return super::cca_run::run_cca(&fitness, spec, (module, form), exp, primset_import, opts);
     }
     run_generations(&fitness, module, form, exp, primset_import, opts)
+}
+
+/// Covering coevolution on a GDL game of two roles that are not played in
+/// turns: games by the sampled search (`cca_sampled.rs`).
+fn run_sampled_cca(
+    game: GdlGame,
+    spec: super::experiment::CcaSpec,
+    source: (&Module, &Sexp),
+    exp: &Experiment,
+    primset_import: &PrimsetImport,
+    opts: &RunOptions,
+) -> Result<RunReport, Vec<Diagnostic>> {
+    let ps: &PrimSet = source.0.primset(exp.primset);
+    let binding = Arc::new(Binding::new(&game, ps)?);
+    let games = super::cca_sampled::SampledGames {
+        game,
+        ps: Arc::new(ps.clone()),
+        binding,
+        rep: exp.representation.clone(),
+        eval_slot: exp.trees().iter().position(|(n, _)| n == "eval").unwrap_or(0),
+        params: SampledParams { depth: exp.player.depth, samples: exp.player.samples },
+        engine: exp.engine,
+        fallbacks: std::sync::Mutex::new(Vec::new()),
+    };
+    super::cca_run::run_cca(&games, spec, source, exp, primset_import, opts)
 }
 
 /// The generational loop of any run, with its checkpoints, log, plot and

@@ -383,6 +383,14 @@ impl Entry {
         }
     }
 
+    /// The rules of a GDL game; `None` for built-in games.
+    pub fn gdl_rules(&self) -> Option<&'static GdlRules> {
+        match self.engine {
+            Engine::Gdl(rules) => Some(rules),
+            _ => None,
+        }
+    }
+
     /// For a GDL game, which engine reasons over it (compiled or the
     /// prover) and why; `None` for built-in games.
     pub fn engine_note(&self) -> Option<&'static str> {

@@ -117,7 +117,7 @@ fn respond(shared: &Shared, message: Message, received: Instant) -> Result<Strin
                 rules,
                 start_deadline: received + Duration::from_secs(u64::from(start_clock)),
                 margin: shared.config.margin,
-                player: shared.config.player,
+                player: shared.config.player.clone(),
                 engine: shared.config.engine,
                 seed: shared.config.seed,
             },

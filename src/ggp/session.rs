@@ -9,20 +9,24 @@
 //! moves, which the server replaces by random legal ones), with a log line
 //! that says why.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
-use crate::games::domain::GpDomain;
+use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::{self, GameTask};
 use crate::games::{Game, Role, Turn};
 use crate::gdl::EngineChoice;
+use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
+use crate::search::programs::{GpProgram, Program};
+use crate::search::sampled::{SampledParams, SampledSearch};
 use crate::search::uct::{Budget, Uct, UctParams};
 
 /// Who chooses the moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub enum PlayerKind {
     /// UCT until the deadline, the tree kept from move to move.
     Uct,
@@ -30,14 +34,32 @@ pub enum PlayerKind {
     Random,
     /// The first legal move (in the game's canonical order).
     Legal,
+    /// An evaluator over the `gdl` primset, searching by iterative
+    /// deepening until the deadline (`search::sampled`).
+    Evaluator(Arc<Evaluator>),
+}
+
+/// An evolved evaluator as `--player FILE:NAME` loaded it: bound to each
+/// match's game when the match starts.
+#[derive(Debug)]
+pub struct Evaluator {
+    /// `FILE:NAME`, for the log.
+    pub spec: String,
+    pub ps: PrimSet,
+    pub program: Program,
+    /// The deepest search tried.
+    pub max_depth: u32,
+    /// Opposing joint moves sampled at a simultaneous turn.
+    pub samples: u32,
 }
 
 impl PlayerKind {
-    pub fn name(self) -> &'static str {
+    pub fn name(&self) -> &str {
         match self {
             PlayerKind::Uct => "uct",
             PlayerKind::Random => "random",
             PlayerKind::Legal => "legal",
+            PlayerKind::Evaluator(e) => &e.spec,
         }
     }
 }
@@ -151,22 +173,48 @@ impl GameTask for Match {
         let mut player = Player {
             game: &game,
             role,
-            kind: setup.player,
+            kind: setup.player.clone(),
+            evaluator: None,
             uct: Uct::new(UctParams::default(), stream(setup.seed, &[tag, 1])),
             rng: stream(setup.seed, &[tag, 2]),
             state: game.initial_state(),
             steps: 0,
             iterations: 0,
             searches: 0,
+            depths: 0,
             dead_ends: 0,
             trouble: Vec::new(),
         };
+        if let PlayerKind::Evaluator(e) = &setup.player {
+            match Binding::new(&game, &e.ps) {
+                Ok(binding) => {
+                    let program = GpProgram::compile_all(
+                        Arc::new(e.ps.clone()),
+                        Arc::new(binding),
+                        vec![e.program.clone()],
+                        crate::eval::jit::JitConfig::default(),
+                    )
+                    .0
+                    .pop();
+                    let params = SampledParams { depth: e.max_depth, samples: e.samples };
+                    player.evaluator =
+                        program.map(|p| (Arc::new(p), SampledSearch::new(params, stream(setup.seed, &[tag, 3]))));
+                }
+                Err(diags) => {
+                    let why = diags.first().map_or_else(String::new, |d| d.message.clone());
+                    player.note(format!("the evaluator does not bind to the game ({why}); first legal moves"));
+                }
+            }
+        }
         let pending = player.ponder(setup.start_deadline.checked_sub(setup.margin), &requests);
         let _ = ready.send(());
         let result = player.answer(&requests, pending, setup.margin);
-        let searched = match player.searches {
-            0 => String::new(),
-            k => format!(", uct {} iterations in {k} searches", player.iterations),
+        let searched = match (player.searches, &setup.player) {
+            (0, _) => String::new(),
+            (k, PlayerKind::Evaluator(_)) => {
+                format!(", {k} searches, mean depth {:.1}", player.depths as f64 / k as f64)
+            }
+            (k, _) => format!(", uct {} iterations in {k} searches", player.iterations),
         };
         let searched = match player.dead_ends {
             0 => searched,
@@ -183,6 +231,8 @@ struct Player<'g, G: Game> {
     game: &'g G,
     role: Role,
     kind: PlayerKind,
+    /// The evaluator bound to the game, and its search.
+    evaluator: Option<(Arc<GpProgram<G::State>>, SampledSearch)>,
     uct: Uct<G>,
     rng: GpRng,
     state: G::State,
@@ -190,6 +240,8 @@ struct Player<'g, G: Game> {
     /// UCT iterations over all searches, and the searches.
     iterations: u64,
     searches: u64,
+    /// The depths the evaluator's searches finished, summed.
+    depths: u64,
     /// States of the searches where the engine failed (scored 0).
     dead_ends: u64,
     /// What went wrong on the way (moves that could not be followed, a
@@ -202,7 +254,7 @@ impl<G: Game> Player<'_, G> {
     /// arrives (returned). Only UCT thinks ahead.
     fn ponder(&mut self, until: Option<Instant>, requests: &Receiver<Envelope>) -> Option<Envelope> {
         let until = until?;
-        if self.kind != PlayerKind::Uct {
+        if !matches!(self.kind, PlayerKind::Uct) {
             return None;
         }
         const SLICE: Duration = Duration::from_millis(20);
@@ -259,7 +311,7 @@ impl<G: Game> Player<'_, G> {
     fn follow(&mut self, text: &str) {
         match self.game.parse_joint_move(&self.state, text) {
             Ok(joint) => {
-                if self.kind == PlayerKind::Uct {
+                if matches!(self.kind, PlayerKind::Uct) {
                     self.uct.advance(&joint);
                 }
                 self.state = self.game.apply_joint(&self.state, &joint);
@@ -293,6 +345,18 @@ impl<G: Game> Player<'_, G> {
         let Some(first) = legal.first().cloned() else { return NO_MOVE.to_owned() };
         let mv = match self.kind {
             PlayerKind::Legal => first,
+            // A forced move (a `noop` while another role moves) needs no search.
+            PlayerKind::Evaluator(_) if legal.len() == 1 => first,
+            PlayerKind::Evaluator(_) => match self.evaluator.as_mut() {
+                Some((program, search)) => {
+                    let (choice, depth) =
+                        search.choose_by(self.game, &self.state, self.role, until, &mut |s, me| program.value(s, me));
+                    self.searches += 1;
+                    self.depths += u64::from(depth);
+                    choice.and_then(|i| legal.get(i).cloned()).unwrap_or(first)
+                }
+                None => first,
+            },
             PlayerKind::Random => legal[self.rng.random_range(0..legal.len())].clone(),
             PlayerKind::Uct => {
                 let stats = self.uct.search(self.game, &self.state, Budget::Until(until));

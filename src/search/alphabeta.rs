@@ -35,6 +35,9 @@ pub struct SearchParams {
     pub ties: Ties,
     /// Whose point of view leaves are evaluated from.
     pub perspective: Perspective,
+    /// Opposing joint moves sampled at a simultaneous turn, by the search
+    /// of games that have them (`search::sampled`); α-β has no use for it.
+    pub samples: u32,
 }
 
 /// Whose point of view the evaluation function takes at the leaves. The two
@@ -70,6 +73,7 @@ impl SearchParams {
             full_search_depth: 0,
             ties: Ties::Random,
             perspective: Perspective::Mover,
+            samples: super::sampled::DEFAULT_SAMPLES,
         }
     }
 

@@ -10,5 +10,6 @@ pub mod guided;
 pub mod players;
 pub mod programs;
 pub mod puzzle;
+pub mod sampled;
 pub mod staged;
 pub mod uct;

@@ -10,6 +10,8 @@
 //! gp:FILE:NAME:select:D:maxbranch=M:full=F ... with MaxBranchingFactor M, FullSearchDepth F
 //! ...:ties=first                           any searching player: classical α-β, first best move
 //! ...:perspective=root                     evaluate leaves for the searching player, not the side to move
+//! ...:samples=K                            opposing joint moves sampled at a simultaneous turn (4), in
+//!                                          games other than two players taking turns (`search::sampled`)
 //! uct:N                                    UCT (Monte Carlo tree search) of N iterations a move
 //! uct:ms=M                                 ... of M milliseconds a move
 //! uct:...:c=C                              ... with UCB1's exploration constant C (0–100 scale; 40)
@@ -111,7 +113,9 @@ const SPEC_HELP: &str = "players: random | alphabeta:D:material | alphabeta:D:ra
                          gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F] | \
                          uct:N | uct:ms=M (UCT of N iterations or M ms a move; :c=C sets its exploration); \
                          a searching player takes :ties=first for classical first-best-move α-β and \
-                         :perspective=root to evaluate leaves for the searching player";
+                         :perspective=root to evaluate leaves for the searching player; in games of \
+                         simultaneous moves or more than two roles, :samples=K sets the opposing joint \
+                         moves a searching player samples at a simultaneous turn (4)";
 
 impl PlayerSpec {
     /// Parses a player spec; the error says what is wrong and lists the forms.
@@ -136,7 +140,15 @@ impl PlayerSpec {
                 Some(("perspective", "mover")) => params.perspective = Perspective::Mover,
                 Some(("perspective", "root")) => params.perspective = Perspective::Root,
                 Some(("perspective", other)) => return Err(format!("perspective `{other}` must be `mover` or `root`")),
-                _ => return Err(format!("unknown option `{opt}` (ties=random|first, perspective=mover|root)")),
+                Some(("samples", k)) => match k.parse::<u32>() {
+                    Ok(k) if (1..=10_000).contains(&k) => params.samples = k,
+                    _ => return Err(format!("samples `{k}` must be a whole number from 1 to 10000")),
+                },
+                _ => {
+                    return Err(format!(
+                        "unknown option `{opt}` (ties=random|first, perspective=mover|root, samples=K)"
+                    ));
+                }
             };
             Ok(())
         };
@@ -166,7 +178,7 @@ impl PlayerSpec {
                 }
                 Ok(PlayerSpec::Uct { params, think })
             }
-            ["alphabeta", d, eval, options @ ..] if options.len() <= 2 => {
+            ["alphabeta", d, eval, options @ ..] if options.len() <= 3 => {
                 let eval = match *eval {
                     "material" => EvalSpec::Material,
                     "random" => EvalSpec::Random,
@@ -182,7 +194,7 @@ impl PlayerSpec {
                 let eval = EvalSpec::Gp { file: (*file).to_owned(), name: (*name).to_owned() };
                 let params = match rest {
                     [] => SearchParams::full(1),
-                    ["alphabeta", d, options @ ..] if options.len() <= 2 => {
+                    ["alphabeta", d, options @ ..] if options.len() <= 3 => {
                         let mut params = SearchParams::full(depth(d)?);
                         for opt in options {
                             search_option(opt, &mut params)?;
@@ -363,6 +375,10 @@ mod tests {
             panic!("perspective spec")
         };
         assert_eq!(params.perspective, Perspective::Root);
+        let Ok(PlayerSpec::Search { params, .. }) = PlayerSpec::parse("alphabeta:2:random:samples=9") else {
+            panic!("samples spec")
+        };
+        assert_eq!((params.depth, params.samples), (2, 9));
         assert_eq!(
             PlayerSpec::parse("uct:500"),
             Ok(PlayerSpec::Uct { params: UctParams::default(), think: Think::Iterations(500) })
@@ -384,7 +400,8 @@ mod tests {
             "gp:f:x:select:3:ratio=2",
             "alphabeta:4:material:ties=sometimes",
             "alphabeta:4:material:first",
-            "gp:f:x:alphabeta:3:ties=first:ties=first:ties=first",
+            "gp:f:x:alphabeta:3:ties=first:ties=first:ties=first:ties=first",
+            "alphabeta:2:random:samples=0",
             "gp:f:x:alphabeta:3:perspective=left",
             "minimax",
         ] {

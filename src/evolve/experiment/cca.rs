@@ -1,6 +1,7 @@
 //! `(fitness (cca (bouts N) (alpha A)))`: Rosin's covering competitive
-//! algorithm over the roles of a two-player game (seeds/004), one
-//! population per role (src/evolve/cca.rs, src/evolve/cca_run.rs).
+//! algorithm over the roles of a two-role game (seeds/004), one
+//! population per role (src/evolve/cca.rs, src/evolve/cca_run.rs; GDL
+//! games of simultaneous moves in src/evolve/cca_sampled.rs).
 
 use super::clauses::Clauses;
 use super::{ChampionRule, FitnessPart};
@@ -89,16 +90,21 @@ pub(super) fn check_cca_run(cx: &mut Cx, clauses: &Clauses, game: &Entry, run: &
             "keep (cca ...) alone; its (bouts N) are the games against the opposing population",
         );
     }
-    if game.kind != Kind::TwoPlayer {
+    // Two roles taking turns play by α-β; a GDL game of two roles with
+    // simultaneous moves by the sampled search (src/search/sampled.rs).
+    let two_role_gdl = game.kind == Kind::General && game.roles.len() == 2 && game.gdl_rules().is_some();
+    if game.kind != Kind::TwoPlayer && !two_role_gdl {
         refuse(
             "game",
             format!(
-                "covering coevolution needs a game of two roles played by α-β, but {} is {}",
+                "covering coevolution needs a game of two roles (taking turns, or a GDL game of simultaneous \
+                 moves), but {} is {}{}",
                 game.name,
-                game.kind.describe()
+                game.kind.describe(),
+                if game.kind == Kind::General { format!(" of {} roles", game.roles.len()) } else { String::new() }
             ),
-            "not a two-player game",
-            "choose a two-player game (a GDL .kif of two roles, or one `stratagem games` lists as two-player)",
+            "not a game of two roles",
+            "choose a game of two roles (a GDL .kif of two roles, or one `stratagem games` lists as two-player)",
         );
     }
     if let Selection::Fitnessless(_) = run.selection {

@@ -496,8 +496,9 @@ fn lower_primset(cx: &mut Cx, module: &Module, clauses: &Clauses, name: &str, at
 }
 
 /// `(game G)`, required, a registered game that evolution can judge: a
-/// two-player game (by games) or a puzzle (by solving); `at` is where to
-/// point when it is missing.
+/// two-player game (by games), a GDL game of two roles and simultaneous
+/// moves (by covering coevolution) or a puzzle (by solving); `at` is where
+/// to point when it is missing.
 fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'static Entry> {
     match clauses.get("game") {
         Some([g]) => {
@@ -509,7 +510,12 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'
                     return None;
                 }
             };
-            if !matches!(entry.kind, Kind::Puzzle | Kind::Observed)
+            // Covering coevolution also plays GDL games of two roles and
+            // simultaneous moves (cca.rs says which games it takes).
+            let cca = clauses.get("fitness").is_some_and(|parts| parts.iter().any(|p| p.head() == Some("cca")));
+            let simultaneous = entry.kind == Kind::General && entry.roles.len() == 2 && entry.gdl_rules().is_some();
+            let judged_otherwise = matches!(entry.kind, Kind::Puzzle | Kind::Observed) || (cca && simultaneous);
+            if !judged_otherwise
                 && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games, by duels or by puzzles")
             {
                 cx.push(e.diagnostic("stratagem::experiment::game").at(cx.file, g.span, "this game"));

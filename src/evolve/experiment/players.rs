@@ -120,14 +120,14 @@ pub(super) fn lower_opponent(cx: &mut Cx, s: &Sexp) -> Option<Opponent> {
 pub(super) fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
     let with_depth = p.as_list().is_some_and(|items| items.len() >= 2);
     let params = match p.head() {
-        Some("alphabeta") if with_depth => lower_search(cx, p, &["perspective"]),
+        Some("alphabeta") if with_depth => lower_search(cx, p, &["perspective", "samples"]),
         Some("select") if with_depth => lower_search(cx, p, &["ratio", "maxbranch", "full", "perspective"]),
         _ => {
             cx.error(
                 "stratagem::experiment::player",
                 p,
                 "unknown player",
-                "expected (alphabeta D) or (select D (ratio R) (maxbranch M) (full F))",
+                "expected (alphabeta D [(samples K)]) or (select D (ratio R) (maxbranch M) (full F))",
             );
             None
         }
@@ -136,12 +136,13 @@ pub(super) fn lower_player(cx: &mut Cx, p: &Sexp) -> SearchParams {
 }
 
 /// The options of a search, `(NAME VALUE)`, with their usage.
-const SEARCH_OPTIONS: [(&str, &str); 5] = [
+const SEARCH_OPTIONS: [(&str, &str); 6] = [
     ("ratio", "(ratio R)"),
     ("maxbranch", "(maxbranch M)"),
     ("full", "(full F)"),
     ("perspective", "(perspective root|mover)"),
     ("ties", "(ties first|random)"),
+    ("samples", "(samples K)"),
 ];
 
 /// `(HEAD DEPTH (NAME VALUE)...)`: an α-β search of DEPTH plies with the
@@ -212,6 +213,10 @@ fn lower_search_option(cx: &mut Cx, name: &str, v: &Sexp, params: &mut SearchPar
             Some("first") => params.ties = Ties::First,
             Some("random") => params.ties = Ties::Random,
             _ => range(cx, "ties are broken `first` or `random`", "expected first or random"),
+        },
+        "samples" => match cx.expect_int(v, "a number of joint moves") {
+            Some(k) if (1..=10_000).contains(&k) => params.samples = k as u32,
+            _ => range(cx, "the sampled joint moves are between 1 and 10000", "bad sample size"),
         },
         _ => {} // callers pass names of SEARCH_OPTIONS only
     }

@@ -1,0 +1,99 @@
+//! Covering coevolution on GDL games of two roles that are not played in
+//! turns (simultaneous moves: seeds/004's Blocker and Double Tic-Tac-Toe):
+//! the games of `cca_run.rs` played by the sampled search of
+//! `search::sampled`, each member's evaluator searching for its own role,
+//! the opponent's moves at a simultaneous turn sampled.
+//!
+//! A game's result compares the roles' goal values at its end (the higher
+//! wins, equal values draw), as the two-player view of a GDL game does.
+//! The search's random streams are named by the run's seed and the game's
+//! tags, so a seed gives the same run at any thread count.
+
+use std::sync::{Arc, Mutex};
+
+use super::cca_run::CcaGame;
+use super::genome::{Genome, Representation};
+use crate::games::domain::Binding;
+use crate::games::gdl::GdlGame;
+use crate::games::{Game, Player, Role, Turn};
+use crate::gdl::State;
+use crate::lang::PrimSet;
+use crate::rng::stream;
+use crate::search::programs::{GpProgram, ProgramEngine};
+use crate::search::sampled::{SampledParams, SampledSearch};
+
+/// A game that has not ended after this many turns is a draw.
+const MAX_TURNS: u32 = 10_000;
+
+/// The stream tag of a player's search (samples and ties).
+const SEARCH: u64 = 0x5a3e;
+
+/// Games of a two-role GDL game between evolved evaluators.
+pub(super) struct SampledGames {
+    pub game: GdlGame,
+    pub ps: Arc<PrimSet>,
+    pub binding: Arc<Binding<State>>,
+    pub rep: Representation,
+    /// Index of the `eval` tree in a tree genome.
+    pub eval_slot: usize,
+    pub params: SampledParams,
+    pub engine: ProgramEngine,
+    /// Programs the JIT could not compile, with the reason.
+    pub fallbacks: Mutex<Vec<String>>,
+}
+
+impl CcaGame for SampledGames {
+    type Player = Arc<GpProgram<State>>;
+
+    fn role_name(&self, role: Player) -> String {
+        self.game.role_name(role).to_owned()
+    }
+
+    fn players(&self, population: &[Genome]) -> Vec<Self::Player> {
+        let programs = population.iter().map(|g| g.program(&self.rep, &self.ps, self.eval_slot)).collect();
+        GpProgram::population(&self.ps, &self.binding, programs, self.engine, &self.fallbacks)
+            .into_iter()
+            .map(Arc::new)
+            .collect()
+    }
+
+    fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64 {
+        let search = |who: u64| SampledSearch::new(self.params, stream(seed, &[tags, &[who, SEARCH]].concat()));
+        // Players by role: `me` plays `role`.
+        let mut players = [(me, search(0)), (opponent, search(1))];
+        if role == 1 {
+            players.swap(0, 1);
+        }
+        let game = &self.game;
+        let mut state = game.initial_state();
+        let mut legal = Vec::new();
+        let mut joint = Vec::with_capacity(2);
+        for _ in 0..MAX_TURNS {
+            if game.turn(&state) == Turn::Over {
+                break;
+            }
+            joint.clear();
+            for (r, (program, search)) in players.iter_mut().enumerate() {
+                let r = r as Role;
+                game.legal_moves_of(&state, r, &mut legal);
+                let i = match legal.len() {
+                    0 => break,
+                    1 => 0,
+                    _ => search.choose(game, &state, r, &mut |s, who| program.value(s, who)).unwrap_or(0),
+                };
+                joint.push(legal.swap_remove(i.min(legal.len() - 1)));
+            }
+            if joint.len() < 2 {
+                break;
+            }
+            state = game.apply_joint(&state, &joint);
+        }
+        let score = |r: Role| if game.turn(&state) == Turn::Over { game.score(&state, r).unwrap_or(0) } else { 50 };
+        let (mine, theirs) = (score(role), score(1 - role));
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => 1.0,
+            std::cmp::Ordering::Equal => 0.5,
+            std::cmp::Ordering::Less => 0.0,
+        }
+    }
+}
