@@ -39,6 +39,7 @@ use super::output::{
 use super::policy_ops::RuleList;
 use super::puzzle_run::run_puzzle;
 use super::select;
+use crate::cluster;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
@@ -343,6 +344,10 @@ pub(super) fn run_generations<F: RunFitness>(
         Ok(())
     };
 
+    // Under MPI every rank reads the output directory before rank 0 writes
+    // to it, and every rank has its start before the first generation.
+    let existed = cp_path.exists();
+    cluster::barrier();
     let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep, fitness)? } else { None };
     let was_complete = resumed.as_ref().is_some_and(|r| r.state.generation >= total);
     let Start { mut state, mut problems, mut log, mut fittest, mut finalists, final_round } = match resumed {
@@ -351,7 +356,7 @@ pub(super) fn run_generations<F: RunFitness>(
             start
         }
         None => {
-            if !opts.resume && cp_path.exists() {
+            if !opts.resume && existed {
                 return Err(vec![
                     Diagnostic::error(
                         "stratagem::evolve::exists",
@@ -370,6 +375,7 @@ pub(super) fn run_generations<F: RunFitness>(
             Start { state, problems, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
         }
     };
+    cluster::barrier();
 
     let bar = if opts.progress { ProgressBar::new(total) } else { ProgressBar::hidden() };
     bar.set_style(

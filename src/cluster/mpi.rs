@@ -1,0 +1,217 @@
+//! The MPI side of the cluster (the `mpi` feature): joining the job `mpirun`
+//! started, and the fitness farm behind [`super::map`]. Rank 0 leads a map:
+//! it hands each other rank two chunks of task indices, computes chunks
+//! itself while they work, and gives a rank its next chunk as soon as its
+//! results arrive (dynamic load balancing: a slow rank or a chunk of long
+//! games delays no one). Then it sends every rank the whole result. Results
+//! travel as postcard bytes, so floats arrive bit for bit.
+//!
+//! A rank that dies (killed, out of memory) is seen by `mpirun`, which ends
+//! the job and says which rank died; a rank whose run fails ends the job
+//! with `MPI_Abort`, so no rank waits for ever on one that is gone.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use mpi::Threading;
+use mpi::environment::Universe;
+use mpi::point_to_point::Status;
+use mpi::topology::{Rank, SimpleCommunicator};
+use mpi::traits::*;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Whether this process is one rank of several.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Whether a map is under way (a map inside a task runs locally).
+static BUSY: AtomicBool = AtomicBool::new(false);
+
+/// Message tags: a chunk of task indices (rank 0 to a worker), its results
+/// (back), the end of a map (to every worker).
+const CHUNK: i32 = 1;
+const RESULT: i32 = 2;
+const STOP: i32 = 3;
+
+/// Chunks each rank gets of a map, on average: enough to even out ranks of
+/// different speed, few enough that messages cost nothing next to tasks.
+const CHUNKS_PER_RANK: usize = 4;
+
+pub struct Session {
+    universe: Universe,
+    pub rank: usize,
+    pub ranks: usize,
+}
+
+impl Session {
+    /// Initialises MPI when this process was started by `mpirun` (Open MPI),
+    /// `mpiexec` (MPICH's Hydra) or a PMIx launcher such as Slurm's `srun`.
+    pub fn join() -> Option<Session> {
+        let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"].iter().any(|v| std::env::var_os(v).is_some());
+        if !launched {
+            return None;
+        }
+        // MPI is called from one thread at a time, but not always the same
+        // one (the run's thread pool installs the run on one of its threads).
+        let (universe, _level) = mpi::initialize_with_threading(Threading::Serialized)?;
+        let world = universe.world();
+        let (rank, ranks) = (world.rank().max(0) as usize, world.size().max(1) as usize);
+        ACTIVE.store(ranks > 1, Ordering::SeqCst);
+        Some(Session { universe, rank, ranks })
+    }
+
+    /// Ends every rank of the job with `code`.
+    pub fn abort(&self, code: i32) {
+        if self.ranks > 1 {
+            self.universe.world().abort(code);
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        ACTIVE.store(false, Ordering::SeqCst);
+    }
+}
+
+/// Waits for every rank.
+pub fn barrier() {
+    if ACTIVE.load(Ordering::SeqCst) {
+        SimpleCommunicator::world().barrier();
+    }
+}
+
+/// `task(0..n)` over all ranks, or `None` when this is not a map across ranks.
+pub fn map<T, F>(n: usize, task: &F) -> Option<Vec<T>>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    if !ACTIVE.load(Ordering::SeqCst) || BUSY.swap(true, Ordering::SeqCst) {
+        return None;
+    }
+    let world = SimpleCommunicator::world();
+    let results = if n == 0 {
+        Vec::new()
+    } else if world.rank() == 0 {
+        lead(&world, n, task)
+    } else {
+        follow(&world, task)
+    };
+    BUSY.store(false, Ordering::SeqCst);
+    Some(results)
+}
+
+/// Ends the job: a message that cannot be read means the ranks no longer
+/// run the same program.
+fn fail(world: &SimpleCommunicator, what: &str) -> ! {
+    eprintln!("error: rank {} of {}: {what}; ending the run", world.rank(), world.size());
+    world.abort(1)
+}
+
+fn encode<T: Serialize>(world: &SimpleCommunicator, value: &T) -> Vec<u8> {
+    postcard::to_stdvec(value).unwrap_or_else(|e| fail(world, &format!("cannot encode results: {e}")))
+}
+
+fn decode<T: DeserializeOwned>(world: &SimpleCommunicator, bytes: &[u8]) -> T {
+    postcard::from_bytes(bytes).unwrap_or_else(|e| fail(world, &format!("cannot read results from another rank: {e}")))
+}
+
+/// Rank 0's side of a map.
+fn lead<T, F>(world: &SimpleCommunicator, n: usize, task: &F) -> Vec<T>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    let ranks = world.size().max(1) as usize;
+    let chunk = n.div_ceil(CHUNKS_PER_RANK * ranks).max(1);
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let mut next = 0;
+    let mut out = 0;
+    let give = |to: Rank, next: &mut usize| {
+        if *next >= n {
+            return false;
+        }
+        let end = (*next + chunk).min(n);
+        world.process_at_rank(to).send_with_tag(&[*next as u64, end as u64][..], CHUNK);
+        *next = end;
+        true
+    };
+    for to in 1..ranks as Rank {
+        for _ in 0..2 {
+            out += usize::from(give(to, &mut next));
+        }
+    }
+    let store = |bytes: Vec<u8>, slots: &mut [Option<T>]| {
+        let Some((start, rest)) = bytes.split_first_chunk::<8>() else { fail(world, "an empty result message") };
+        let start = u64::from_le_bytes(*start) as usize;
+        let values: Vec<T> = decode(world, rest);
+        if start + values.len() > n {
+            fail(world, "results past the end of the tasks");
+        }
+        for (slot, v) in slots[start..].iter_mut().zip(values) {
+            *slot = Some(v);
+        }
+    };
+    loop {
+        while let Some(status) = world.any_process().immediate_probe_with_tag(RESULT) {
+            let from = status.source_rank();
+            let (bytes, _): (Vec<u8>, Status) = world.process_at_rank(from).receive_vec_with_tag(RESULT);
+            store(bytes, &mut slots);
+            out -= 1;
+            out += usize::from(give(from, &mut next));
+        }
+        if next < n {
+            let end = (next + chunk).min(n);
+            let mine: Vec<T> = (next..end).into_par_iter().map(task).collect();
+            for (slot, v) in slots[next..end].iter_mut().zip(mine) {
+                *slot = Some(v);
+            }
+            next = end;
+        } else if out > 0 {
+            let (bytes, status): (Vec<u8>, Status) = world.any_process().receive_vec_with_tag(RESULT);
+            store(bytes, &mut slots);
+            out -= 1;
+            out += usize::from(give(status.source_rank(), &mut next));
+        } else {
+            break;
+        }
+    }
+    for to in 1..ranks as Rank {
+        world.process_at_rank(to).send_with_tag(&[0u64; 0][..], STOP);
+    }
+    let results: Vec<T> =
+        slots.into_iter().map(|s| s.unwrap_or_else(|| fail(world, "a task without a result"))).collect();
+    let bytes = encode(world, &results);
+    let root = world.process_at_rank(0);
+    let mut len = bytes.len() as u64;
+    root.broadcast_into(&mut len);
+    let mut bytes = bytes;
+    root.broadcast_into(&mut bytes[..]);
+    results
+}
+
+/// Another rank's side of a map: chunks until told to stop, then the whole result.
+fn follow<T, F>(world: &SimpleCommunicator, task: &F) -> Vec<T>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    let root = world.process_at_rank(0);
+    loop {
+        let (range, status): (Vec<u64>, Status) = root.receive_vec();
+        if status.tag() == STOP {
+            break;
+        }
+        let [start, end] = range[..] else { fail(world, "a malformed chunk of tasks") };
+        let (start, end) = (start as usize, end as usize);
+        let values: Vec<T> = (start..end).into_par_iter().map(task).collect();
+        let mut bytes = (start as u64).to_le_bytes().to_vec();
+        bytes.extend(encode(world, &values));
+        root.send_with_tag(&bytes[..], RESULT);
+    }
+    let mut len = 0u64;
+    root.broadcast_into(&mut len);
+    let mut bytes = vec![0u8; len as usize];
+    root.broadcast_into(&mut bytes[..]);
+    decode(world, &bytes)
+}
