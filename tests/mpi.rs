@@ -98,8 +98,13 @@ fn same_on_two_and_four_ranks(file: &str, name: &str, has_final: bool) {
     for (np, threads) in [(2, "2"), (4, "1")] {
         let dir = temp(&format!("{name}-{np}"));
         let stdout = evolve_mpi(np, file, &dir, &["--threads", threads]);
-        // Rank 0 alone reports.
+        // Rank 0 alone reports, and every rank did part of the work.
         assert_eq!(stdout.matches("experiment ").count(), 1, "{stdout}");
+        let line = stdout.lines().find(|l| l.contains("tasks computed by rank:")).expect("the tasks line");
+        let counts: Vec<u64> =
+            line.rsplit(':').next().unwrap_or("").split_whitespace().filter_map(|c| c.parse().ok()).collect();
+        assert_eq!(counts.len(), np, "{line}");
+        assert!(counts.iter().all(|&c| c > 0), "a rank did nothing: {line}");
         assert_eq!(outputs(&dir, name), expected, "{np} ranks");
         std::fs::remove_dir_all(dir).ok();
     }

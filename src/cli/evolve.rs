@@ -32,6 +32,12 @@ pub struct EvolveArgs {
 pub fn run(args: &EvolveArgs) -> Outcome {
     let session = crate::cluster::Session::join();
     let outcome = run_here(args);
+    if outcome.is_ok()
+        && let Some(done) = crate::cluster::tasks_per_rank()
+    {
+        let counts: Vec<String> = done.iter().map(u64::to_string).collect();
+        out(&format!("{} MPI ranks; tasks computed by rank: {}\n", done.len(), counts.join(" ")));
+    }
     if let Err(failure) = &outcome
         && has_errors(&failure.diags)
         && crate::cluster::ranks() > 1

@@ -92,6 +92,15 @@ where
     (0..n).into_par_iter().map(task).collect()
 }
 
+/// On rank 0 of an MPI job, the tasks of [`map`] each rank computed so far;
+/// `None` in one process and on the other ranks. Collective.
+pub fn tasks_per_rank() -> Option<Vec<u64>> {
+    #[cfg(feature = "mpi")]
+    return mpi::tasks_per_rank();
+    #[cfg(not(feature = "mpi"))]
+    None
+}
+
 /// Waits until every rank gets here (nothing outside MPI).
 pub fn barrier() {
     #[cfg(feature = "mpi")]
@@ -109,5 +118,6 @@ mod tests {
         let squares: Vec<u64> = map(100, |i| (i * i) as u64);
         assert_eq!(squares, (0..100u64).map(|i| i * i).collect::<Vec<_>>());
         barrier();
+        assert_eq!(tasks_per_rank(), None);
     }
 }

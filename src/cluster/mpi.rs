@@ -10,7 +10,7 @@
 //! the job and says which rank died; a rank whose run fails ends the job
 //! with `MPI_Abort`, so no rank waits for ever on one that is gone.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use mpi::Threading;
 use mpi::environment::Universe;
@@ -25,6 +25,9 @@ use serde::de::DeserializeOwned;
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 /// Whether a map is under way (a map inside a task runs locally).
 static BUSY: AtomicBool = AtomicBool::new(false);
+
+/// Tasks this rank computed, over the whole run.
+static DONE: AtomicU64 = AtomicU64::new(0);
 
 /// Message tags: a chunk of task indices (rank 0 to a worker), its results
 /// (back), the end of a map (to every worker).
@@ -70,6 +73,25 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         ACTIVE.store(false, Ordering::SeqCst);
+    }
+}
+
+/// On rank 0, the tasks each rank computed in this run; `None` elsewhere.
+/// Collective.
+pub fn tasks_per_rank() -> Option<Vec<u64>> {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return None;
+    }
+    let world = SimpleCommunicator::world();
+    let root = world.process_at_rank(0);
+    let done = DONE.load(Ordering::SeqCst);
+    if world.rank() == 0 {
+        let mut all = vec![0u64; world.size().max(1) as usize];
+        root.gather_into_root(&done, &mut all[..]);
+        Some(all)
+    } else {
+        root.gather_into(&done);
+        None
     }
 }
 
@@ -163,6 +185,7 @@ where
         if next < n {
             let end = (next + chunk).min(n);
             let mine: Vec<T> = (next..end).into_par_iter().map(task).collect();
+            DONE.fetch_add((end - next) as u64, Ordering::SeqCst);
             for (slot, v) in slots[next..end].iter_mut().zip(mine) {
                 *slot = Some(v);
             }
@@ -205,6 +228,7 @@ where
         let [start, end] = range[..] else { fail(world, "a malformed chunk of tasks") };
         let (start, end) = (start as usize, end as usize);
         let values: Vec<T> = (start..end).into_par_iter().map(task).collect();
+        DONE.fetch_add((end - start) as u64, Ordering::SeqCst);
         let mut bytes = (start as u64).to_le_bytes().to_vec();
         bytes.extend(encode(world, &values));
         root.send_with_tag(&bytes[..], RESULT);
