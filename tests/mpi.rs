@@ -198,9 +198,8 @@ fn a_killed_rank_ends_the_run_within_seconds_and_resume_finishes_it() {
     evolve_one(exp, &whole, &[]);
     let dir = temp("kill-run");
     let mark = dir.display().to_string();
-    let child = mpirun_command(2, &["evolve", exp, "--out", &mark, "--threads", "1"], &mark)
-        .spawn()
-        .expect("run mpirun");
+    let child =
+        mpirun_command(2, &["evolve", exp, "--out", &mark, "--threads", "1"], &mark).spawn().expect("run mpirun");
     // Wait for a few generations, then kill rank 1.
     let start = Instant::now();
     while std::fs::read_to_string(dir.join("log.jsonl")).map_or(0, |l| l.lines().count()) < 3 {

@@ -3,7 +3,7 @@
 //! it hands each other rank two chunks of task indices, computes chunks
 //! itself while they work, and gives a rank its next chunk as soon as its
 //! results arrive (dynamic load balancing: a slow rank or a chunk of long
-//! games delays no one). Then it sends every rank the whole result. Results
+//! games delays no one; chunks shrink as the tasks run out). Then it sends every rank the whole result. Results
 //! travel as postcard bytes, so floats arrive bit for bit.
 //!
 //! A rank that dies (killed, out of memory) is seen by `mpirun`, which ends
@@ -11,6 +11,7 @@
 //! with `MPI_Abort`, so no rank waits for ever on one that is gone.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
 use mpi::Threading;
 use mpi::environment::Universe;
@@ -35,9 +36,11 @@ const CHUNK: i32 = 1;
 const RESULT: i32 = 2;
 const STOP: i32 = 3;
 
-/// Chunks each rank gets of a map, on average: enough to even out ranks of
-/// different speed, few enough that messages cost nothing next to tasks.
-const CHUNKS_PER_RANK: usize = 4;
+/// Guided chunks: each is the tasks not yet handed out over this many times
+/// the ranks (at least one task), so chunks are large while much is left
+/// (few messages) and small at the end, where a large one would keep every
+/// other rank waiting.
+const GUIDE: usize = 2;
 
 pub struct Session {
     universe: Universe,
@@ -123,6 +126,22 @@ where
     Some(results)
 }
 
+/// Polls `probe` until a message is there, sleeping between polls (up to a
+/// millisecond): a blocking receive in Open MPI spins, and a spinning rank
+/// takes a core from the threads doing the work (on a node with more ranks
+/// and threads than cores, half of them). A chunk takes far longer than
+/// the latency this adds.
+fn wait(probe: impl Fn() -> Option<Status>) -> Status {
+    let mut pause = Duration::from_micros(20);
+    loop {
+        if let Some(status) = probe() {
+            return status;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(1));
+    }
+}
+
 /// Ends the job: a message that cannot be read means the ranks no longer
 /// run the same program.
 fn fail(world: &SimpleCommunicator, what: &str) -> ! {
@@ -145,7 +164,7 @@ where
     F: Fn(usize) -> T + Sync + Send,
 {
     let ranks = world.size().max(1) as usize;
-    let chunk = n.div_ceil(CHUNKS_PER_RANK * ranks).max(1);
+    let chunk = |next: usize| (n - next).div_ceil(GUIDE * ranks).max(1);
     let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
     let mut next = 0;
     let mut out = 0;
@@ -153,7 +172,7 @@ where
         if *next >= n {
             return false;
         }
-        let end = (*next + chunk).min(n);
+        let end = (*next + chunk(*next)).min(n);
         world.process_at_rank(to).send_with_tag(&[*next as u64, end as u64][..], CHUNK);
         *next = end;
         true
@@ -183,7 +202,7 @@ where
             out += usize::from(give(from, &mut next));
         }
         if next < n {
-            let end = (next + chunk).min(n);
+            let end = (next + chunk(next)).min(n);
             let mine: Vec<T> = (next..end).into_par_iter().map(task).collect();
             DONE.fetch_add((end - next) as u64, Ordering::SeqCst);
             for (slot, v) in slots[next..end].iter_mut().zip(mine) {
@@ -191,10 +210,11 @@ where
             }
             next = end;
         } else if out > 0 {
-            let (bytes, status): (Vec<u8>, Status) = world.any_process().receive_vec_with_tag(RESULT);
+            let from = wait(|| world.any_process().immediate_probe_with_tag(RESULT)).source_rank();
+            let (bytes, _): (Vec<u8>, Status) = world.process_at_rank(from).receive_vec_with_tag(RESULT);
             store(bytes, &mut slots);
             out -= 1;
-            out += usize::from(give(status.source_rank(), &mut next));
+            out += usize::from(give(from, &mut next));
         } else {
             break;
         }
@@ -221,6 +241,7 @@ where
 {
     let root = world.process_at_rank(0);
     loop {
+        wait(|| root.immediate_probe());
         let (range, status): (Vec<u64>, Status) = root.receive_vec();
         if status.tag() == STOP {
             break;
