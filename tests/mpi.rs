@@ -161,6 +161,21 @@ fn a_failing_run_ends_every_rank_with_its_message() {
     std::fs::remove_dir_all(dir).ok();
 }
 
+#[test]
+fn ranks_that_disagree_on_the_run_end_the_job() {
+    let dir = temp("disagree");
+    let d = dir.to_str().expect("utf-8");
+    let bin = env!("CARGO_BIN_EXE_stratagem");
+    // Two programs in one job (MPMD): rank 1 runs another seed.
+    let mut cmd = mpirun_command(1, &["evolve", ANTS, "--seed", "1", "--out", d], "none");
+    cmd.args([":", "-np", "1", bin, "evolve", ANTS, "--seed", "2", "--out", d]);
+    let o = finish(cmd.spawn().expect("run mpirun"), "mpirun with two seeds");
+    assert!(!o.status.success());
+    let stderr = text(&o.stderr);
+    assert!(stderr.contains("rank 1 of 2 read another experiment, seed or checkpoint than rank 0"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// The processes whose environment holds `STRATAGEM_TEST_MPI_MARK=mark`
 /// and `OMPI_COMM_WORLD_RANK=rank`.
 fn ranks_marked(mark: &str, rank: usize) -> Vec<u32> {

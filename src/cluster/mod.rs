@@ -101,6 +101,21 @@ pub fn tasks_per_rank() -> Option<Vec<u64>> {
     None
 }
 
+/// Whether `value` is rank 0's too (always, in one process): ranks that
+/// read different experiment files or checkpoints (a folder that is not
+/// shared between nodes) would run different runs. Collective.
+pub fn agrees(value: &impl std::hash::Hash) -> bool {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    let mine = BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(value);
+    #[cfg(feature = "mpi")]
+    return mpi::root_value(mine) == mine;
+    #[cfg(not(feature = "mpi"))]
+    {
+        let _ = mine;
+        true
+    }
+}
+
 /// Waits until every rank gets here (nothing outside MPI).
 pub fn barrier() {
     #[cfg(feature = "mpi")]
@@ -119,5 +134,6 @@ mod tests {
         assert_eq!(squares, (0..100u64).map(|i| i * i).collect::<Vec<_>>());
         barrier();
         assert_eq!(tasks_per_rank(), None);
+        assert!(agrees(&("anything", 3)));
     }
 }

@@ -98,6 +98,16 @@ pub fn tasks_per_rank() -> Option<Vec<u64>> {
     }
 }
 
+/// Rank 0's `value`, on every rank. Collective.
+pub fn root_value(value: u64) -> u64 {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return value;
+    }
+    let mut v = value;
+    SimpleCommunicator::world().process_at_rank(0).broadcast_into(&mut v);
+    v
+}
+
 /// Waits for every rank.
 pub fn barrier() {
     if ACTIVE.load(Ordering::SeqCst) {

@@ -375,6 +375,19 @@ pub(super) fn run_generations<F: RunFitness>(
             Start { state, problems, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
         }
     };
+    if !cluster::agrees(&(&print, state.generation, log.len())) {
+        return Err(vec![
+            Diagnostic::error(
+                "stratagem::evolve::ranks",
+                format!(
+                    "rank {} of {} read another experiment, seed or checkpoint than rank 0",
+                    cluster::rank(),
+                    cluster::ranks()
+                ),
+            )
+            .with_help("every rank must see the same experiment file and output directory (a shared file system)"),
+        ]);
+    }
     cluster::barrier();
 
     let bar = if opts.progress { ProgressBar::new(total) } else { ProgressBar::hidden() };
