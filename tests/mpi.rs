@@ -15,7 +15,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{read, stratagem, temp};
+use common::{flat, read, stratagem, temp};
 
 const ANTS: &str = "tests/data/evolve/tiny-ants.sg";
 const FREECELL: &str = "tests/data/evolve/tiny-freecell.sg";
@@ -172,7 +172,11 @@ fn ranks_that_disagree_on_the_run_end_the_job() {
     let o = finish(cmd.spawn().expect("run mpirun"), "mpirun with two seeds");
     assert!(!o.status.success());
     let stderr = text(&o.stderr);
-    assert!(stderr.contains("rank 1 of 2 read another experiment, seed or checkpoint than rank 0"), "{stderr}");
+    assert!(
+        flat(&stderr)
+            .contains("rank 1 of 2: this rank of the MPI job read another experiment, seed or checkpoint than rank 0"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(dir).ok();
 }
 

@@ -379,11 +379,7 @@ pub(super) fn run_generations<F: RunFitness>(
         return Err(vec![
             Diagnostic::error(
                 "stratagem::evolve::ranks",
-                format!(
-                    "rank {} of {} read another experiment, seed or checkpoint than rank 0",
-                    cluster::rank(),
-                    cluster::ranks()
-                ),
+                "this rank of the MPI job read another experiment, seed or checkpoint than rank 0",
             )
             .with_help("every rank must see the same experiment file and output directory (a shared file system)"),
         ]);
