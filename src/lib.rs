@@ -23,6 +23,7 @@
 //! ```
 
 pub mod cli;
+pub mod cluster;
 pub mod diagnostic;
 pub mod eval;
 pub mod evolve;

@@ -1,5 +1,6 @@
 //! `stratagem evolve [EXPERIMENT.sg] [--seed S] [--out DIR] [--threads N] [--resume]`:
-//! runs an experiment (the shipped quickstart when no file is given).
+//! runs an experiment (the shipped quickstart when no file is given), in one
+//! process or, built with the `mpi` feature, as the ranks of `mpirun -np N`.
 
 use std::path::PathBuf;
 
@@ -26,7 +27,37 @@ pub struct EvolveArgs {
     pub stop_after: Option<usize>,
 }
 
+/// Runs the experiment; under `mpirun`, as one rank of the job (src/cluster):
+/// every rank runs it, rank 0 writes and prints.
 pub fn run(args: &EvolveArgs) -> Outcome {
+    let session = crate::cluster::Session::join();
+    let outcome = run_here(args);
+    if outcome.is_ok()
+        && let Some(done) = crate::cluster::tasks_per_rank()
+    {
+        let counts: Vec<String> = done.iter().map(u64::to_string).collect();
+        out(&format!("{} MPI ranks; tasks computed by rank: {}\n", done.len(), counts.join(" ")));
+    }
+    if let Err(failure) = &outcome
+        && has_errors(&failure.diags)
+        && crate::cluster::ranks() > 1
+    {
+        // The other ranks may be waiting for this one: say why, then end
+        // them all rather than leave them waiting.
+        let (rank, ranks) = (crate::cluster::rank(), crate::cluster::ranks());
+        if rank == 0 {
+            let rendered = failure.sources.render_for_terminal(&failure.diags);
+            eprint!("{rendered}");
+        } else if let Some(first) = failure.diags.first() {
+            eprintln!("error: rank {rank} of {ranks}: {}", first.message);
+        }
+        eprintln!("error: rank {rank} of {ranks} failed; ending the MPI job");
+        session.abort_others(1);
+    }
+    outcome
+}
+
+fn run_here(args: &EvolveArgs) -> Outcome {
     let mut loader = Loader::new();
     let file = match &args.file {
         Some(path) => loader.load_path(path),
@@ -95,7 +126,8 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         }
     }
     let games = exp.games_per_generation();
-    if games > LARGE_GENERATION {
+    let root = crate::cluster::writes();
+    if games > LARGE_GENERATION && root {
         eprintln!(
             "warning: experiment `{}` in `{file_name}` plays {games} games per generation ({} generations); it may take long",
             exp.name, exp.generations
@@ -133,7 +165,7 @@ pub fn run(args: &EvolveArgs) -> Outcome {
         out: out_dir.clone(),
         resume,
         stop_after: args.stop_after,
-        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        progress: root && std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -143,6 +175,9 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let report = pool
         .install(|| run_experiment(m, &form, &exp, &primset_import, &opts))
         .map_err(|d: Vec<Diagnostic>| Failure::new(loader.sources.clone(), name_run(d, &file_name, &out_dir)))?;
+    if !root {
+        return Ok(());
+    }
     if !report.notes.is_empty() {
         out(&format!("{}\n", report.notes.join("\n")));
         return Ok(());

@@ -217,6 +217,8 @@ pub(super) fn run_cca<F: CcaGame>(
         ]);
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
+    // Under MPI every rank has looked at the directory before rank 0 writes.
+    crate::cluster::barrier();
 
     let ps: &PrimSet = module.primset(exp.primset);
     let rep = exp.representation.clone();
@@ -301,6 +303,7 @@ pub(super) fn run_cca<F: CcaGame>(
         output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
         Ok(())
     };
+    crate::cluster::barrier();
     derive(&log, &timing)?;
 
     for generation in first..end {

@@ -19,6 +19,7 @@ use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
 use super::genome::Genome;
 use super::output::SavedProblems;
 use super::run::{PrimsetImport, RunFitness, RunOptions, RunReport, run_generations};
+use crate::cluster;
 use crate::diagnostic::Diagnostic;
 use crate::games::duel::{NamedPlayers, PlayerError, Tally, double_game, match_winner};
 use crate::lang::{Module, PrimSet, Tree};
@@ -204,12 +205,14 @@ impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
     fn monitor(&self, best: &Genome, generation: u64, seed: u64) -> Option<MonitorStats> {
         let (name, opponent, double_games) = self.monitor.as_ref()?;
         let me = self.spec(best, "best")?;
-        let (Ok(mut me), Ok(mut them)) = (self.game.new_player(&me), self.game.new_player(opponent)) else {
-            return None;
-        };
-        let (mut games, mut wins, mut deaths) = (0u64, 0u64, 0u64);
-        for i in 0..u64::from(*double_games) {
+        // Each double-game is a task of its own (players forget a game when
+        // the next starts), spread over the threads and, under MPI, the ranks.
+        let double_game = |i: u64| -> Option<(u64, u64)> {
+            let (Ok(mut me), Ok(mut them)) = (self.game.new_player(&me), self.game.new_player(opponent)) else {
+                return None;
+            };
             let start = self.game.random_start(&mut stream(seed, &[MONITOR, generation, i]));
+            let (mut wins, mut deaths) = (0, 0);
             for role in 0..2u64 {
                 let mut rngs = [0, 1].map(|r| stream(seed, &[MONITOR, generation, i, role, r]));
                 let [r0, r1] = &mut rngs;
@@ -218,11 +221,18 @@ impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
                 } else {
                     self.game.play(&start, [&mut them, &mut me], [r0, r1])
                 };
-                let Ok(end) = end else { return None };
-                games += 1;
+                let end = end.ok()?;
                 wins += u64::from(end.winner == Some(role as u8));
                 deaths += u64::from(end.killed == Some(role as u8));
             }
+            Some((wins, deaths))
+        };
+        let tallies: Vec<Option<(u64, u64)>> = cluster::map(*double_games as usize, |i| double_game(i as u64));
+        let (mut games, mut wins, mut deaths) = (0u64, 0u64, 0u64);
+        for (w, d) in tallies.into_iter().collect::<Option<Vec<_>>>()? {
+            games += 2;
+            wins += w;
+            deaths += d;
         }
         let share = |n: u64| n as f64 / games.max(1) as f64;
         Some(MonitorStats { opponent: name.clone(), games, win_rate: share(wins), death_rate: share(deaths) })
@@ -235,21 +245,25 @@ impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
         let specs: Vec<Option<G::Spec>> =
             population.par_iter().enumerate().map(|(i, g)| self.spec(g, &format!("g{i}"))).collect();
         let n = population.len();
-        let won: Vec<u32> = (0..n)
-            .into_par_iter()
-            .map(|a| {
-                let mut wins = vec![0u32; n];
-                for b in a + 1..n {
+        // Row a: whether a beats each b > a. Rows are the tasks, spread over
+        // the threads and, under MPI, the ranks (src/cluster).
+        let rows: Vec<Vec<bool>> = cluster::map(n, |a| {
+            (a + 1..n)
+                .map(|b| {
                     let mut rng = stream(seed, &[ROUND_ROBIN, a as u64, b as u64]);
-                    let a_wins = match (&specs[a], &specs[b]) {
+                    match (&specs[a], &specs[b]) {
                         (Some(sa), Some(sb)) => self.play_match(sa, sb, u64::from(double_games), &mut rng),
                         (sa, _) => sa.is_some(),
-                    };
-                    wins[if a_wins { a } else { b }] += 1;
-                }
-                wins
-            })
-            .reduce(|| vec![0u32; n], |x, y| x.iter().zip(&y).map(|(p, q)| p + q).collect());
+                    }
+                })
+                .collect()
+        });
+        let mut won = vec![0u32; n];
+        for (a, row) in rows.iter().enumerate() {
+            for (b, &a_wins) in (a + 1..n).zip(row) {
+                won[if a_wins { a } else { b }] += 1;
+            }
+        }
         let best = (0..n).max_by_key(|&i| (won[i], std::cmp::Reverse(i)))?;
         let origin = format!(
             "won {} of {} matches ({double_games} double-games each) in a round robin of the final population",

@@ -4,13 +4,13 @@
 //! bit-identical on 1 and on N threads.
 
 use rand::RngExt;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::genome::{Genome, Representation, Variation};
 use super::init::Builder;
 use super::neat::{self, NeatParams, NeatState, SpeciesStats};
 use super::select;
+use crate::cluster;
 use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
 
@@ -309,8 +309,10 @@ impl<'a> Engine<'a> {
                     }
                 }
         };
+        // Fitnessless selection plays matches: the generation's work, spread
+        // over the threads and, under MPI, the ranks (src/cluster).
         let parents: Vec<usize> = match p.selection {
-            Selection::Fitnessless(_) => events.par_iter().map(|ev| pick(ev, &eval.fitness)).collect(),
+            Selection::Fitnessless(_) => cluster::map(events.len(), |j| pick(&events[j], &eval.fitness)),
             _ => events.iter().map(|ev| pick(ev, &eval.fitness)).collect(),
         };
         if let Some(games_per_match) = fitnessless {
@@ -463,15 +465,12 @@ impl<'a> Engine<'a> {
                 let mut rng = stream(seed, &[SELECT, g]);
                 (0..count).map(|_| select::proportionate(&mut rng, fitness)).collect()
             }
-            Selection::Fitnessless(k) => (0..count)
-                .into_par_iter()
-                .map(|e| {
-                    let mut rng = stream(seed, &[SELECT, g, e as u64]);
-                    let mut match_rng = stream(seed, &[SELECT, g, e as u64, 1]);
-                    let pop = &state.population;
-                    select::single_elimination(&mut rng, n, k, |a, b| judge.beats(pop, a, b, &mut match_rng))
-                })
-                .collect(),
+            Selection::Fitnessless(k) => cluster::map(count, |e| {
+                let mut rng = stream(seed, &[SELECT, g, e as u64]);
+                let mut match_rng = stream(seed, &[SELECT, g, e as u64, 1]);
+                let pop = &state.population;
+                select::single_elimination(&mut rng, n, k, |a, b| judge.beats(pop, a, b, &mut match_rng))
+            }),
         }
     }
 
@@ -523,6 +522,8 @@ impl<'a> Engine<'a> {
 
 #[cfg(test)]
 mod tests {
+    use rayon::prelude::*;
+
     use super::*;
     use crate::eval::interp::{Interp, Slots};
     use crate::lang::TypeId;

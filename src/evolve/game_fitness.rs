@@ -12,11 +12,11 @@ use std::sync::{Arc, Mutex};
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
-use rayon::prelude::*;
 
 use super::engine::{Evaluation, FITNESS, Fitness, PAIRINGS, VALIDATE};
 use super::experiment::{FitnessPart, Opponent};
 use super::genome::{Genome, Representation};
+use crate::cluster;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
@@ -191,13 +191,11 @@ where
         };
         let jobs: Vec<(usize, u64)> =
             (0..players.len()).flat_map(|c| (0..u64::from(games)).map(move |j| (c, j))).collect();
-        let points: Vec<f64> = jobs
-            .par_iter()
-            .map(|&(c, j)| {
-                let tags = [VALIDATE, round, candidates[c].0, j];
-                self.game(&players[c], &opponent, (j % 2) as Player, seed, &tags)
-            })
-            .collect();
+        let points: Vec<f64> = cluster::map(jobs.len(), |k| {
+            let (c, j) = jobs[k];
+            let tags = [VALIDATE, round, candidates[c].0, j];
+            self.game(&players[c], &opponent, (j % 2) as Player, seed, &tags)
+        });
         points.chunks(games.max(1) as usize).map(|c| c.iter().sum()).collect()
     }
 
@@ -284,14 +282,11 @@ where
                 }
             }
         }
-        let results: Vec<f64> = games
-            .par_iter()
-            .enumerate()
-            .map(|(g, &(round, a, b, _))| {
-                let tags = [PAIRINGS, generation, p as u64, g as u64];
-                self.game(&players[a], &players[b], (round % 2) as Player, seed, &tags)
-            })
-            .collect();
+        let results: Vec<f64> = cluster::map(games.len(), |g| {
+            let (round, a, b, _) = games[g];
+            let tags = [PAIRINGS, generation, p as u64, g as u64];
+            self.game(&players[a], &players[b], (round % 2) as Player, seed, &tags)
+        });
         let mut points = vec![0.0; n];
         for (&(_, a, b, both), r) in games.iter().zip(&results) {
             points[a] += r;
@@ -326,8 +321,9 @@ where
     /// The points of a population's `players` from every fitness source.
     pub fn evaluate_players(&self, players: &[PlayerFactory<G::State>], generation: u64, seed: u64) -> Evaluation {
         let population_len = players.len();
-        let scored: Vec<(f64, u64)> =
-            (0..population_len).into_par_iter().map(|i| self.score(i, players, generation, seed)).collect();
+        // The games are the generation's work, spread over the threads and,
+        // under MPI, the ranks (src/cluster).
+        let scored: Vec<(f64, u64)> = cluster::map(population_len, |i| self.score(i, players, generation, seed));
         let mut fitness: Vec<f64> = scored.iter().map(|s| s.0).collect();
         let mut games: u64 = scored.iter().map(|s| s.1).sum();
         for (p, part) in self.parts.iter().enumerate() {

@@ -190,8 +190,12 @@ pub fn writes() -> u64 {
 
 /// Writes one output file atomically ([`crate::files::write_atomic`]),
 /// unless it already holds exactly `bytes`; returns whether it wrote.
-/// Skipping identical files makes resuming a complete run a no-op.
+/// Skipping identical files makes resuming a complete run a no-op. Under
+/// MPI only rank 0 writes; the other ranks hold the same bytes.
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    if !crate::cluster::writes() {
+        return Ok(false);
+    }
     if let Ok(meta) = std::fs::metadata(path)
         && meta.is_file()
         && meta.len() == bytes.len() as u64
@@ -212,6 +216,9 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
 /// (`.NAME.PID-N.tmp` of [`crate::files::write_atomic`], and `NAME.tmp` of
 /// earlier versions). Only names of files a run writes are touched.
 pub fn remove_stale_temporaries(dir: &Path, champion: &str) {
+    if !crate::cluster::writes() {
+        return;
+    }
     let stale = |dir: &Path, names: &[&str]| {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
         for entry in entries.filter_map(Result::ok) {

@@ -32,6 +32,7 @@ use rayon::prelude::*;
 
 use super::engine::{Evaluation, Fitness, PUZZLES, VALIDATE};
 use super::genome::{Genome, Representation};
+use crate::cluster;
 use crate::games::domain::{Binding, SearchNode};
 use crate::games::{Instance, Puzzle};
 use crate::lang::PrimSet;
@@ -281,12 +282,17 @@ where
 
     /// The mean score of each of `programs` on `puzzles`.
     fn mean_scores(&self, programs: &[NodeProgram<G::State, G::Move>], puzzles: &[usize]) -> Vec<f64> {
-        puzzles.par_iter().for_each(|&i| {
-            self.yardstick(i);
-        });
+        // The searches are the generation's work, spread over the threads
+        // and, under MPI, the ranks (src/cluster); every rank keeps every
+        // yardstick, as one process does.
+        let missing: Vec<usize> = puzzles.iter().copied().filter(|&i| self.yardstick[i].get().is_none()).collect();
+        let counts: Vec<u64> = cluster::map(missing.len(), |j| self.yardstick(missing[j]));
+        for (&i, nodes) in missing.iter().zip(counts) {
+            let _ = self.yardstick[i].set(nodes);
+        }
         let jobs: Vec<(usize, usize)> =
             (0..programs.len()).flat_map(|m| puzzles.iter().map(move |&i| (m, i))).collect();
-        let scores: Vec<f64> = jobs.par_iter().map(|&(m, i)| self.score(&programs[m], i)).collect();
+        let scores: Vec<f64> = cluster::map(jobs.len(), |j| self.score(&programs[jobs[j].0], jobs[j].1));
         scores.chunks(puzzles.len().max(1)).map(|c| c.iter().sum::<f64>() / c.len() as f64).collect()
     }
 

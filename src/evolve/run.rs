@@ -39,6 +39,7 @@ use super::output::{
 use super::policy_ops::RuleList;
 use super::puzzle_run::run_puzzle;
 use super::select;
+use crate::cluster;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
@@ -375,6 +376,10 @@ pub(super) fn run_generations<F: RunFitness>(
         Ok(())
     };
 
+    // Under MPI every rank reads the output directory before rank 0 writes
+    // to it, and every rank has its start before the first generation.
+    let existed = cp_path.exists();
+    cluster::barrier();
     let resumed = if opts.resume { resume(&opts.out, &print, exp, ps, &rep, fitness)? } else { None };
     let was_complete = resumed.as_ref().is_some_and(|r| r.state.generation >= total);
     let Start { mut state, mut problems, mut log, mut fittest, mut finalists, final_round } = match resumed {
@@ -383,7 +388,7 @@ pub(super) fn run_generations<F: RunFitness>(
             start
         }
         None => {
-            if !opts.resume && cp_path.exists() {
+            if !opts.resume && existed {
                 return Err(vec![
                     Diagnostic::error(
                         "stratagem::evolve::exists",
@@ -402,6 +407,16 @@ pub(super) fn run_generations<F: RunFitness>(
             Start { state, problems, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
         }
     };
+    if !cluster::agrees(&(&print, state.generation, log.len())) {
+        return Err(vec![
+            Diagnostic::error(
+                "stratagem::evolve::ranks",
+                "this rank of the MPI job read another experiment, seed or checkpoint than rank 0",
+            )
+            .with_help("every rank must see the same experiment file and output directory (a shared file system)"),
+        ]);
+    }
+    cluster::barrier();
 
     let bar = if opts.progress { ProgressBar::new(total) } else { ProgressBar::hidden() };
     bar.set_style(

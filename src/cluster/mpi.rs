@@ -1,0 +1,272 @@
+//! The MPI side of the cluster (the `mpi` feature): joining the job `mpirun`
+//! started, and the fitness farm behind [`super::map`]. Rank 0 leads a map:
+//! it hands each other rank two chunks of task indices, computes chunks
+//! itself while they work, and gives a rank its next chunk as soon as its
+//! results arrive (dynamic load balancing: a slow rank or a chunk of long
+//! games delays no one; chunks shrink as the tasks run out). Then it sends every rank the whole result. Results
+//! travel as postcard bytes, so floats arrive bit for bit.
+//!
+//! A rank that dies (killed, out of memory) is seen by `mpirun`, which ends
+//! the job and says which rank died; a rank whose run fails ends the job
+//! with `MPI_Abort`, so no rank waits for ever on one that is gone.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use mpi::Threading;
+use mpi::environment::Universe;
+use mpi::point_to_point::Status;
+use mpi::topology::{Rank, SimpleCommunicator};
+use mpi::traits::*;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Whether this process is one rank of several.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+/// Whether a map is under way (a map inside a task runs locally).
+static BUSY: AtomicBool = AtomicBool::new(false);
+
+/// Tasks this rank computed, over the whole run.
+static DONE: AtomicU64 = AtomicU64::new(0);
+
+/// Message tags: a chunk of task indices (rank 0 to a worker), its results
+/// (back), the end of a map (to every worker).
+const CHUNK: i32 = 1;
+const RESULT: i32 = 2;
+const STOP: i32 = 3;
+
+/// Guided chunks: each is the tasks not yet handed out over this many times
+/// the ranks (at least one task), so chunks are large while much is left
+/// (few messages) and small at the end, where a large one would keep every
+/// other rank waiting.
+const GUIDE: usize = 2;
+
+pub struct Session {
+    universe: Universe,
+    pub rank: usize,
+    pub ranks: usize,
+}
+
+impl Session {
+    /// Initialises MPI when this process was started by `mpirun` (Open MPI),
+    /// `mpiexec` (MPICH's Hydra) or a PMIx launcher such as Slurm's `srun`.
+    pub fn join() -> Option<Session> {
+        let launched = ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"].iter().any(|v| std::env::var_os(v).is_some());
+        if !launched {
+            return None;
+        }
+        // MPI is called from one thread at a time, but not always the same
+        // one (the run's thread pool installs the run on one of its threads).
+        let (universe, _level) = mpi::initialize_with_threading(Threading::Serialized)?;
+        let world = universe.world();
+        let (rank, ranks) = (world.rank().max(0) as usize, world.size().max(1) as usize);
+        ACTIVE.store(ranks > 1, Ordering::SeqCst);
+        Some(Session { universe, rank, ranks })
+    }
+
+    /// Ends every rank of the job with `code`.
+    pub fn abort(&self, code: i32) {
+        if self.ranks > 1 {
+            self.universe.world().abort(code);
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        ACTIVE.store(false, Ordering::SeqCst);
+    }
+}
+
+/// On rank 0, the tasks each rank computed in this run; `None` elsewhere.
+/// Collective.
+pub fn tasks_per_rank() -> Option<Vec<u64>> {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return None;
+    }
+    let world = SimpleCommunicator::world();
+    let root = world.process_at_rank(0);
+    let done = DONE.load(Ordering::SeqCst);
+    if world.rank() == 0 {
+        let mut all = vec![0u64; world.size().max(1) as usize];
+        root.gather_into_root(&done, &mut all[..]);
+        Some(all)
+    } else {
+        root.gather_into(&done);
+        None
+    }
+}
+
+/// Rank 0's `value`, on every rank. Collective.
+pub fn root_value(value: u64) -> u64 {
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return value;
+    }
+    let mut v = value;
+    SimpleCommunicator::world().process_at_rank(0).broadcast_into(&mut v);
+    v
+}
+
+/// Waits for every rank.
+pub fn barrier() {
+    if ACTIVE.load(Ordering::SeqCst) {
+        SimpleCommunicator::world().barrier();
+    }
+}
+
+/// `task(0..n)` over all ranks, or `None` when this is not a map across ranks.
+pub fn map<T, F>(n: usize, task: &F) -> Option<Vec<T>>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    if !ACTIVE.load(Ordering::SeqCst) || BUSY.swap(true, Ordering::SeqCst) {
+        return None;
+    }
+    let world = SimpleCommunicator::world();
+    let results = if n == 0 {
+        Vec::new()
+    } else if world.rank() == 0 {
+        lead(&world, n, task)
+    } else {
+        follow(&world, task)
+    };
+    BUSY.store(false, Ordering::SeqCst);
+    Some(results)
+}
+
+/// Polls `probe` until a message is there, sleeping between polls (up to a
+/// millisecond): a blocking receive in Open MPI spins, and a spinning rank
+/// takes a core from the threads doing the work (on a node with more ranks
+/// and threads than cores, half of them). A chunk takes far longer than
+/// the latency this adds.
+fn wait(probe: impl Fn() -> Option<Status>) -> Status {
+    let mut pause = Duration::from_micros(20);
+    loop {
+        if let Some(status) = probe() {
+            return status;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(1));
+    }
+}
+
+/// Ends the job: a message that cannot be read means the ranks no longer
+/// run the same program.
+fn fail(world: &SimpleCommunicator, what: &str) -> ! {
+    eprintln!("error: rank {} of {}: {what}; ending the run", world.rank(), world.size());
+    world.abort(1)
+}
+
+fn encode<T: Serialize>(world: &SimpleCommunicator, value: &T) -> Vec<u8> {
+    postcard::to_stdvec(value).unwrap_or_else(|e| fail(world, &format!("cannot encode results: {e}")))
+}
+
+fn decode<T: DeserializeOwned>(world: &SimpleCommunicator, bytes: &[u8]) -> T {
+    postcard::from_bytes(bytes).unwrap_or_else(|e| fail(world, &format!("cannot read results from another rank: {e}")))
+}
+
+/// Rank 0's side of a map.
+fn lead<T, F>(world: &SimpleCommunicator, n: usize, task: &F) -> Vec<T>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    let ranks = world.size().max(1) as usize;
+    let chunk = |next: usize| (n - next).div_ceil(GUIDE * ranks).max(1);
+    let mut slots: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let mut next = 0;
+    let mut out = 0;
+    let give = |to: Rank, next: &mut usize| {
+        if *next >= n {
+            return false;
+        }
+        let end = (*next + chunk(*next)).min(n);
+        world.process_at_rank(to).send_with_tag(&[*next as u64, end as u64][..], CHUNK);
+        *next = end;
+        true
+    };
+    for to in 1..ranks as Rank {
+        for _ in 0..2 {
+            out += usize::from(give(to, &mut next));
+        }
+    }
+    let store = |bytes: Vec<u8>, slots: &mut [Option<T>]| {
+        let Some((start, rest)) = bytes.split_first_chunk::<8>() else { fail(world, "an empty result message") };
+        let start = u64::from_le_bytes(*start) as usize;
+        let values: Vec<T> = decode(world, rest);
+        if start + values.len() > n {
+            fail(world, "results past the end of the tasks");
+        }
+        for (slot, v) in slots[start..].iter_mut().zip(values) {
+            *slot = Some(v);
+        }
+    };
+    loop {
+        while let Some(status) = world.any_process().immediate_probe_with_tag(RESULT) {
+            let from = status.source_rank();
+            let (bytes, _): (Vec<u8>, Status) = world.process_at_rank(from).receive_vec_with_tag(RESULT);
+            store(bytes, &mut slots);
+            out -= 1;
+            out += usize::from(give(from, &mut next));
+        }
+        if next < n {
+            let end = (next + chunk(next)).min(n);
+            let mine: Vec<T> = (next..end).into_par_iter().map(task).collect();
+            DONE.fetch_add((end - next) as u64, Ordering::SeqCst);
+            for (slot, v) in slots[next..end].iter_mut().zip(mine) {
+                *slot = Some(v);
+            }
+            next = end;
+        } else if out > 0 {
+            let from = wait(|| world.any_process().immediate_probe_with_tag(RESULT)).source_rank();
+            let (bytes, _): (Vec<u8>, Status) = world.process_at_rank(from).receive_vec_with_tag(RESULT);
+            store(bytes, &mut slots);
+            out -= 1;
+            out += usize::from(give(from, &mut next));
+        } else {
+            break;
+        }
+    }
+    for to in 1..ranks as Rank {
+        world.process_at_rank(to).send_with_tag(&[0u64; 0][..], STOP);
+    }
+    let results: Vec<T> =
+        slots.into_iter().map(|s| s.unwrap_or_else(|| fail(world, "a task without a result"))).collect();
+    let bytes = encode(world, &results);
+    let root = world.process_at_rank(0);
+    let mut len = bytes.len() as u64;
+    root.broadcast_into(&mut len);
+    let mut bytes = bytes;
+    root.broadcast_into(&mut bytes[..]);
+    results
+}
+
+/// Another rank's side of a map: chunks until told to stop, then the whole result.
+fn follow<T, F>(world: &SimpleCommunicator, task: &F) -> Vec<T>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    let root = world.process_at_rank(0);
+    loop {
+        wait(|| root.immediate_probe());
+        let (range, status): (Vec<u64>, Status) = root.receive_vec();
+        if status.tag() == STOP {
+            break;
+        }
+        let [start, end] = range[..] else { fail(world, "a malformed chunk of tasks") };
+        let (start, end) = (start as usize, end as usize);
+        let values: Vec<T> = (start..end).into_par_iter().map(task).collect();
+        DONE.fetch_add((end - start) as u64, Ordering::SeqCst);
+        let mut bytes = (start as u64).to_le_bytes().to_vec();
+        bytes.extend(encode(world, &values));
+        root.send_with_tag(&bytes[..], RESULT);
+    }
+    let mut len = 0u64;
+    root.broadcast_into(&mut len);
+    let mut bytes = vec![0u8; len as usize];
+    root.broadcast_into(&mut bytes[..]);
+    decode(world, &bytes)
+}
