@@ -14,9 +14,7 @@ use std::sync::{Arc, Mutex};
 use super::cca_run::CcaGame;
 use super::genome::{Genome, Representation};
 use crate::games::domain::Binding;
-use crate::games::gdl::GdlGame;
 use crate::games::{Game, Player, Role, Turn};
-use crate::gdl::State;
 use crate::lang::PrimSet;
 use crate::rng::stream;
 use crate::search::programs::{GpProgram, ProgramEngine};
@@ -28,11 +26,12 @@ const MAX_TURNS: u32 = 10_000;
 /// The stream tag of a player's search (samples and ties).
 const SEARCH: u64 = 0x5a3e;
 
-/// Games of a two-role GDL game between evolved evaluators.
-pub(super) struct SampledGames {
-    pub game: GdlGame,
+/// Games of a two-role game (a GDL game, through the registry) between
+/// evolved evaluators.
+pub(super) struct SampledGames<G: Game> {
+    pub game: G,
     pub ps: Arc<PrimSet>,
-    pub binding: Arc<Binding<State>>,
+    pub binding: Arc<Binding<G::State>>,
     pub rep: Representation,
     /// Index of the `eval` tree in a tree genome.
     pub eval_slot: usize,
@@ -42,8 +41,11 @@ pub(super) struct SampledGames {
     pub fallbacks: Mutex<Vec<String>>,
 }
 
-impl CcaGame for SampledGames {
-    type Player = Arc<GpProgram<State>>;
+impl<G: Game + Sync> CcaGame for SampledGames<G>
+where
+    G::State: Send + Sync + 'static,
+{
+    type Player = Arc<GpProgram<G::State>>;
 
     fn role_name(&self, role: Player) -> String {
         self.game.role_name(role).to_owned()

@@ -44,8 +44,7 @@ use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::Puzzle;
 use crate::games::domain::{Binding, GpDomain, GpGame};
 use crate::games::duel::NamedPlayers;
-use crate::games::gdl::GdlGame;
-use crate::games::registry::{DuelTask, Kind, PuzzleTask, TwoPlayerTask};
+use crate::games::registry::{DuelTask, GameTask, Kind, PuzzleTask, TwoPlayerTask};
 use crate::lang::forms::{PrimSetId, Rule, lower_individual, lower_policy, lower_weights};
 use crate::lang::lower_network::lower_network;
 use crate::lang::syntax_helpers::Cx;
@@ -130,9 +129,9 @@ pub fn run_experiment(
         }
     }
     if exp.game.kind == Kind::General
-        && let (Some(spec), Some(rules)) = (exp.cca(), exp.game.gdl_rules())
+        && let Some(spec) = exp.cca()
     {
-        return run_sampled_cca(GdlGame::new(rules), spec, (module, form), exp, primset_import, opts);
+        return exp.game.run(SampledCca { spec, source: (module, form), exp, primset_import, opts });
     }
     let task = Run { module, form, exp, primset_import, opts };
     let ran = match exp.game.kind {
@@ -291,29 +290,39 @@ where
     run_generations(&fitness, module, form, exp, primset_import, opts)
 }
 
-/// Covering coevolution on a GDL game of two roles that are not played in
-/// turns: games by the sampled search (`cca_sampled.rs`).
-fn run_sampled_cca(
-    game: GdlGame,
+/// Covering coevolution on a game of two roles that are not played in
+/// turns (a GDL game, run through the registry): games by the sampled
+/// search (`cca_sampled.rs`).
+struct SampledCca<'a> {
     spec: super::experiment::CcaSpec,
-    source: (&Module, &Sexp),
-    exp: &Experiment,
-    primset_import: &PrimsetImport,
-    opts: &RunOptions,
-) -> Result<RunReport, Vec<Diagnostic>> {
-    let ps: &PrimSet = source.0.primset(exp.primset);
-    let binding = Arc::new(Binding::new(&game, ps)?);
-    let games = super::cca_sampled::SampledGames {
-        game,
-        ps: Arc::new(ps.clone()),
-        binding,
-        rep: exp.representation.clone(),
-        eval_slot: exp.trees().iter().position(|(n, _)| n == "eval").unwrap_or(0),
-        params: SampledParams { depth: exp.player.depth, samples: exp.player.samples },
-        engine: exp.engine,
-        fallbacks: std::sync::Mutex::new(Vec::new()),
-    };
-    super::cca_run::run_cca(&games, spec, source, exp, primset_import, opts)
+    source: (&'a Module, &'a Sexp),
+    exp: &'a Experiment,
+    primset_import: &'a PrimsetImport,
+    opts: &'a RunOptions,
+}
+
+impl GameTask for SampledCca<'_> {
+    type Output = Result<RunReport, Vec<Diagnostic>>;
+    fn run<G: GpDomain + Send + 'static>(self, game: G) -> Self::Output
+    where
+        G::State: Send + Sync + 'static,
+        G::Move: Send + Sync + 'static,
+    {
+        let SampledCca { spec, source, exp, primset_import, opts } = self;
+        let ps: &PrimSet = source.0.primset(exp.primset);
+        let binding = Arc::new(Binding::new(&game, ps)?);
+        let games = super::cca_sampled::SampledGames {
+            game,
+            ps: Arc::new(ps.clone()),
+            binding,
+            rep: exp.representation.clone(),
+            eval_slot: exp.trees().iter().position(|(n, _)| n == "eval").unwrap_or(0),
+            params: SampledParams { depth: exp.player.depth, samples: exp.player.samples },
+            engine: exp.engine,
+            fallbacks: std::sync::Mutex::new(Vec::new()),
+        };
+        super::cca_run::run_cca(&games, spec, source, exp, primset_import, opts)
+    }
 }
 
 /// The generational loop of any run, with its checkpoints, log, plot and
