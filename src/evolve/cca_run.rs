@@ -29,9 +29,8 @@ use super::experiment::{CcaSpec, Experiment};
 use super::game_fitness::GameFitness;
 use super::genome::Genome;
 use super::output::{self, SavedNeat};
-use super::run::{
-    PrimsetImport, RunOptions, RunReport, fingerprint, genome_text, io_error, load_neat, parse_genome, save_neat,
-};
+use super::resume::{genome_text, load_neat, parse_genome, save_neat};
+use super::run::{PrimsetImport, RunOptions, RunReport, fingerprint, io_error};
 use crate::diagnostic::Diagnostic;
 use crate::games::Player;
 use crate::games::domain::GpGame;

@@ -23,6 +23,7 @@ pub mod output;
 pub mod policy_ops;
 pub mod puzzle_fitness;
 mod puzzle_run;
+mod resume;
 pub mod run;
 pub mod select;
 pub mod shape;

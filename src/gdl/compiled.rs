@@ -18,10 +18,13 @@
 //! different moves); `super::batch` runs playouts on it. Both were measured
 //! against full recomputation one state at a time (docs/PERFORMANCE.md).
 
+mod assemble;
+
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
+use self::assemble::assemble;
 use super::description::Description;
 use super::ground::ground;
 use super::machine::State;
@@ -153,10 +156,19 @@ enum Cone {
     Raise,
 }
 
-impl CompiledGame {
-    /// Grounds, optimises and compiles `desc`, whose roles and initial
-    /// state are `roles` and `initial` (the prover's); or says why not.
-    pub fn new(desc: &Description, roles: &[Term], initial: &State) -> Result<CompiledGame, String> {
+/// A game's optimised propositional network, ready to compile. Building it
+/// needs neither the roles nor the initial state, so it runs while the
+/// prover is being set up; [`Network::compile`] makes the [`CompiledGame`].
+pub struct Network {
+    net: Propnet,
+    raw: Size,
+    grounding: Duration,
+    optimisation: Duration,
+}
+
+impl Network {
+    /// Grounds and optimises `desc`; or says why it cannot be compiled.
+    pub fn of(desc: &Description) -> Result<Network, String> {
         let started = Instant::now();
         let grounding = ground(desc).map_err(|diags| {
             diags.first().map_or_else(|| "the game cannot be grounded".to_owned(), |d| d.message.clone())
@@ -168,7 +180,6 @@ impl CompiledGame {
         let net = raw.optimised();
         let raw_size = raw.size();
         free_elsewhere(raw);
-        let optimisation = started.elapsed();
         let size = net.size();
         if size.edges > MAX_EDGES {
             return Err(format!(
@@ -176,20 +187,29 @@ impl CompiledGame {
                 size.edges
             ));
         }
+        Ok(Network { net, raw: raw_size, grounding: grounded, optimisation: started.elapsed() })
+    }
+
+    /// Compiles the network to native code for a game whose roles and
+    /// initial state are `roles` and `initial` (the prover's).
+    pub fn compile(self, roles: &[Term], initial: &State, symbols: &Symbols) -> Result<CompiledGame, String> {
         let started = Instant::now();
-        let mut game = assemble(&net, roles, initial, &desc.symbols)?;
+        let mut game = assemble(&self.net, roles, initial, symbols)?;
         game.report = CompileReport {
-            grounding: grounded,
-            optimisation,
+            grounding: self.grounding,
+            optimisation: self.optimisation,
             compilation: started.elapsed(),
-            raw: raw_size,
-            optimised: size,
+            raw: self.raw,
+            optimised: self.net.size(),
             fluents: game.fluents.len(),
             functions: game.circuit.n_functions,
         };
+        free_elsewhere(self.net);
         Ok(game)
     }
+}
 
+impl CompiledGame {
     pub fn reasoner(&self) -> NetReasoner<'_> {
         let words = self.circuit.state_words();
         NetReasoner {
@@ -276,371 +296,6 @@ impl CompiledGame {
     pub fn input_of(&self, role: usize, mv: &Term) -> Option<u32> {
         self.input_of.get(role)?.get(mv).copied()
     }
-}
-
-/// The routines, fluents, legal moves, goals and terminal of `net`.
-fn assemble(net: &Propnet, roles: &[Term], initial: &State, symbols: &Symbols) -> Result<CompiledGame, String> {
-    let mut fluents: Vec<Term> = net.base.iter().chain(net.next.iter().map(|(f, _)| f)).cloned().collect();
-    fluents.extend(initial.fluents().iter().cloned());
-    fluents.sort_unstable();
-    fluents.dedup();
-    let bit_of: FxHashMap<Term, u32> = fluents.iter().enumerate().map(|(i, f)| (f.clone(), i as u32)).collect();
-    let base_bits: Vec<u32> = net.base.iter().map(|f| bit_of[f]).collect();
-
-    // Gate values: only AND, OR and NOT gates have one.
-    let mut slot = vec![u32::MAX; net.gates.len()];
-    let mut n_values = 0u32;
-    for (g, gate) in net.gates.iter().enumerate() {
-        if matches!(gate, Gate::And(_) | Gate::Or(_) | Gate::Not(_)) {
-            slot[g] = n_values;
-            n_values += 1;
-        }
-    }
-    let wire = |g: GateId| match &net.gates[g] {
-        Gate::Const(v) => Wire::Const(*v),
-        Gate::Base(b) => Wire::StateBit(base_bits[*b]),
-        Gate::Input(x) => Wire::Input(*x as u32),
-        _ => Wire::Value(slot[g]),
-    };
-
-    // What each gate reads, whether it depends on a move, and which routine
-    // computes it.
-    let inputs_of = |g: GateId| -> &[GateId] { net.gates[g].inputs() };
-    let mut reads_move = vec![false; net.gates.len()];
-    for (members, _) in net.components() {
-        let any = members
-            .iter()
-            .any(|&g| matches!(net.gates[g], Gate::Input(_)) || inputs_of(g).iter().any(|&x| reads_move[x]));
-        for &g in members {
-            reads_move[g] = any;
-        }
-    }
-    let cone = |roots: &mut dyn Iterator<Item = GateId>| {
-        let mut seen = vec![false; net.gates.len()];
-        let mut stack: Vec<GateId> = roots.collect();
-        while let Some(g) = stack.pop() {
-            if !std::mem::replace(&mut seen[g], true) {
-                stack.extend_from_slice(inputs_of(g));
-            }
-        }
-        seen
-    };
-    let for_state = cone(&mut net.legal.iter().map(|l| l.2).chain(net.terminal));
-    if let Some(g) = (0..net.gates.len()).find(|&g| for_state[g] && reads_move[g]) {
-        return Err(format!("legal or terminal depends on a move (gate {g}); the compiler refuses such a network"));
-    }
-    let for_goals = cone(&mut net.goals.iter().map(|g| g.2));
-    if (0..net.gates.len()).any(|g| for_goals[g] && reads_move[g]) {
-        return Err("a goal depends on a move; the compiler refuses such a network".to_owned());
-    }
-    let for_next = cone(&mut net.next.iter().map(|n| n.1));
-    let moved = |g: GateId| for_next[g] && reads_move[g];
-    // The readers of each gate that read moves and serve `next`: the only
-    // gates the walks from the inputs below visit.
-    let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
-    for g in (0..net.gates.len()).filter(|&g| moved(g)) {
-        for &x in inputs_of(g) {
-            fanout[x].push(g);
-        }
-    }
-    // How many inputs' cones each gate is in. A gate downstream of many
-    // moves (checkers' "a piece was captured") is copied into every one of
-    // their routines, and everything below it. When the copies would exceed
-    // `CONE_ASSIGNMENTS`, the gates in the most cones are `shared` instead:
-    // recomputed once per joint move after the cones (slower per move than
-    // a cone's update, but compiled once), and so are gates in
-    // `ALWAYS_SHARED` cones or more. Being in more cones passes down to a
-    // gate's readers, so no gate of a cone reads a shared one.
-    let in_cones = cone_counts(net, &fanout, ALWAYS_SHARED);
-    let limit = share_limit(net, &in_cones, &moved).min(ALWAYS_SHARED - 1);
-    let shared = |g: GateId| moved(g) && in_cones[g] > limit;
-    // Only gates that are not shared are in cones.
-    for readers in &mut fanout {
-        readers.retain(|&z| !shared(z));
-    }
-
-    // The gates that read moves are split in two. Their baseline, their
-    // values when no move is played, is mostly constant (an AND with a
-    // `does` is false): the rest is a function of the state, computed with
-    // it. A played move changes only the gates downstream of its input:
-    // each input gets a routine that recomputes its cone, run with the
-    // moves set (giving the next state) and again with them cleared
-    // (restoring the baseline).
-    let mut baseline: Vec<Option<bool>> = vec![None; net.gates.len()];
-    let folded_wire = |g: GateId, baseline: &[Option<bool>]| match (&net.gates[g], baseline[g]) {
-        (Gate::Input(_), _) => Wire::Const(false),
-        (_, Some(c)) if moved(g) => Wire::Const(c),
-        _ => wire(g),
-    };
-    let mut routines = vec![Routine::default(); FIRST_INPUT];
-    let mut sliced_routines = vec![Routine::default(); 3];
-    let mut position = vec![usize::MAX; net.gates.len()];
-    let mut cyclic_of = vec![false; net.gates.len()];
-    for (k, (members, cyclic)) in net.components().iter().enumerate() {
-        let mut state_assigns = Vec::new();
-        let mut goal_assigns = Vec::new();
-        let mut sliced_state_assigns = Vec::new();
-        let mut next_assigns = Vec::new();
-        let mut shared_assigns = Vec::new();
-        for &g in members {
-            position[g] = k;
-            cyclic_of[g] = *cyclic;
-            let Some(op) = op_of(&net.gates[g], wire) else { continue };
-            if *cyclic && matches!(op, Op::Not(_)) {
-                return Err("negation inside a cycle of the network (not stratified)".to_owned());
-            }
-            if shared(g) {
-                next_assigns.push(Assign { target: slot[g], op: op.clone() });
-                shared_assigns.push(Assign { target: slot[g], op });
-            } else if moved(g) {
-                next_assigns.push(Assign { target: slot[g], op: op.clone() });
-                let folded = op_of(&net.gates[g], |x| folded_wire(x, &baseline)).map(fold);
-                match folded {
-                    Some(Err(c)) if !*cyclic => {
-                        baseline[g] = Some(c);
-                        continue;
-                    }
-                    Some(Err(c)) => state_assigns.push(Assign { target: slot[g], op: constant(c) }),
-                    Some(Ok(op)) => state_assigns.push(Assign { target: slot[g], op }),
-                    None => {}
-                }
-            } else if for_state[g] || for_next[g] {
-                sliced_state_assigns.push(Assign { target: slot[g], op: op.clone() });
-                state_assigns.push(Assign { target: slot[g], op });
-            } else if for_goals[g] {
-                goal_assigns.push(Assign { target: slot[g], op });
-            }
-        }
-        push_block(&mut routines[STATE], state_assigns, *cyclic);
-        push_block(&mut sliced_routines[SLICED_GOALS], goal_assigns.clone(), *cyclic);
-        push_block(&mut routines[GOALS], goal_assigns, *cyclic);
-        push_block(&mut sliced_routines[SLICED_STATE], sliced_state_assigns, *cyclic);
-        push_block(&mut sliced_routines[SLICED_NEXT], next_assigns, *cyclic);
-        push_block(&mut routines[EMIT], shared_assigns, *cyclic);
-    }
-    routines[EMIT].outputs = net.next.iter().map(|(f, g)| (bit_of[f], wire(*g))).collect();
-    sliced_routines[SLICED_NEXT].outputs = routines[EMIT].outputs.clone();
-
-    // Each input's cone, in evaluation order. Playing a move raises its
-    // input from 0 to 1 in a state whose values are all correct, so a gate
-    // that every path from the input reaches without negation (`UP`) can
-    // only rise: an OR whose inputs in the cone all rise is updated from
-    // those alone, which keeps wide ORs (GDL's frame axioms) cheap. An AND
-    // whose inputs in the cone all fall (`DOWN`) likewise.
-    const UP: u8 = 1;
-    const DOWN: u8 = 2;
-    const MIXED: u8 = 3;
-    let mut input_routine = vec![Cone::Empty; net.inputs.len()];
-    let mut cone_slots = vec![Vec::new(); net.inputs.len()];
-    let mut polarity = vec![0u8; net.gates.len()];
-    // Gates of the cone that a played move surely sets: ORs that read the
-    // input, or another such OR. A cone of such gates only (amazons' "a
-    // piece lands here") needs no code: its slots are set to 1.
-    let mut raised = vec![false; net.gates.len()];
-    for (g, gate) in net.gates.iter().enumerate() {
-        let Gate::Input(x) = gate else { continue };
-        let mut cone = Vec::new();
-        let mut stack = vec![g];
-        polarity[g] = UP;
-        while let Some(y) = stack.pop() {
-            for &z in &fanout[y] {
-                if polarity[z] == 0 {
-                    polarity[z] = MIXED;
-                    cone.push(z);
-                    stack.push(z);
-                }
-            }
-        }
-        cone.sort_unstable_by_key(|&z| (position[z], z));
-        let mut routine = Routine::default();
-        let mut all_raised = true;
-        for same in cone.chunk_by(|a, b| position[*a] == position[*b]) {
-            let cyclic = cyclic_of[same[0]];
-            let mut assigns = Vec::new();
-            for &z in same {
-                let ins = inputs_of(z);
-                let in_cone: Vec<GateId> = ins.iter().copied().filter(|&i| polarity[i] != 0).collect();
-                let mut p = 0;
-                for &i in &in_cone {
-                    let q = match (&net.gates[z], polarity[i]) {
-                        (Gate::Not(_), UP) => DOWN,
-                        (Gate::Not(_), DOWN) => UP,
-                        (_, q) => q,
-                    };
-                    p = if p == 0 || p == q { q } else { MIXED };
-                }
-                polarity[z] = if cyclic { MIXED } else { p };
-                let target = slot[z];
-                let all = |want: u8| in_cone.iter().all(|&i| polarity[i] == want);
-                raised[z] = matches!(net.gates[z], Gate::Or(_))
-                    && !cyclic
-                    && all(UP)
-                    && in_cone.iter().any(|&i| i == g || raised[i]);
-                all_raised &= raised[z];
-                let op = match &net.gates[z] {
-                    Gate::Or(_) if !cyclic && all(UP) => {
-                        Op::Or(std::iter::once(Wire::Value(target)).chain(in_cone.iter().map(|&i| wire(i))).collect())
-                    }
-                    Gate::And(_) if !cyclic && all(DOWN) => {
-                        Op::And(std::iter::once(Wire::Value(target)).chain(in_cone.iter().map(|&i| wire(i))).collect())
-                    }
-                    other => match op_of(other, wire) {
-                        Some(op) => op,
-                        None => continue,
-                    },
-                };
-                assigns.push(Assign { target, op });
-            }
-            push_block(&mut routine, assigns, cyclic);
-        }
-        polarity[g] = 0;
-        for &z in &cone {
-            polarity[z] = 0;
-            raised[z] = false;
-        }
-        if cone.is_empty() {
-            continue;
-        }
-        cone_slots[*x] = cone.iter().map(|&z| slot[z]).collect();
-        if all_raised {
-            input_routine[*x] = Cone::Raise;
-            continue;
-        }
-        input_routine[*x] = Cone::Routine(routines.len());
-        routines.push(routine);
-    }
-    let mut initial_values = vec![0u8; n_values as usize];
-    for (g, c) in baseline.iter().enumerate() {
-        if let (Some(c), true) = (c, slot[g] != u32::MAX) {
-            initial_values[slot[g] as usize] = u8::from(*c);
-        }
-    }
-
-    let circuit = Circuit {
-        n_values: n_values as usize,
-        n_state_bits: fluents.len().max(1),
-        n_inputs: net.inputs.len(),
-        routines,
-    };
-    let (_, wires, largest_cycle) = circuit.size();
-    if std::env::var_os("STRATAGEM_CIRCUIT_SIZES").is_some() {
-        eprintln!("circuit: {:?}", circuit.size());
-    }
-    if wires > MAX_WIRES {
-        return Err(format!(
-            "its compiled code would read {wires} wires, more than the {MAX_WIRES} the compiler takes"
-        ));
-    }
-    if largest_cycle > MAX_CYCLE {
-        return Err(format!(
-            "its rules recurse through {largest_cycle} ground rules at once, more than the {MAX_CYCLE} the compiled engine evaluates by rounds"
-        ));
-    }
-    let compiled = CompiledCircuit::new(&circuit, Layout::Packed).map_err(|e| e.to_string())?;
-    let sliced_circuit = Circuit { routines: sliced_routines, ..circuit };
-    if std::env::var_os("STRATAGEM_CIRCUIT_SIZES").is_some() {
-        eprintln!("sliced circuit: {:?}", sliced_circuit.size());
-    }
-
-    let role_index = |r: &Term| roles.iter().position(|x| x == r);
-    let mut input_of = vec![FxHashMap::default(); roles.len()];
-    for (x, (r, m)) in net.inputs.iter().enumerate() {
-        if let Some(r) = role_index(r) {
-            input_of[r].insert(m.clone(), x as u32);
-        }
-    }
-    let mut legal: Vec<Vec<LegalMove>> = vec![Vec::new(); roles.len()];
-    for (r, m, g) in &net.legal {
-        let w = wire(*g);
-        if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
-            legal[ri].push(LegalMove { mv: m.clone(), wire: w, input: input_of[ri].get(m).copied() });
-        }
-    }
-    // In canonical text order, as users see moves: the machine's sorted
-    // answers then need no sorting per state.
-    for moves in &mut legal {
-        moves.sort_by_cached_key(|m| m.mv.text(symbols));
-    }
-    let mut goals: Vec<Vec<(Option<u32>, Wire)>> = vec![Vec::new(); roles.len()];
-    for (r, v, g) in &net.goals {
-        let w = wire(*g);
-        if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
-            goals[ri].push((goal_value(symbols, v), w));
-        }
-    }
-    let terminal = net.terminal.map_or(Wire::Const(false), wire);
-    static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let mut game = CompiledGame {
-        id: GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-        initial: Vec::new(),
-        initial_values,
-        input_routine,
-        cone_slots,
-        sliced_circuit,
-        sliced: std::sync::OnceLock::new(),
-        circuit: compiled,
-        fluents,
-        bit_of,
-        legal,
-        input_of,
-        goals,
-        terminal,
-        report: CompileReport {
-            grounding: Duration::ZERO,
-            optimisation: Duration::ZERO,
-            compilation: Duration::ZERO,
-            raw: Size::default(),
-            optimised: Size::default(),
-            fluents: 0,
-            functions: 0,
-        },
-    };
-    game.initial = game.bits_of(initial).ok_or("the initial state has a fluent outside the network")?;
-    Ok(game)
-}
-
-/// How many inputs' cones each gate is in, given the readers of each gate
-/// that read moves (`fanout`):
-/// exact below `cap`, at least `cap` otherwise. A walk from an input does not
-/// go below a gate already in `cap` cones: every input reaching a gate
-/// reaches its readers, so they are already in `cap` cones or more.
-fn cone_counts(net: &Propnet, fanout: &[Vec<GateId>], cap: u32) -> Vec<u32> {
-    let mut in_cones = vec![0u32; net.gates.len()];
-    let mut seen = vec![usize::MAX; net.gates.len()];
-    let mut stack = Vec::new();
-    for (g, gate) in net.gates.iter().enumerate() {
-        let Gate::Input(_) = gate else { continue };
-        stack.push(g);
-        while let Some(y) = stack.pop() {
-            for &z in &fanout[y] {
-                if seen[z] != g {
-                    seen[z] = g;
-                    in_cones[z] = in_cones[z].saturating_add(1);
-                    if in_cones[z] <= cap {
-                        stack.push(z);
-                    }
-                }
-            }
-        }
-    }
-    in_cones
-}
-
-/// The number of cones above which a gate is shared: the gates in the
-/// fewest cones stay in their cones' routines while their copies add up to
-/// at most `CONE_ASSIGNMENTS`.
-fn share_limit(net: &Propnet, in_cones: &[u32], moved: &dyn Fn(GateId) -> bool) -> u32 {
-    let mut counts: Vec<u32> = (0..net.gates.len()).filter(|&g| moved(g)).map(|g| in_cones[g]).collect();
-    counts.sort_unstable();
-    let mut total = 0usize;
-    for &c in &counts {
-        total += c as usize;
-        if total > CONE_ASSIGNMENTS {
-            // Every gate in `c` or more cones is shared.
-            return c.saturating_sub(1);
-        }
-    }
-    u32::MAX
 }
 
 /// One thread's view of a compiled game: one state at a time, with the
@@ -776,53 +431,5 @@ pub(super) fn single_goal<'a>(mut holding: impl Iterator<Item = &'a (Option<u32>
     match (holding.next(), holding.next()) {
         (Some((v, _)), None) => *v,
         _ => None,
-    }
-}
-
-/// The operation of an AND, OR or NOT gate, with wires from `wire`.
-fn op_of(gate: &Gate, wire: impl Fn(GateId) -> Wire) -> Option<Op> {
-    match gate {
-        Gate::And(ins) => Some(Op::And(ins.iter().map(|&x| wire(x)).collect())),
-        Gate::Or(ins) => Some(Op::Or(ins.iter().map(|&x| wire(x)).collect())),
-        Gate::Not(x) => Some(Op::Not(wire(*x))),
-        _ => None,
-    }
-}
-
-/// An operation with its constant wires folded: the simpler operation, or
-/// the constant it always gives.
-fn fold(op: Op) -> Result<Op, bool> {
-    let (ws, and) = match op {
-        Op::Not(Wire::Const(c)) => return Err(!c),
-        Op::Not(w) => return Ok(Op::Not(w)),
-        Op::And(ws) => (ws, true),
-        Op::Or(ws) => (ws, false),
-    };
-    // An AND is decided by a false input, an OR by a true one.
-    if ws.contains(&Wire::Const(!and)) {
-        return Err(!and);
-    }
-    let kept: Vec<Wire> = ws.into_iter().filter(|w| !matches!(w, Wire::Const(_))).collect();
-    match (kept.is_empty(), and) {
-        (true, _) => Err(and),
-        (false, true) => Ok(Op::And(kept)),
-        (false, false) => Ok(Op::Or(kept)),
-    }
-}
-
-fn constant(c: bool) -> Op {
-    if c { Op::And(Vec::new()) } else { Op::Or(Vec::new()) }
-}
-
-/// Appends assignments to a routine: a cyclic component is a block of its
-/// own, straight ones join the block before.
-fn push_block(routine: &mut Routine, assigns: Vec<Assign>, cyclic: bool) {
-    if assigns.is_empty() {
-        return;
-    }
-    match (routine.blocks.last_mut(), cyclic) {
-        (_, true) => routine.blocks.push(Block::Fixpoint(assigns)),
-        (Some(Block::Straight(run)), false) => run.extend(assigns),
-        (_, false) => routine.blocks.push(Block::Straight(assigns)),
     }
 }

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::compiled::{CompiledGame, NetReasoner};
+use super::compiled::{CompiledGame, NetReasoner, Network};
 use super::description::Description;
 use super::plan::{Demand, Plan, Query, SAMPLE, Stats};
 use super::prover::{FACT_BUDGET, ProverError, Workspace};
@@ -186,11 +186,23 @@ impl Machine {
     /// under [`EngineChoice::Auto`] it falls back to the prover and
     /// [`Machine::engine_note`] says why.
     pub fn with_engine(desc: &Description, choice: EngineChoice) -> Result<Machine, Vec<Diagnostic>> {
-        let mut machine = Machine::new(desc)?;
         if choice == EngineChoice::Prover {
-            return Ok(machine);
+            return Machine::new(desc);
         }
-        match CompiledGame::new(desc, &machine.roles, &machine.initial) {
+        // Grounding and optimisation need neither the roles nor the initial
+        // state: they run beside the prover's set-up (amazons: 0.4 s).
+        let (machine, network) = std::thread::scope(|scope| {
+            let network =
+                std::thread::Builder::new().name("ground".to_owned()).spawn_scoped(scope, || Network::of(desc));
+            let machine = Machine::new(desc);
+            let network = match network {
+                Ok(handle) => handle.join().unwrap_or_else(|_| Err("grounding stopped unexpectedly".to_owned())),
+                Err(_) => Network::of(desc),
+            };
+            (machine, network)
+        });
+        let mut machine = machine?;
+        match network.and_then(|network| network.compile(&machine.roles, &machine.initial, &desc.symbols)) {
             Ok(game) => {
                 machine.engine_note = game.report.summary();
                 machine.compiled = Some(game);
