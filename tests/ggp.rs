@@ -305,3 +305,29 @@ fn evaluators_play_clean_matches_by_iterative_deepening() {
         assert!(stderr.contains(wanted), "{player}: {stderr}");
     }
 }
+
+/// `--learn`: an evaluator coevolved within the start clock plays a clean
+/// match (connect four against GGP-Base's RandomGamer); a game of other than
+/// two roles learns nothing and `--player` plays it.
+#[test]
+fn learning_in_the_start_clock() {
+    tools_present();
+    let server = Server::start(&["--learn"]);
+    let (_random, random_port) = ggp_base_player("RandomGamer");
+    let report = ggp_match("connectFour", &[server.port.to_string(), random_port.to_string()], (5, 1));
+    assert_clean(&report, "connectFour");
+    let log = server.log_with("role red");
+    let learnt = log.split("player learnt (").nth(1).and_then(|rest| rest.split_whitespace().next());
+    let generations: u64 = learnt.and_then(|g| g.parse().ok()).unwrap_or_else(|| panic!("{log}"));
+    assert!(generations >= 2, "generations learnt in a 5-second start clock: {log}");
+    assert!(log.contains("mean depth"), "{log}");
+
+    let rules = std::fs::read_to_string(format!("{GAMES}/eightPuzzle.kif")).expect("eightPuzzle.kif");
+    assert_eq!(server.send(&format!("( START solo player ({rules}) 2 1 )")).1, "ready");
+    assert_eq!(server.send("( ABORT solo )").1, "aborted");
+    let log = server.log_with("match solo");
+    assert!(
+        log.contains("nothing learnt (covering coevolution takes games of two roles, this one has 1); uct plays"),
+        "{log}"
+    );
+}

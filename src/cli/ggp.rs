@@ -40,6 +40,14 @@ pub enum GgpCommand {
         /// The seed of the players' random streams.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Learn an evaluator in each start clock, as nnrg.hazel did:
+        /// covering coevolution of NEAT networks over the gdl primset (two
+        /// roles, 1-ply games) until a tenth of the clock is left; the best
+        /// of the match's role then plays by iterative deepening. Where
+        /// nothing is learnt (other than two roles, too short a clock),
+        /// `--player` plays.
+        #[arg(long)]
+        learn: bool,
     },
 }
 
@@ -85,7 +93,7 @@ fn player_kind(text: &str) -> Result<PlayerKind, Failure> {
 }
 
 pub fn run(command: GgpCommand) -> Outcome {
-    let GgpCommand::Serve { port, player, engine, margin, seed } = command;
+    let GgpCommand::Serve { port, player, engine, margin, seed, learn } = command;
     if !(0.0..=60.0).contains(&margin) {
         return Err(Failure::message("stratagem::ggp::margin", format!("--margin {margin}: give 0 to 60 seconds")));
     }
@@ -96,6 +104,7 @@ pub fn run(command: GgpCommand) -> Outcome {
         engine: engine.choice(),
         margin: Duration::from_secs_f64(margin),
         seed,
+        learn,
         max_body: usize::try_from(Limit::InputSize.get()).unwrap_or(usize::MAX),
     };
     server::serve(config).map_err(|e| Failure::message("stratagem::ggp::listen", e))

@@ -90,7 +90,7 @@ struct RoleRecord {
 
 /// One line of log.jsonl.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct CcaRecord {
+pub(super) struct CcaRecord {
     generation: u64,
     games: u64,
     roles: Vec<RoleRecord>,
@@ -180,6 +180,129 @@ impl<G: GpGame> CcaGame for GameFitness<G> {
     }
 }
 
+/// The populations (one per role) and the teacher sets between
+/// generations.
+pub(super) struct Coevolution {
+    states: Vec<State>,
+    teachers: Teachers<Teacher>,
+    /// Per role, the fittest student of the last generation played.
+    fittest: Vec<Option<Genome>>,
+}
+
+impl Coevolution {
+    /// Fresh populations from `engines` (one per role) and no teachers.
+    pub(super) fn new(engines: &[Engine]) -> Coevolution {
+        Coevolution {
+            states: engines.iter().map(Engine::initial).collect(),
+            teachers: Teachers::new(engines.len()),
+            fittest: vec![None; engines.len()],
+        }
+    }
+
+    /// Generation `generation`: every student's games against the other
+    /// role's teachers and population, the dominated role's inductee, each
+    /// role's next population; the generation's record and which roles are
+    /// undominated.
+    pub(super) fn generation<F: CcaGame>(
+        &mut self,
+        fitness: &F,
+        spec: CcaSpec,
+        engines: &[Engine],
+        seed: u64,
+        generation: u64,
+        role_names: &[String],
+    ) -> (CcaRecord, Vec<bool>) {
+        const ROLES: usize = 2;
+        let students: Vec<Vec<F::Player>> = self.states.iter().map(|s| fitness.players(&s.population)).collect();
+        let teacher_players: Vec<Vec<F::Player>> = self
+            .teachers
+            .sets
+            .iter()
+            .map(|set| {
+                let genomes: Vec<Genome> = set.iter().map(|t| t.genome.clone()).collect();
+                if genomes.is_empty() { Vec::new() } else { fitness.players(&genomes) }
+            })
+            .collect();
+        let jobs: Vec<(usize, usize)> =
+            (0..ROLES).flat_map(|r| (0..self.states[r].population.len()).map(move |i| (r, i))).collect();
+        let scores: Vec<StudentScore> = jobs
+            .par_iter()
+            .map(|&(r, i)| {
+                let opponents: Vec<(usize, usize)> = self.teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
+                let me = &students[r][i];
+                let mut games = 0u64;
+                let beaten = beaten_in_order(opponents.len(), |j| {
+                    let (o, k) = opponents[j];
+                    games += 1;
+                    let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
+                    fitness.bout(me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
+                });
+                // Bouts against members of the other role drawn at random.
+                let other = &students[1 - r];
+                let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
+                let mut points = 0.0;
+                for j in 0..u64::from(spec.bouts) {
+                    let m = rng.random_range(0..other.len());
+                    let tags = [BOUT, generation, r as u64, i as u64, j];
+                    points += fitness.bout(me, &other[m], r as Player, seed, &tags);
+                    games += 1;
+                }
+                (beaten, points, games)
+            })
+            .collect();
+        let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); ROLES];
+        for (&(r, _), s) in jobs.iter().zip(&scores) {
+            per_role[r].push(*s);
+        }
+        let games: u64 = scores.iter().map(|s| s.2).sum();
+        let evals: Vec<Evaluation> = per_role
+            .iter()
+            .map(|role| Evaluation {
+                fitness: role.iter().map(|&(b, p, _)| cca_fitness(spec.alpha, b, p)).collect(),
+                games: role.iter().map(|s| s.2).sum(),
+            })
+            .collect();
+        let to_cover: Vec<usize> = (0..ROLES).map(|r| self.teachers.to_cover(r)).collect();
+        // The dominated role's fittest coverer joins its teachers.
+        let d = self.teachers.dominated;
+        let beaten: Vec<usize> = per_role[d].iter().map(|s| s.0).collect();
+        let joined = inductee(&beaten, to_cover[d], &evals[d].fitness);
+        if let Some(i) = joined {
+            self.teachers.induct(Teacher { genome: self.states[d].population[i].clone(), generation });
+        }
+        let undominated = self.teachers.undominated();
+        let mut roles = Vec::new();
+        let mut next_states = Vec::new();
+        for r in 0..ROLES {
+            let (next, stats, _) = engines[r].step(&self.states[r], &Scored(evals[r].clone()));
+            self.fittest[r] = self.states[r].population.get(stats.best_index).cloned();
+            next_states.push(next);
+            roles.push(RoleRecord {
+                role: role_names[r].clone(),
+                teachers: self.teachers.sets[r].len(),
+                undominated: undominated[r],
+                joined: joined.filter(|_| r == d),
+                to_cover: to_cover[r],
+                most_beaten: per_role[r].iter().map(|s| s.0).max().unwrap_or(0),
+                stats,
+            });
+        }
+        self.states = next_states;
+        (CcaRecord { generation, games, roles }, undominated)
+    }
+
+    /// Role `r`'s best so far: its top teacher, else the fittest student
+    /// of the last generation played.
+    pub(super) fn champion(&self, r: usize) -> Option<&Genome> {
+        self.teachers.sets.get(r)?.last().map(|t| &t.genome).or(self.fittest.get(r)?.as_ref())
+    }
+
+    /// How many teachers role `r` has.
+    pub(super) fn teachers(&self, r: usize) -> usize {
+        self.teachers.sets.get(r).map_or(0, Vec::len)
+    }
+}
+
 /// Runs covering coevolution of `exp` on `fitness`'s game.
 pub(super) fn run_cca<F: CcaGame>(
     fitness: &F,
@@ -228,7 +351,7 @@ pub(super) fn run_cca<F: CcaGame>(
         engines.push(super::run::engine_of(ps, exp, stream(exp.seed, &[ROLE_SEED, r as u64]).random())?);
     }
     let total = exp.generations as u64;
-    let (mut states, mut teachers, mut log, mut flags, mut timing) = if opts.resume {
+    let (mut co, mut log, mut flags, mut timing) = if opts.resume {
         let at = cp_path.display().to_string();
         let refuse = |message: String| {
             vec![
@@ -287,13 +410,14 @@ pub(super) fn run_cca<F: CcaGame>(
                 .collect::<Result<Vec<_>, _>>()?;
             sets.push(set);
         }
-        (states, Teachers { sets, dominated: cp.dominated }, cp.log, cp.flags, cp.timing)
+        let co =
+            Coevolution { states, teachers: Teachers { sets, dominated: cp.dominated }, fittest: vec![None; ROLES] };
+        (co, cp.log, cp.flags, cp.timing)
     } else {
-        let states: Vec<State> = engines.iter().map(Engine::initial).collect();
-        (states, Teachers::new(ROLES), Vec::new(), Vec::new(), String::new())
+        (Coevolution::new(&engines), Vec::new(), Vec::new(), String::new())
     };
     let seed = exp.seed;
-    let first = states[0].generation;
+    let first = co.states[0].generation;
     let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
     let derive = |log: &[CcaRecord], timing: &str| -> Result<(), Vec<Diagnostic>> {
         write_log(&opts.out, log, timing)?;
@@ -307,99 +431,28 @@ pub(super) fn run_cca<F: CcaGame>(
 
     for generation in first..end {
         let clock = Instant::now();
-        let students: Vec<Vec<F::Player>> = states.iter().map(|s| fitness.players(&s.population)).collect();
-        let teacher_players: Vec<Vec<F::Player>> = teachers
-            .sets
-            .iter()
-            .map(|set| {
-                let genomes: Vec<Genome> = set.iter().map(|t| t.genome.clone()).collect();
-                if genomes.is_empty() { Vec::new() } else { fitness.players(&genomes) }
-            })
-            .collect();
-        let jobs: Vec<(usize, usize)> =
-            (0..ROLES).flat_map(|r| (0..states[r].population.len()).map(move |i| (r, i))).collect();
-        let scores: Vec<StudentScore> = jobs
-            .par_iter()
-            .map(|&(r, i)| {
-                let opponents: Vec<(usize, usize)> = teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
-                let me = &students[r][i];
-                let mut games = 0u64;
-                let beaten = beaten_in_order(opponents.len(), |j| {
-                    let (o, k) = opponents[j];
-                    games += 1;
-                    let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
-                    fitness.bout(me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
-                });
-                // Bouts against members of the other role drawn at random.
-                let other = &students[1 - r];
-                let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
-                let mut points = 0.0;
-                for j in 0..u64::from(spec.bouts) {
-                    let m = rng.random_range(0..other.len());
-                    let tags = [BOUT, generation, r as u64, i as u64, j];
-                    points += fitness.bout(me, &other[m], r as Player, seed, &tags);
-                    games += 1;
-                }
-                (beaten, points, games)
-            })
-            .collect();
-        let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); ROLES];
-        for (&(r, _), s) in jobs.iter().zip(&scores) {
-            per_role[r].push(*s);
-        }
-        let games: u64 = scores.iter().map(|s| s.2).sum();
-        let evals: Vec<Evaluation> = per_role
-            .iter()
-            .map(|role| Evaluation {
-                fitness: role.iter().map(|&(b, p, _)| cca_fitness(spec.alpha, b, p)).collect(),
-                games: role.iter().map(|s| s.2).sum(),
-            })
-            .collect();
-        let to_cover: Vec<usize> = (0..ROLES).map(|r| teachers.to_cover(r)).collect();
-        // The dominated role's fittest coverer joins its teachers.
-        let d = teachers.dominated;
-        let beaten: Vec<usize> = per_role[d].iter().map(|s| s.0).collect();
-        let joined = inductee(&beaten, to_cover[d], &evals[d].fitness);
-        if let Some(i) = joined {
-            teachers.induct(Teacher { genome: states[d].population[i].clone(), generation });
-        }
-        let undominated = teachers.undominated();
-        flags.push(undominated.clone());
-        let mut roles = Vec::new();
-        let mut next_states = Vec::new();
-        for r in 0..ROLES {
-            let (next, stats, _) = engines[r].step(&states[r], &Scored(evals[r].clone()));
-            next_states.push(next);
-            roles.push(RoleRecord {
-                role: role_names[r].clone(),
-                teachers: teachers.sets[r].len(),
-                undominated: undominated[r],
-                joined: joined.filter(|_| r == d),
-                to_cover: to_cover[r],
-                most_beaten: per_role[r].iter().map(|s| s.0).max().unwrap_or(0),
-                stats,
-            });
-        }
-        states = next_states;
-        log.push(CcaRecord { generation, games, roles });
+        let (record, undominated) = co.generation(fitness, spec, &engines, seed, generation, &role_names);
+        flags.push(undominated);
+        log.push(record);
         let seconds = clock.elapsed().as_secs_f64();
+        let games = log.last().map_or(0, |r| r.games);
         timing.push_str(&format!("{{\"generation\":{generation},\"seconds\":{seconds:.3},\"games\":{games}}}\n"));
         let cp = CcaCheckpoint {
             cca_format: FORMAT,
             experiment: print.clone(),
             seed,
             generation: generation + 1,
-            dominated: teachers.dominated,
+            dominated: co.teachers.dominated,
             roles: (0..ROLES)
                 .map(|r| SavedRole {
-                    population: states[r]
+                    population: co.states[r]
                         .population
                         .iter()
                         .enumerate()
                         .map(|(i, g)| genome_text(g, &format!("g{i}"), ps, &rep))
                         .collect(),
-                    neat: states[r].neat.as_ref().map(|n| save_neat(n, ps, &rep)),
-                    teachers: teachers.sets[r]
+                    neat: co.states[r].neat.as_ref().map(|n| save_neat(n, ps, &rep)),
+                    teachers: co.teachers.sets[r]
                         .iter()
                         .enumerate()
                         .map(|(k, t)| (genome_text(&t.genome, &format!("t{k}"), ps, &rep), t.generation))
@@ -431,10 +484,10 @@ pub(super) fn run_cca<F: CcaGame>(
         roles: (0..ROLES)
             .map(|r| RoleSummary {
                 role: role_names[r].clone(),
-                teachers: teachers.sets[r].len(),
+                teachers: co.teachers.sets[r].len(),
                 undominated_generations: counts[r],
-                top_teacher_generation: teachers.sets[r].last().map(|t| t.generation),
-                joined: teachers.sets[r].iter().map(|t| t.generation).collect(),
+                top_teacher_generation: co.teachers.sets[r].last().map(|t| t.generation),
+                joined: co.teachers.sets[r].iter().map(|t| t.generation).collect(),
             })
             .collect(),
     };
@@ -452,8 +505,8 @@ pub(super) fn run_cca<F: CcaGame>(
             "role {}: {} teachers, undominated {} of {} generations",
             s.role, s.teachers, s.undominated_generations, exp.generations
         );
-        if let Some(top) = teachers.sets[r].last() {
-            let rank = teachers.sets[r].len();
+        if let Some(top) = co.teachers.sets[r].last() {
+            let rank = co.teachers.sets[r].len();
             let origin = format!("role {}, top teacher (rank {rank}, joined at generation {})", s.role, top.generation);
             let mut role_exp = exp.clone();
             role_exp.name = format!("{}-{}", exp.name, s.role);

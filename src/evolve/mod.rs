@@ -16,6 +16,7 @@ pub mod genome;
 pub mod hard_puzzles;
 pub mod hillis;
 pub mod init;
+pub mod learn;
 pub mod neat;
 pub mod openings;
 pub mod ops;

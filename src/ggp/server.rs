@@ -33,6 +33,9 @@ pub struct Config {
     pub engine: EngineChoice,
     pub margin: Duration,
     pub seed: u64,
+    /// Learn an evaluator within each start clock (`--learn`); the player
+    /// plays where none is learnt.
+    pub learn: bool,
     /// Requests longer than this are refused (the `input-size` limit).
     pub max_body: usize,
 }
@@ -59,7 +62,8 @@ pub fn serve(config: Config) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on port {}: {e}", config.port))?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(config.port);
     eprintln!(
-        "ggp: listening on port {port} (player {}, engine {}, margin {:.2} s)",
+        "ggp: listening on port {port} (player {}{}, engine {}, margin {:.2} s)",
+        if config.learn { "learnt in the start clock, else " } else { "" },
         config.player.name(),
         engine_name(config.engine),
         config.margin.as_secs_f64()
@@ -120,6 +124,7 @@ fn respond(shared: &Shared, message: Message, received: Instant) -> Result<Strin
                 player: shared.config.player.clone(),
                 engine: shared.config.engine,
                 seed: shared.config.seed,
+                learn: shared.config.learn,
             },
             Duration::from_secs(u64::from(play_clock)),
         ),

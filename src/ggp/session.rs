@@ -15,14 +15,16 @@ use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
+use crate::evolve::learn::learn;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::{self, GameTask};
 use crate::games::{Game, Role, Turn};
 use crate::gdl::EngineChoice;
 use crate::lang::PrimSet;
+use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
 use crate::search::programs::{GpProgram, Program};
-use crate::search::sampled::{SampledParams, SampledSearch};
+use crate::search::sampled::{DEFAULT_SAMPLES, SampledParams, SampledSearch};
 use crate::search::uct::{Budget, Uct, UctParams};
 
 /// Who chooses the moves.
@@ -75,6 +77,8 @@ pub struct Setup {
     pub player: PlayerKind,
     pub engine: EngineChoice,
     pub seed: u64,
+    /// Coevolve an evaluator until the start deadline (`--learn`).
+    pub learn: bool,
 }
 
 /// A request for the match thread.
@@ -110,7 +114,7 @@ pub fn run(setup: Setup, requests: Receiver<Envelope>, ready: Sender<()>) {
         Ok(entry) => {
             let engine = entry.engine_name().unwrap_or("?");
             let header = format!("ggp: match {}: role {}, {size}, engine {engine}", setup.id, setup.role);
-            entry.run(Match { setup, requests, ready, header });
+            entry.run(Match { setup, entry, requests, ready, header });
         }
         Err(e) => {
             let first = e.file.as_ref().and_then(|(_, diags)| diags.iter().find(|d| d.is_error()));
@@ -145,6 +149,8 @@ fn answer_blindly(requests: &Receiver<Envelope>) -> &'static str {
 /// The match as a task on the game's engine.
 struct Match {
     setup: Setup,
+    /// The game's registry entry (what `--learn` coevolves on).
+    entry: &'static registry::Entry,
     requests: Receiver<Envelope>,
     ready: Sender<()>,
     /// The start of the log line.
@@ -159,7 +165,7 @@ impl GameTask for Match {
         G::State: Send + Sync + 'static,
         G::Move: Send + Sync + 'static,
     {
-        let Match { setup, requests, ready, header } = self;
+        let Match { mut setup, entry, requests, ready, header } = self;
         let n = game.n_roles();
         let Some(role) = (0..n).map(|r| r as Role).find(|&r| game.role_name(r).eq_ignore_ascii_case(&setup.role))
         else {
@@ -170,6 +176,29 @@ impl GameTask for Match {
             return;
         };
         let tag = setup.id.bytes().fold(0u64, |h, b| h.wrapping_mul(0x100_0000_01b3) ^ u64::from(b));
+        let mut learning = None;
+        let game = if setup.learn {
+            // Learning stops a tenth of the start window early: the
+            // evaluator still has to be compiled before `ready`.
+            let end = setup.start_deadline.checked_sub(setup.margin).unwrap_or_else(Instant::now);
+            let until = end.checked_sub(end.saturating_duration_since(Instant::now()) / 10).unwrap_or(end);
+            let (game, learned) = learn(game, entry, role, until, stream(setup.seed, &[tag, 4]).random());
+            match learned {
+                Ok(l) => {
+                    setup.player = PlayerKind::Evaluator(Arc::new(Evaluator {
+                        spec: format!("learnt ({} generations, {} teachers)", l.generations, l.teachers),
+                        ps: l.ps,
+                        program: l.program,
+                        max_depth: u32::try_from(Limit::SearchDepth.get()).unwrap_or(u32::MAX),
+                        samples: DEFAULT_SAMPLES,
+                    }));
+                }
+                Err(why) => learning = Some(format!("nothing learnt ({why}); {} plays", setup.player.name())),
+            }
+            game
+        } else {
+            game
+        };
         let mut player = Player {
             game: &game,
             role,
@@ -183,7 +212,7 @@ impl GameTask for Match {
             searches: 0,
             depths: 0,
             dead_ends: 0,
-            trouble: Vec::new(),
+            trouble: learning.into_iter().collect(),
         };
         if let PlayerKind::Evaluator(e) = &setup.player {
             match Binding::new(&game, &e.ps) {

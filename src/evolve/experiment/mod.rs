@@ -313,17 +313,31 @@ impl Experiment {
 
 /// Lowers and validates experiment `index` of `module`.
 pub fn lower_experiment(module: &Module, index: usize) -> Result<Experiment, Vec<Diagnostic>> {
+    lower_experiment_with(module, index, None)
+}
+
+/// Lowers experiment `index` of `module` for `game`, a game met at run
+/// time (a GGP match's rules), which the experiment's text does not name.
+pub fn lower_experiment_on(module: &Module, index: usize, game: &'static Entry) -> Result<Experiment, Vec<Diagnostic>> {
+    lower_experiment_with(module, index, Some(game))
+}
+
+fn lower_experiment_with(
+    module: &Module,
+    index: usize,
+    game: Option<&'static Entry>,
+) -> Result<Experiment, Vec<Diagnostic>> {
     let (file, form) = &module.experiments[index];
     let mut diags = Vec::new();
     let mut cx = Cx { file: *file, diags: &mut diags };
-    let result = lower(&mut cx, module, form);
+    let result = lower(&mut cx, module, form, game);
     match result {
         Some(e) if diags.is_empty() => Ok(e),
         _ => Err(diags),
     }
 }
 
-fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
+fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry>) -> Option<Experiment> {
     const USAGE: &str = "(experiment NAME (primset P) (game G) (population N) ...)";
     let items = form.as_list()?;
     let Some(name_sexp) = items.get(1) else {
@@ -333,7 +347,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp) -> Option<Experiment> {
     let name = cx.expect_symbol(name_sexp, "the experiment's name")?.to_owned();
     let clauses = Clauses::checked(cx, &items[2..]);
     let ps_id = lower_primset(cx, module, &clauses, &name, form.span.first_byte());
-    let game = lower_game(cx, &clauses, &name, form.span.first_byte());
+    let game = given.or_else(|| lower_game(cx, &clauses, &name, form.span.first_byte()));
 
     let population = clauses.int(cx, "population", 100, 2, 1_000_000) as usize;
     let generations = clauses.int(cx, "generations", 50, 1, 1_000_000) as usize;
