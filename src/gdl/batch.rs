@@ -61,8 +61,12 @@ struct Ended {
 
 impl<'g> Batch<'g> {
     /// A batch over `game`, compiling its sliced circuit if that has not
-    /// been done; or why it cannot be compiled.
+    /// been done; or why it cannot be compiled, or why its lanes could not
+    /// read goals (a game whose goals the prover answers).
     pub fn new(game: &'g CompiledGame) -> Result<Batch<'g>, String> {
+        if let Some(why) = game.goals_left_out() {
+            return Err(format!("the prover answers its goals: {why}"));
+        }
         let circuit = game.sliced_circuit()?;
         Ok(Batch {
             game,

@@ -27,8 +27,10 @@ use rustc_hash::FxHashMap;
 use self::assemble::assemble;
 use super::description::Description;
 use super::ground::ground;
-use super::machine::State;
+use super::machine::{State, goal_values};
+use super::plan::Plan;
 use super::propnet::{Gate, GateId, Propnet, Size, goal_value};
+use super::prover::{ProverError, Workspace};
 use super::term::{Symbols, Term};
 use crate::eval::jit::circuit::{Assign, Block, Circuit, CompiledCircuit, Layout, Op, Routine, Wire};
 
@@ -137,7 +139,21 @@ pub struct CompiledGame {
     /// need it, and it costs as much compilation again).
     sliced_circuit: Circuit,
     sliced: std::sync::OnceLock<Result<CompiledCircuit, String>>,
+    /// Why goals are not in the network (their relations did not ground
+    /// within their budget), and the prover that answers them instead.
+    goals_left_out: Option<String>,
+    prover_goals: Option<ProverGoals>,
     pub report: CompileReport,
+}
+
+/// The prover's tables for goals, where the network has none: a state's
+/// goals are asked once a game, so the prover's speed there costs little.
+#[derive(Debug)]
+pub(super) struct ProverGoals {
+    pub plan: Plan,
+    pub base: Workspace,
+    pub roles: Vec<Term>,
+    pub symbols: Symbols,
 }
 
 /// Drops `value` on another thread: freeing a large game's ground program
@@ -161,6 +177,8 @@ enum Cone {
 /// prover is being set up; [`Network::compile`] makes the [`CompiledGame`].
 pub struct Network {
     net: Propnet,
+    /// Why goals were left out of the network, if they were.
+    goals_left_out: Option<String>,
     raw: Size,
     grounding: Duration,
     optimisation: Duration,
@@ -175,6 +193,7 @@ impl Network {
         })?;
         let grounded = started.elapsed();
         let started = Instant::now();
+        let goals_left_out = grounding.goals_left_out.clone();
         let raw = Propnet::new(&grounding);
         free_elsewhere(grounding);
         let net = raw.optimised();
@@ -187,7 +206,7 @@ impl Network {
                 size.edges
             ));
         }
-        Ok(Network { net, raw: raw_size, grounding: grounded, optimisation: started.elapsed() })
+        Ok(Network { net, goals_left_out, raw: raw_size, grounding: grounded, optimisation: started.elapsed() })
     }
 
     /// Compiles the network to native code for a game whose roles and
@@ -195,6 +214,7 @@ impl Network {
     pub fn compile(self, roles: &[Term], initial: &State, symbols: &Symbols) -> Result<CompiledGame, String> {
         let started = Instant::now();
         let mut game = assemble(&self.net, roles, initial, symbols)?;
+        game.goals_left_out = self.goals_left_out;
         game.report = CompileReport {
             grounding: self.grounding,
             optimisation: self.optimisation,
@@ -221,7 +241,20 @@ impl CompiledGame {
             played: Vec::new(),
             saved: Vec::new(),
             goals_current: false,
+            prover: None,
         }
+    }
+
+    /// Why the network has no goals, if it has none: the prover answers them
+    /// (once [`CompiledGame::answer_goals_by`] gave it).
+    pub fn goals_left_out(&self) -> Option<&str> {
+        self.goals_left_out.as_deref()
+    }
+
+    /// Has the prover of `plan` (tables `base`) answer goals, for a game whose
+    /// network has none.
+    pub(super) fn answer_goals_by(&mut self, goals: ProverGoals) {
+        self.prover_goals = Some(goals);
     }
 
     /// The initial state's bits.
@@ -311,6 +344,8 @@ pub struct NetReasoner<'g> {
     /// Gate values to restore after a joint move.
     saved: Vec<(u32, u8)>,
     goals_current: bool,
+    /// The prover's tables, for a game whose goals it answers.
+    prover: Option<Workspace>,
 }
 
 impl NetReasoner<'_> {
@@ -415,13 +450,19 @@ impl NetReasoner<'_> {
     }
 
     /// Each role's goal value: `None` unless exactly one goal value, an
-    /// integer, holds (GGP-Base's rule, as the prover's).
-    pub fn goals(&mut self) -> Vec<Option<u32>> {
+    /// integer, holds (GGP-Base's rule, as the prover's). Only a game whose
+    /// goals the prover answers can fail (its fact budget).
+    pub fn goals(&mut self) -> Result<Vec<Option<u32>>, ProverError> {
+        if let Some(p) = &self.game.prover_goals {
+            let ws = self.prover.get_or_insert_with(|| p.base.clone());
+            ws.set_state(&p.plan, self.game.state_of(&self.state).fluents());
+            return goal_values(&p.plan, ws, &p.roles, &p.symbols);
+        }
         if !self.goals_current {
             self.game.circuit.run(GOALS, &mut self.values, &self.state, &self.inputs, &mut self.next);
             self.goals_current = true;
         }
-        self.game.goals.iter().map(|values| single_goal(values.iter().filter(|(_, w)| self.read(*w)))).collect()
+        Ok(self.game.goals.iter().map(|values| single_goal(values.iter().filter(|(_, w)| self.read(*w)))).collect())
     }
 }
 

@@ -23,7 +23,7 @@ use super::demand;
 use super::description::{self as d, Description, Pattern};
 use super::plan::{Demand, Dep, Lit, Plan, dnf};
 use super::prover::{ProverError, Workspace};
-use super::relaxed::{BodyLit, Fixpoint, Instances, P, Relation, RelaxedRule, Stop, Terms};
+use super::relaxed::{BodyLit, Fixpoint, Instances, Optional, P, Relation, RelaxedRule, Stop, Terms};
 use super::term::{Sym, Term};
 use crate::diagnostic::Diagnostic;
 
@@ -32,6 +32,13 @@ pub const GROUND_BUDGET: usize = 2_000_000;
 
 /// Time the relaxed game may take before grounding gives up.
 pub const GROUND_SECONDS: u64 = 4;
+
+/// Time the relations only goals need may take to ground (static ones
+/// evaluated, the relaxed game's instances found) before grounding leaves
+/// them out and the prover answers goals: goals are asked once a game, so a
+/// game whose goals alone do not ground (sudoku's nine-cell permutations)
+/// is still compiled for everything else.
+pub const GOAL_GROUND_MILLIS: u64 = 500;
 
 /// A ground atom: a relation name and ground arguments.
 pub type Atom = (Sym, Vec<Term>);
@@ -54,6 +61,9 @@ pub struct Grounding {
     /// For atoms of static relations, whether they hold (in every state);
     /// `None` for atoms that change with the state.
     pub static_value: Vec<Option<bool>>,
+    /// Why the rules of `goal` (and the relations only they need) were left
+    /// out, if they were: the program then answers everything but goals.
+    pub goals_left_out: Option<String>,
 }
 
 /// Sizes of a ground program, before and after static facts are folded.
@@ -132,10 +142,33 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     let over_time = || format!("grounding takes longer than {GROUND_SECONDS} s, its time budget");
     let over_budget = || format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game");
     let error = |why: String| vec![Diagnostic::error("stratagem::gdl::ground", why)];
+    let goals_over = |over_time: bool| {
+        if over_time {
+            format!("the relations only goals need take longer than {GOAL_GROUND_MILLIS} ms to ground")
+        } else {
+            format!("the relations only goals need derive more than {GROUND_BUDGET} facts")
+        }
+    };
+    let needed = needed_without_goals(desc);
+    let only_for_goals = |name: Sym, arity: usize| !needed.contains(&(name, arity));
     // Static relations are the same in every state: the prover evaluates
-    // them exactly, once.
-    let ws = Workspace::with_limits(&real, GROUND_BUDGET, Some(deadline))
-        .map_err(|e: ProverError| error(if e.0.contains("time limit") { over_time() } else { over_budget() }))?;
+    // them exactly, once; those only goals need last, within a limit.
+    let mut ws = Workspace::with_static_strata(&real, GROUND_BUDGET, Some(deadline), |s| {
+        real.strata[s].relations.iter().any(|&r| !only_for_goals(real.relations[r].name, real.relations[r].arity))
+    })
+    .map_err(|e: ProverError| error(if e.0.contains("time limit") { over_time() } else { over_budget() }))?;
+    let goal_deadline = (Instant::now() + Duration::from_millis(GOAL_GROUND_MILLIS)).min(deadline);
+    let mut goals_left_out =
+        ws.evaluate_other_statics(&real, goal_deadline).err().map(|e| goals_over(e.0.contains("time limit")));
+    let without_goals;
+    let desc = if goals_left_out.is_some() {
+        let mut kept = desc.clone();
+        kept.rules.retain(|r| !only_for_goals(r.head.relation, r.head.args.len()));
+        without_goals = kept;
+        &without_goals
+    } else {
+        desc
+    };
     let mut terms = Terms::default();
     let mut relations: Vec<Relation> = Vec::new();
     let mut relation_ids: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
@@ -167,6 +200,11 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             Instances::new(desc.rules[a.rule].vars.len() + n_pos + demand)
         })
         .collect();
+    // What only goals need, in the relaxed game: relations the others reach
+    // neither as written nor through demand are left out if they stop.
+    let optional = optional_relations(&rules, relations.len(), |rel| {
+        relation_ids.iter().any(|(&(name, arity), &r)| r == rel && !only_for_goals(name, arity))
+    });
     let mut fixpoint = Fixpoint {
         terms: &mut terms,
         relations: &mut relations,
@@ -175,14 +213,18 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         budget: GROUND_BUDGET,
         deadline,
     };
-    fixpoint.run().map_err(|stop| {
+    let stopped = fixpoint.run(&Optional { relations: optional.clone(), deadline: goal_deadline }).map_err(|stop| {
         error(match stop {
             Stop::Budget => over_budget(),
             Stop::Time => over_time(),
         })
     })?;
+    if let Some(stop) = stopped {
+        goals_left_out = Some(goals_over(matches!(stop, Stop::Time)));
+    }
+    let left_out = |rule: &RelaxedRule| goals_left_out.is_some() && optional[rule.head_rel];
 
-    let mut g = Grounding::default();
+    let mut g = Grounding { goals_left_out: goals_left_out.clone(), ..Grounding::default() };
     // The ground program's number of each atom's term, `usize::MAX` if none yet.
     let mut ids: Vec<usize> = Vec::new();
     let mut memo: FxHashMap<u32, Term> = FxHashMap::default();
@@ -208,6 +250,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     // Outputs that are static hold without a rule.
     for (relation, arity) in [(d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0), (d::NEXT, 1)] {
         if is_static.contains(&(relation, arity))
+            && !(goals_left_out.is_some() && only_for_goals(relation, arity))
             && let Some(&rel) = relation_ids.get(&(relation, arity))
         {
             for &fact in &relations[rel].facts {
@@ -215,7 +258,16 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             }
         }
     }
-    for (alternative, found) in alternatives.iter().zip(&instances) {
+    let mut dropped = vec![false; alternatives.len()];
+    for rule in rules.iter().filter(|r| left_out(r)) {
+        if let Some(index) = rule.instances {
+            dropped[index] = true;
+        }
+    }
+    for (index, (alternative, found)) in alternatives.iter().zip(&instances).enumerate() {
+        if dropped[index] {
+            continue;
+        }
         let rule = &desc.rules[alternative.rule];
         let head = P::atom(rule.head.relation, &rule.head.args, &mut terms);
         // Positive literals' atoms come with the instance; negative ones
@@ -255,6 +307,56 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         }
     }
     Ok(g)
+}
+
+/// The relations the rules of `legal`, `next` and `terminal` need (and
+/// `init` and `role`), through positive and negative literals alike: what
+/// the game needs without its goals.
+fn needed_without_goals(desc: &Description) -> FxHashSet<(Sym, usize)> {
+    let mut reads: FxHashMap<(Sym, usize), Vec<(Sym, usize)>> = FxHashMap::default();
+    for rule in &desc.rules {
+        let body = reads.entry((rule.head.relation, rule.head.args.len())).or_default();
+        fn walk(lit: &d::Literal, out: &mut Vec<(Sym, usize)>) {
+            match lit {
+                d::Literal::Pos(s) => out.push((s.relation, s.args.len())),
+                d::Literal::Not(l, _) => walk(l, out),
+                d::Literal::Or(ls, _) => ls.iter().for_each(|l| walk(l, out)),
+                d::Literal::Distinct(..) => {}
+            }
+        }
+        rule.body.iter().for_each(|l| walk(l, body));
+    }
+    // `true` and `does` read `next`, `init` and `legal` in the relaxed game.
+    let mut needed: FxHashSet<(Sym, usize)> = FxHashSet::default();
+    let mut stack =
+        vec![(d::LEGAL, 2), (d::NEXT, 1), (d::TERMINAL, 0), (d::INIT, 1), (d::ROLE, 1), (d::TRUE, 1), (d::DOES, 2)];
+    while let Some(rel) = stack.pop() {
+        if needed.insert(rel) {
+            stack.extend(reads.get(&rel).into_iter().flatten().copied());
+        }
+    }
+    needed
+}
+
+/// The relations of the relaxed game no needed relation reaches (by
+/// relation number): the part grounding may leave out.
+fn optional_relations(rules: &[RelaxedRule], n: usize, needed: impl Fn(usize) -> bool) -> Vec<bool> {
+    let mut reads: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for rule in rules {
+        for lit in &rule.body {
+            if let BodyLit::Pos { rel, .. } = lit {
+                reads[rule.head_rel].push(*rel);
+            }
+        }
+    }
+    let mut reached = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&r| needed(r)).collect();
+    while let Some(r) = stack.pop() {
+        if !std::mem::replace(&mut reached[r], true) {
+            stack.extend(reads[r].iter().copied());
+        }
+    }
+    reached.iter().map(|r| !r).collect()
 }
 
 /// One alternative of a rule whose head is not static: its instances are

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use super::compiled::{CompiledGame, NetReasoner, Network};
+use super::compiled::{CompiledGame, NetReasoner, Network, ProverGoals};
 use super::description::Description;
 use super::plan::{Demand, Plan, Query, SAMPLE, Stats};
 use super::prover::{FACT_BUDGET, ProverError, Workspace};
@@ -203,8 +203,17 @@ impl Machine {
         });
         let mut machine = machine?;
         match network.and_then(|network| network.compile(&machine.roles, &machine.initial, &desc.symbols)) {
-            Ok(game) => {
+            Ok(mut game) => {
                 machine.engine_note = game.report.summary();
+                if let Some(why) = game.goals_left_out() {
+                    machine.engine_note.push_str(&format!("; goals answered by the prover ({why})"));
+                    game.answer_goals_by(ProverGoals {
+                        plan: machine.plan.clone(),
+                        base: machine.base.clone(),
+                        roles: machine.roles.clone(),
+                        symbols: machine.symbols.clone(),
+                    });
+                }
                 machine.compiled = Some(game);
             }
             Err(why) if choice == EngineChoice::Auto => {
@@ -367,25 +376,11 @@ impl<'m> Reasoner<'m> {
     /// integer, holds for it (GGP-Base's rule).
     pub fn goals(&mut self) -> Result<Vec<Option<u32>>, ProverError> {
         if let (true, Some(net)) = (self.on_net, &mut self.net) {
-            return Ok(net.goals());
+            return net.goals();
         }
         let machine = self.machine;
-        let plan = &machine.plan;
         let ws = self.prover();
-        ws.answer(plan, Query::Goal)?;
-        let mut values: Vec<Vec<&Term>> = vec![Vec::new(); machine.roles.len()];
-        for fact in ws.table(plan.goal).facts() {
-            if let Some(r) = machine.roles.iter().position(|role| *role == fact[0]) {
-                values[r].push(&fact[1]);
-            }
-        }
-        Ok(values
-            .iter()
-            .map(|v| match v[..] {
-                [Term::Const(s)] => machine.symbols.name(*s).parse::<u32>().ok(),
-                _ => None,
-            })
-            .collect())
+        goal_values(&machine.plan, ws, &machine.roles, &machine.symbols)
     }
 
     /// The state after `joint` (one move per role, in role order).
@@ -402,6 +397,30 @@ impl<'m> Reasoner<'m> {
         ws.answer(plan, Query::Next)?;
         Ok(State::from_terms(ws.table(plan.next).facts().map(|f| f[0].clone()).collect()))
     }
+}
+
+/// Each role's goal value in the state `ws` holds: `None` unless exactly
+/// one goal value, an integer, holds for it (GGP-Base's rule).
+pub(super) fn goal_values(
+    plan: &Plan,
+    ws: &mut Workspace,
+    roles: &[Term],
+    symbols: &Symbols,
+) -> Result<Vec<Option<u32>>, ProverError> {
+    ws.answer(plan, Query::Goal)?;
+    let mut values: Vec<Vec<&Term>> = vec![Vec::new(); roles.len()];
+    for fact in ws.table(plan.goal).facts() {
+        if let Some(r) = roles.iter().position(|role| *role == fact[0]) {
+            values[r].push(&fact[1]);
+        }
+    }
+    Ok(values
+        .iter()
+        .map(|v| match v[..] {
+            [Term::Const(s)] => symbols.name(*s).parse::<u32>().ok(),
+            _ => None,
+        })
+        .collect())
 }
 
 /// Evaluates every query on the initial state, with the first legal move of

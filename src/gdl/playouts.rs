@@ -44,7 +44,7 @@ pub fn playouts(machine: &Machine, seconds: f64, seed: u64, batched: bool) -> Re
             Ok(batch) => batched_playouts(machine, batch, seconds, seed),
             Err(why) => {
                 let mut speed = compiled_playouts(machine, game, seconds, seed)?;
-                speed.note = Some(format!("the sliced circuit could not be compiled ({why}); one game at a time"));
+                speed.note = Some(format!("no batches of 64 ({why}); one game at a time"));
                 Ok(speed)
             }
         };
@@ -149,7 +149,7 @@ fn compiled_playouts(machine: &Machine, game: &CompiledGame, seconds: f64, seed:
             net.play(&choices);
             expansions += 1;
         }
-        add_goals(&mut goal_sums, net.goals());
+        add_goals(&mut goal_sums, net.goals()?);
         playouts += 1;
         if started.elapsed() >= budget {
             break;

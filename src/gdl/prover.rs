@@ -241,15 +241,44 @@ impl Workspace {
 
     /// Like [`Workspace::with_budget`], giving up at `deadline` too.
     pub fn with_limits(plan: &Plan, budget: usize, deadline: Option<Instant>) -> Result<Workspace, ProverError> {
+        Workspace::with_static_strata(plan, budget, deadline, |_| true)
+    }
+
+    /// Like [`Workspace::with_limits`], evaluating only the static strata
+    /// for which `wanted` holds; [`Workspace::evaluate_other_statics`] may
+    /// evaluate the rest later, under a limit of their own.
+    pub fn with_static_strata(
+        plan: &Plan,
+        budget: usize,
+        deadline: Option<Instant>,
+        wanted: impl Fn(usize) -> bool,
+    ) -> Result<Workspace, ProverError> {
         let tables = plan.relations.iter().map(|r| Table::new(r.arity, r.specs.clone())).collect();
         let mut ws =
             Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0, total_facts: 0, budget, deadline };
         for s in 0..plan.strata.len() {
-            if plan.strata[s].dep == Dep::Static {
+            if plan.strata[s].dep == Dep::Static && wanted(s) {
                 ws.evaluate(plan, s)?;
             }
         }
         Ok(ws)
+    }
+
+    /// Evaluates the static strata [`Workspace::with_static_strata`] left
+    /// out, giving up at `deadline`.
+    pub fn evaluate_other_statics(&mut self, plan: &Plan, deadline: Instant) -> Result<(), ProverError> {
+        let kept = self.deadline.replace(self.deadline.map_or(deadline, |d| d.min(deadline)));
+        let mut result = Ok(());
+        for s in 0..plan.strata.len() {
+            if plan.strata[s].dep == Dep::Static && !self.done[s] {
+                result = self.evaluate(plan, s);
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        self.deadline = kept;
+        result
     }
 
     pub fn table(&self, rel: usize) -> &Table {

@@ -324,6 +324,14 @@ pub(super) struct Fixpoint<'a> {
     pub deadline: Instant,
 }
 
+/// The part of the relaxed game [`Fixpoint::run`] may leave
+/// out: its relations (true for optional ones, by relation number) and the
+/// deadline of their evaluation.
+pub(super) struct Optional {
+    pub relations: Vec<bool>,
+    pub deadline: Instant,
+}
+
 struct Joiner<'j> {
     terms: &'j mut Terms,
     relations: &'j [Relation],
@@ -448,7 +456,12 @@ impl Joiner<'_> {
 impl Fixpoint<'_> {
     /// Evaluates every rule to the least fixpoint; fails past the budget
     /// (facts and instances together) or the deadline.
-    pub(super) fn run(&mut self) -> Result<(), Stop> {
+    ///
+    /// The components of `optional` relations are evaluated last, until
+    /// `optional.deadline`: if they stop (budget or time), the rest is
+    /// complete and `Ok(Some(why))` says why they stopped. An optional
+    /// relation must be one no other relation needs.
+    pub(super) fn run(&mut self, optional: &Optional) -> Result<Option<Stop>, Stop> {
         let n = self.relations.len();
         let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -465,15 +478,32 @@ impl Fixpoint<'_> {
         let mut components = Vec::new();
         super::scc::each_component(n, |v, k| edges[v].get(k).copied(), |c| components.push(c.to_vec()));
         let mut made = 0usize;
-        for members in components {
+        // Nothing needed elsewhere depends on an optional relation, so the
+        // other components, in their order, come first.
+        let is_optional = |members: &[usize]| members.iter().any(|&m| optional.relations.get(m) == Some(&true));
+        let (optional_components, needed): (Vec<Vec<usize>>, Vec<Vec<usize>>) =
+            components.into_iter().partition(|c| is_optional(c));
+        let needed_deadline = self.deadline;
+        for (is_optional, members) in
+            needed.into_iter().map(|c| (false, c)).chain(optional_components.into_iter().map(|c| (true, c)))
+        {
             let rules: Vec<usize> = members.iter().flat_map(|&m| rules_of[m].iter().copied()).collect();
             if rules.is_empty() {
                 continue;
             }
+            if is_optional {
+                self.deadline = needed_deadline.min(optional.deadline);
+            }
             let recursive = members.len() > 1 || edges[members[0]].contains(&members[0]);
-            self.component(&members, &rules, recursive, &mut made)?;
+            let result = self.component(&members, &rules, recursive, &mut made);
+            self.deadline = needed_deadline;
+            match result {
+                Ok(()) => {}
+                Err(stop) if is_optional => return Ok(Some(stop)),
+                Err(stop) => return Err(stop),
+            }
         }
-        Ok(())
+        Ok(None)
     }
 
     fn component(&mut self, members: &[usize], rules: &[usize], recursive: bool, made: &mut usize) -> Result<(), Stop> {

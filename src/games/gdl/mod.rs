@@ -351,7 +351,7 @@ impl GdlGame {
                 }
                 net.play(&choices);
             }
-            Ok(Some(net.goals()))
+            Ok(Some(net.goals().map_err(|e| e.0)?))
         })
         .flatten()
     }

@@ -311,6 +311,8 @@ pub(super) fn assemble(
         cone_slots,
         sliced_circuit,
         sliced: std::sync::OnceLock::new(),
+        goals_left_out: None,
+        prover_goals: None,
         circuit: compiled,
         fluents,
         bit_of,
