@@ -28,6 +28,9 @@ fn evolve(file: &str, out: &Path, threads: &str) -> String {
 fn outcome(dir: &Path, name: &str) -> Vec<(String, String)> {
     let out = dir.to_str().expect("utf-8");
     let mut files = vec!["log.jsonl".to_owned(), "cca.json".to_owned(), "teachers.svg".to_owned()];
+    if dir.join("versus-random.json").exists() {
+        files.extend(["versus-random.json".to_owned(), "versus-random.svg".to_owned()]);
+    }
     for role in ["xplayer", "oplayer", "crosser", "blocker"] {
         let champion = format!("champions/{name}-{role}.sg");
         if dir.join(&champion).exists() {
@@ -141,4 +144,58 @@ fn a_game_of_simultaneous_moves_coevolves_alike_on_one_and_two_threads() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("4 games of"), "{stdout}");
+}
+
+/// `(versus-random G)`: every teacher plays G games against the
+/// random-evaluation search of the same depth in its own role, the top
+/// teacher at depths 1 to 3 too (the paper's figures 4 and 5), the same on
+/// 1 and 2 threads (above); `cca-report` compares runs of several seeds:
+/// means with 95% intervals, Student's t-test between the roles'
+/// undominated generations, figures 3 and 4 as SVG.
+#[test]
+fn teachers_meet_random_evaluation_and_runs_are_compared() {
+    let dirs: Vec<std::path::PathBuf> = (1..=3).map(|seed| temp(&format!("tiny-cca-seed-{seed}"))).collect();
+    for (seed, dir) in dirs.iter().enumerate() {
+        let out = dir.to_str().expect("utf-8");
+        let seed = (seed + 1).to_string();
+        let (code, stdout, stderr) = stratagem(&["evolve", NETWORKS, "--out", out, "--seed", &seed]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("top teacher against random evaluation (depth 1, 4 games)"), "{stdout}");
+        let versus: serde_json::Value = serde_json::from_str(&read(dir, "versus-random.json")).expect("JSON");
+        let summary: serde_json::Value = serde_json::from_str(&read(dir, "cca.json")).expect("cca.json");
+        for r in 0..2 {
+            let role = &versus["roles"][r];
+            let ranks = role["by_rank"].as_array().expect("ranks");
+            assert_eq!(ranks.len() as u64, summary["roles"][r]["teachers"].as_u64().expect("teachers"), "{versus}");
+            for (k, rank) in ranks.iter().enumerate() {
+                assert_eq!(rank["rank"], k as u64 + 1);
+                let games = ["wins", "draws", "losses"].iter().map(|w| rank[w].as_u64().expect("count")).sum::<u64>();
+                assert_eq!(games, 4, "{rank}");
+            }
+            let depths = role["top_by_depth"].as_array().expect("depths");
+            assert_eq!(depths.len(), if ranks.is_empty() { 0 } else { 3 }, "{role}");
+        }
+    }
+    let figures = temp("tiny-cca-report");
+    let mut args = vec!["cca-report", "--out", figures.to_str().expect("utf-8")];
+    args.extend(dirs.iter().map(|d| d.to_str().expect("utf-8")));
+    let (code, stdout, stderr) = stratagem(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("3 runs"), "{stdout}");
+    assert!(stdout.contains("| xplayer |") && stdout.contains("| oplayer |"), "{stdout}");
+    assert!(stdout.contains("Student's t-test between the roles") || stdout.contains("no t-test"), "{stdout}");
+    assert!(stdout.contains("xplayer: top teacher's score (%) by search depth (figure 5)"), "{stdout}");
+    for svg in ["teachers.svg", "versus-random.svg"] {
+        assert!(read(&figures, svg).starts_with("<svg"), "{svg}");
+    }
+    let (code, stdout, _) = stratagem(&["cca-report", "--format", "json", dirs[0].to_str().expect("utf-8")]);
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+    assert_eq!(report["runs"], 1);
+    assert!(report["disengagement_t"].is_null(), "one run has no t-test: {report}");
+
+    // A folder that holds no covering run is an error, not a panic.
+    let (code, _, stderr) = stratagem(&["cca-report", figures.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    assert!(flat(&stderr).contains("cannot read"), "{stderr}");
 }

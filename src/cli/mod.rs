@@ -3,6 +3,7 @@
 //! (diagnostics on stderr), never a panic.
 
 pub mod batch;
+mod cca_report;
 mod check;
 mod eval;
 mod evolve;
@@ -131,6 +132,22 @@ pub enum Command {
         /// Evaluate every tree this many times (for timing); sums come from the first pass.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         repeat: u32,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Compare covering runs (`(fitness (cca ...))`) of one experiment across
+    /// seeds, as seeds/004 reports them: means with 95% confidence intervals
+    /// of teacher-set sizes (figure 3), of scores against random evaluation
+    /// by teacher rank and depth (figures 4 and 5, from runs with
+    /// `(versus-random G)`), and undominated generations per role with
+    /// Student's t-test between the roles (figure 6).
+    CcaReport {
+        /// Run folders written by `stratagem evolve`.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Write figures 3 and 4 here as teachers.svg and versus-random.svg.
+        #[arg(long)]
+        out: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
@@ -402,6 +419,7 @@ fn run() -> ExitCode {
         Command::Batch { trees, rows, engine, repeat, format } => {
             batch::run(&batch::BatchArgs { trees, rows, engine, repeat, format })
         }
+        Command::CcaReport { runs, out, format } => cca_report::run(&runs, out.as_ref(), format),
         Command::Games { format } => games::run(format),
         Command::Gdl(command) => gdl::run(command),
         Command::Ggp(command) => ggp::run(command),

@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
+use super::cca_versus::{VERSUS_RANDOM, VERSUS_RANDOM_PLOT, versus_random, versus_random_plot};
 use super::champion::write_champion;
 use super::engine::{Engine, Evaluation, Fitness, GenerationStats, State};
 use super::experiment::{CcaSpec, Experiment};
@@ -36,6 +37,7 @@ use crate::games::Player;
 use crate::games::domain::GpGame;
 use crate::lang::{Module, PrimSet};
 use crate::rng::{GpRng, stream};
+use crate::search::alphabeta::SearchParams;
 use crate::search::players::PlayerFactory;
 use crate::syntax::Sexp;
 
@@ -162,6 +164,12 @@ pub(super) trait CcaGame: Sync {
     /// other; `me`'s points (1 a win, ½ a draw). Each player's streams are
     /// named by `seed` and `tags` with 0 (for `me`) or 1 appended.
     fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64;
+
+    /// One game from the start, `me` playing `role` with a search of
+    /// `depth` and the other role the paper's baseline: the same search
+    /// with a random evaluation (goal values at terminal states); `me`'s
+    /// points.
+    fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64;
 }
 
 impl<G: GpGame> CcaGame for GameFitness<G> {
@@ -177,6 +185,19 @@ impl<G: GpGame> CcaGame for GameFitness<G> {
 
     fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64 {
         self.game_from(&self.game.initial_state(), me, opponent, role, seed, tags)
+    }
+
+    fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64 {
+        let params = SearchParams { depth, ..self.player };
+        let me = match me {
+            PlayerFactory::Gp(programs, _) => PlayerFactory::Gp(programs.clone(), params),
+            PlayerFactory::Material(_) => PlayerFactory::Material(params),
+            PlayerFactory::RandomGuide(_) => PlayerFactory::RandomGuide(params),
+            PlayerFactory::Random => PlayerFactory::Random,
+            PlayerFactory::Uct(p, t) => PlayerFactory::Uct(*p, *t),
+        };
+        let baseline = PlayerFactory::RandomGuide(params);
+        self.game_from(&self.game.initial_state(), &me, &baseline, role, seed, tags)
     }
 }
 
@@ -514,6 +535,33 @@ pub(super) fn run_cca<F: CcaGame>(
             line.push_str(&format!("; champion: {}", path.display()));
         }
         notes.push(line);
+    }
+    if spec.versus_random > 0 {
+        let teachers: Vec<Vec<(Genome, u64)>> =
+            co.teachers.sets.iter().map(|set| set.iter().map(|t| (t.genome.clone(), t.generation)).collect()).collect();
+        let v = versus_random(fitness, &teachers, spec.versus_random, exp.player.depth, seed);
+        let path = opts.out.join(VERSUS_RANDOM);
+        let text = serde_json::to_string_pretty(&v).map_err(|e| io_error("write", &path, e))?;
+        output::write_output(&path, format!("{text}\n").as_bytes()).map_err(|e| io_error("write", &path, e))?;
+        let plot = opts.out.join(VERSUS_RANDOM_PLOT);
+        let svg = versus_random_plot(&exp.name, &v).map_err(|e| io_error("draw", &plot, e))?;
+        output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
+        for role in &v.roles {
+            if let Some(top) = role.by_rank.last() {
+                let depths: Vec<String> =
+                    role.top_by_depth.iter().map(|d| format!("{:.1}% at depth {}", d.tally.score, d.depth)).collect();
+                notes.push(format!(
+                    "role {}: top teacher against random evaluation (depth {}, {} games): {:.1}% (p = {:.2e}); {}",
+                    role.role,
+                    v.depth,
+                    v.games,
+                    top.tally.score,
+                    top.tally.p,
+                    depths.join(", ")
+                ));
+            }
+        }
+        notes.push(format!("against random evaluation: {} and {}", path.display(), plot.display()));
     }
     notes.push(format!(
         "log: {}\nplot: {}\nsummary: {}",

@@ -11,12 +11,14 @@
 
 use std::sync::{Arc, Mutex};
 
+use rand::RngExt;
+
 use super::cca_run::CcaGame;
 use super::genome::{Genome, Representation};
 use crate::games::domain::Binding;
 use crate::games::{Game, Player, Role, Turn};
 use crate::lang::PrimSet;
-use crate::rng::stream;
+use crate::rng::{GpRng, stream};
 use crate::search::programs::{GpProgram, ProgramEngine};
 use crate::search::sampled::{SampledParams, SampledSearch};
 
@@ -25,6 +27,9 @@ const MAX_TURNS: u32 = 10_000;
 
 /// The stream tag of a player's search (samples and ties).
 const SEARCH: u64 = 0x5a3e;
+
+/// The stream tag of the baseline's random evaluation.
+const RANDOM_EVALUATION: u64 = 0x7a4d;
 
 /// Games of a two-role game (a GDL game, through the registry) between
 /// evolved evaluators.
@@ -60,9 +65,51 @@ where
     }
 
     fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64 {
-        let search = |who: u64| SampledSearch::new(self.params, stream(seed, &[tags, &[who, SEARCH]].concat()));
-        // Players by role: `me` plays `role`.
-        let mut players = [(me, search(0)), (opponent, search(1))];
+        let evaluators = [Evaluator::Program(me), Evaluator::Program(opponent)];
+        self.game(evaluators, role, self.params, seed, tags)
+    }
+
+    fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64 {
+        let baseline = Evaluator::Random(stream(seed, &[tags, &[1, RANDOM_EVALUATION]].concat()));
+        let params = SampledParams { depth, ..self.params };
+        self.game([Evaluator::Program(me), baseline], role, params, seed, tags)
+    }
+}
+
+/// What evaluates a player's leaves: an evolved program, or the paper's
+/// baseline, a random value.
+enum Evaluator<'p, S> {
+    Program(&'p Arc<GpProgram<S>>),
+    Random(GpRng),
+}
+
+impl<S> Evaluator<'_, S> {
+    fn value(&mut self, state: &S, who: Role) -> f64 {
+        match self {
+            Evaluator::Program(p) => p.value(state, who),
+            Evaluator::Random(rng) => rng.random(),
+        }
+    }
+}
+
+impl<G: Game + Sync> SampledGames<G>
+where
+    G::State: Send + Sync + 'static,
+{
+    /// One game from the start: `evaluators[0]` plays `role`, the other
+    /// the other role, both searching with `params`; the first's points.
+    fn game(
+        &self,
+        evaluators: [Evaluator<'_, G::State>; 2],
+        role: Player,
+        params: SampledParams,
+        seed: u64,
+        tags: &[u64],
+    ) -> f64 {
+        let search = |who: u64| SampledSearch::new(params, stream(seed, &[tags, &[who, SEARCH]].concat()));
+        let [mine, theirs] = evaluators;
+        // Players by role: the first evaluator plays `role`.
+        let mut players = [(mine, search(0)), (theirs, search(1))];
         if role == 1 {
             players.swap(0, 1);
         }

@@ -2,8 +2,10 @@
 //! primitive set (selection, fitness and the generational loop build on these).
 
 pub mod cca;
+pub mod cca_report;
 mod cca_run;
 mod cca_sampled;
+pub mod cca_versus;
 pub mod champion;
 pub mod deal_sets;
 mod duel_run;

@@ -19,19 +19,23 @@ use crate::syntax::{Sexp, Span};
 pub struct CcaSpec {
     pub bouts: u32,
     pub alpha: f64,
+    /// Games each teacher plays, at the end of the run, against the
+    /// random-evaluation search of the same depth in its own role (the
+    /// paper's figures 4 and 5); 0: none.
+    pub versus_random: u32,
 }
 
 impl Default for CcaSpec {
     /// The paper's: α = 10/11, N = 50.
     fn default() -> CcaSpec {
-        CcaSpec { bouts: 50, alpha: 10.0 / 11.0 }
+        CcaSpec { bouts: 50, alpha: 10.0 / 11.0, versus_random: 0 }
     }
 }
 
-const OPTIONS: [&str; 2] = ["bouts", "alpha"];
-const USAGE: &str = "(cca (bouts N) (alpha A)), each optional (defaults: 50 and 10/11)";
+const OPTIONS: [&str; 3] = ["bouts", "alpha", "versus-random"];
+const USAGE: &str = "(cca (bouts N) (alpha A) (versus-random G)), each optional (defaults: 50, 10/11 and 0)";
 
-/// `(cca (bouts N) (alpha A))`, every option optional.
+/// `(cca (bouts N) (alpha A) (versus-random G))`, every option optional.
 pub(super) fn lower_cca(cx: &mut Cx, p: &Sexp) -> Option<CcaSpec> {
     let items = p.as_list().unwrap_or_default();
     let reported = cx.diags.len();
@@ -42,12 +46,18 @@ pub(super) fn lower_cca(cx: &mut Cx, p: &Sexp) -> Option<CcaSpec> {
             continue;
         };
         match (key, &opt.as_list().unwrap_or_default()[1..]) {
-            ("bouts", [v]) => match cx.expect_int(v, "a number of games") {
-                Some(n) if (0..=100_000).contains(&n) => spec.bouts = n as u32,
+            (name @ ("bouts" | "versus-random"), [v]) => match cx.expect_int(v, "a number of games") {
+                Some(n) if (0..=100_000).contains(&n) => {
+                    if name == "bouts" {
+                        spec.bouts = n as u32;
+                    } else {
+                        spec.versus_random = n as u32;
+                    }
+                }
                 Some(n) => cx.error(
                     "stratagem::experiment::range",
                     v,
-                    format!("`bouts` must be between 0 and 100000, not {n}"),
+                    format!("`{name}` must be between 0 and 100000, not {n}"),
                     "out of range",
                 ),
                 None => {}
