@@ -148,6 +148,23 @@ fn check_prints_the_summary_line() {
     assert!(stderr.is_empty(), "tic-tac-toe has no warnings:\n{stderr}");
 }
 
+/// `--propnet` and `--engine compiled` report the network and the engine;
+/// a game whose goals do not ground (sudoku) says that the prover answers
+/// them, on stdout with the sizes and on stderr with the engine.
+#[test]
+fn check_reports_the_network_and_goals_left_to_the_prover() {
+    let (code, stdout, stderr) = stratagem(&["gdl", "check", TIC_TAC_TOE, "--propnet", "--engine", "compiled"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("ground program: ") && stdout.contains("optimised: "), "{stdout}");
+    assert!(!stdout.contains("goals: not in the network"), "{stdout}");
+    assert!(stderr.contains("engine: compiled engine: ") && !stderr.contains("goals answered"), "{stderr}");
+    let sudoku = format!("{GDL}/games/sudoku.kif");
+    let (code, stdout, stderr) = stratagem(&["gdl", "check", &sudoku, "--propnet", "--engine", "compiled"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("goals: not in the network, the prover answers them"), "{stdout}");
+    assert!(flat(&stderr).contains("goals answered by the prover (the relations only goals need"), "{stderr}");
+}
+
 #[test]
 fn check_prints_warnings_of_a_valid_game() {
     let dir = temp("warnings");

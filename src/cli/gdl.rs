@@ -169,6 +169,9 @@ pub fn run(command: GdlCommand) -> Outcome {
                     small.edges,
                     started.elapsed().as_secs_f64()
                 ));
+                if let Some(why) = &grounding.goals_left_out {
+                    out(&format!("goals: not in the network, the prover answers them ({why})\n"));
+                }
             }
             Ok(())
         }
