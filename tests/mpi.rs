@@ -2,7 +2,9 @@
 //! `mpirun` on the PATH): 2 and 4 ranks give the one-process run's log,
 //! final.json and champion byte for byte, for Ant Wars (fitnessless
 //! selection on islands, the monitor, the round robin), the FreeCell GA
-//! (puzzle solves) and a game experiment validated by a final round; a run
+//! (puzzle solves), a game experiment validated by a final round and
+//! covering coevolution on a GDL game (students' games, the teachers'
+//! games against random evaluation); a run
 //! checkpointed under MPI resumes in one process and the other way round; a
 //! rank killed mid-run ends the job within seconds, and `--resume` finishes
 //! it to the uninterrupted run.
@@ -20,6 +22,7 @@ use common::{flat, read, stratagem, temp};
 const ANTS: &str = "tests/data/evolve/tiny-ants.sg";
 const FREECELL: &str = "tests/data/evolve/tiny-freecell.sg";
 const GAME: &str = "tests/data/evolve/tiny.sg";
+const CCA: &str = "tests/data/evolve/tiny-cca.sg";
 
 /// No run of these tests takes long; one that does is a hang.
 const DEADLINE: Duration = Duration::from_secs(120);
@@ -124,6 +127,31 @@ fn freecell_on_two_and_four_ranks_is_the_one_process_run() {
 #[test]
 fn a_validated_game_run_on_two_and_four_ranks_is_the_one_process_run() {
     same_on_two_and_four_ranks(GAME, "tiny", true);
+}
+
+/// Covering coevolution farms each student's games (and, at the end, the
+/// teachers' games against random evaluation): every file of the run is
+/// the one-process run's.
+#[test]
+fn covering_coevolution_on_two_and_four_ranks_is_the_one_process_run() {
+    let files = ["log.jsonl", "cca.json", "versus-random.json", "champions/tiny-cca-xplayer.sg"];
+    let contents = |dir: &Path| -> Vec<String> {
+        files.iter().map(|f| read(dir, f).replace(dir.to_str().unwrap_or(""), "")).collect()
+    };
+    let one = temp("tiny-cca-1");
+    evolve_one(CCA, &one, &["--threads", "1"]);
+    let expected = contents(&one);
+    for (np, threads) in [(2, "2"), (4, "1")] {
+        let dir = temp(&format!("tiny-cca-{np}"));
+        let stdout = evolve_mpi(np, CCA, &dir, &["--threads", threads]);
+        let line = stdout.lines().find(|l| l.contains("tasks computed by rank:")).expect("the tasks line");
+        let counts: Vec<u64> =
+            line.rsplit(':').next().unwrap_or("").split_whitespace().filter_map(|c| c.parse().ok()).collect();
+        assert_eq!(counts.len(), np, "{line}");
+        assert_eq!(contents(&dir), expected, "{np} ranks");
+        std::fs::remove_dir_all(dir).ok();
+    }
+    std::fs::remove_dir_all(one).ok();
 }
 
 #[test]

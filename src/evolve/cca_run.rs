@@ -19,7 +19,6 @@ use std::path::Path;
 use std::time::Instant;
 
 use rand::RngExt;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
@@ -246,31 +245,31 @@ impl Coevolution {
             .collect();
         let jobs: Vec<(usize, usize)> =
             (0..ROLES).flat_map(|r| (0..self.states[r].population.len()).map(move |i| (r, i))).collect();
-        let scores: Vec<StudentScore> = jobs
-            .par_iter()
-            .map(|&(r, i)| {
-                let opponents: Vec<(usize, usize)> = self.teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
-                let me = &students[r][i];
-                let mut games = 0u64;
-                let beaten = beaten_in_order(opponents.len(), |j| {
-                    let (o, k) = opponents[j];
-                    games += 1;
-                    let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
-                    fitness.bout(me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
-                });
-                // Bouts against members of the other role drawn at random.
-                let other = &students[1 - r];
-                let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
-                let mut points = 0.0;
-                for j in 0..u64::from(spec.bouts) {
-                    let m = rng.random_range(0..other.len());
-                    let tags = [BOUT, generation, r as u64, i as u64, j];
-                    points += fitness.bout(me, &other[m], r as Player, seed, &tags);
-                    games += 1;
-                }
-                (beaten, points, games)
-            })
-            .collect();
+        // A student's games are a task of the generation's farm: the
+        // threads, and under MPI the ranks (src/cluster).
+        let scores: Vec<StudentScore> = crate::cluster::map(jobs.len(), |j| {
+            let (r, i) = jobs[j];
+            let opponents: Vec<(usize, usize)> = self.teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
+            let me = &students[r][i];
+            let mut games = 0u64;
+            let beaten = beaten_in_order(opponents.len(), |j| {
+                let (o, k) = opponents[j];
+                games += 1;
+                let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
+                fitness.bout(me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
+            });
+            // Bouts against members of the other role drawn at random.
+            let other = &students[1 - r];
+            let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
+            let mut points = 0.0;
+            for j in 0..u64::from(spec.bouts) {
+                let m = rng.random_range(0..other.len());
+                let tags = [BOUT, generation, r as u64, i as u64, j];
+                points += fitness.bout(me, &other[m], r as Player, seed, &tags);
+                games += 1;
+            }
+            (beaten, points, games)
+        });
         let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); ROLES];
         for (&(r, _), s) in jobs.iter().zip(&scores) {
             per_role[r].push(*s);
