@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
+use super::cca_plot::{Axes, RoleLine, role_lines};
 use super::cca_versus::{VERSUS_RANDOM, VersusRandom};
 
 /// What the report reads of one run.
@@ -276,9 +277,8 @@ pub fn report_text(report: &Report) -> String {
 }
 
 /// Figure 3 (mean teacher-set size by generation, with the 95% interval
-/// dashed) or figure 4 (mean score by rank): one line per role.
+/// in lighter lines) or figure 4 (mean score by rank): one line per role.
 pub fn report_plot(report: &Report, figure: u8) -> Result<String, String> {
-    use plotters::prelude::*;
     let series = |role: &RoleReport| -> Vec<Estimate> {
         if figure == 3 { role.teachers_by_generation.clone() } else { role.score_by_rank.clone() }
     };
@@ -288,42 +288,36 @@ pub fn report_plot(report: &Report, figure: u8) -> Result<String, String> {
         .iter()
         .flat_map(|r| series(r).into_iter().map(|e| e.mean + e.ci95.unwrap_or(0.0)))
         .fold(1.0f64, f64::max);
-    let (x0, x_desc, y_top, y_desc, title) = if figure == 3 {
-        (0.0, "generation", top * 1.05, "teachers", "teacher-set size (mean, 95% interval)")
-    } else {
-        (1.0, "teacher rank", 100.0, "score (%)", "score against random evaluation by rank (mean, 95% interval)")
-    };
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{title}, {} runs", report.runs), ("sans-serif", 20))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(x0 - 0.5..x0 + len as f64 - 0.5, 0f64..y_top)
-            .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc(x_desc).y_desc(y_desc).draw().map_err(|e| e.to_string())?;
-        let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
-        for (r, role) in report.roles.iter().enumerate() {
-            let colour = colours[r % colours.len()];
+    // Figure 3 counts generations from 0, figure 4 ranks from 1.
+    let x0 = if figure == 3 { 0.0 } else { 1.0 };
+    let lines: Vec<RoleLine> = report
+        .roles
+        .iter()
+        .map(|role| {
             let points: Vec<(f64, Estimate)> =
                 series(role).into_iter().enumerate().map(|(i, e)| (x0 + i as f64, e)).collect();
-            chart
-                .draw_series(LineSeries::new(points.iter().map(|(x, e)| (*x, e.mean)), &colour))
-                .map_err(|e| e.to_string())?
-                .label(role.role.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-            for sign in [-1.0, 1.0] {
-                let band = points.iter().filter_map(|(x, e)| Some((*x, e.mean + sign * e.ci95?)));
-                chart.draw_series(LineSeries::new(band, colour.mix(0.35))).map_err(|e| e.to_string())?;
+            RoleLine {
+                name: role.role.clone(),
+                points: points.iter().map(|(x, e)| (*x, e.mean)).collect(),
+                band: points.iter().filter_map(|(x, e)| Some((*x, e.mean - e.ci95?, e.mean + e.ci95?))).collect(),
             }
-        }
-        chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(svg)
+        })
+        .collect();
+    let (caption, y, x_desc, y_desc) = if figure == 3 {
+        ("teacher-set size (mean, 95% interval)", top * 1.05, "generation", "teachers")
+    } else {
+        ("score against random evaluation by rank (mean, 95% interval)", 100.0, "teacher rank", "score (%)")
+    };
+    let axes = Axes {
+        caption: format!("{caption}, {} runs", report.runs),
+        x: (x0 - 0.5, x0 + len as f64 - 0.5),
+        y: (0.0, y),
+        x_desc,
+        y_desc,
+        dots: figure == 4,
+        reference: (figure == 4).then_some(50.0),
+    };
+    role_lines(&axes, &lines)
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
+use super::cca_plot::{Axes, RoleLine, role_lines};
 use super::cca_versus::{VERSUS_RANDOM, VERSUS_RANDOM_PLOT, versus_random, versus_random_plot};
 use super::champion::write_champion;
 use super::engine::{Engine, Evaluation, Fitness, GenerationStats, State};
@@ -588,34 +589,28 @@ fn write_log(dir: &Path, log: &[CcaRecord], timing: &str) -> Result<(), Vec<Diag
 
 /// Teacher-set sizes per generation, a line per role (the paper's figure 3).
 fn teachers_plot(title: &str, roles: &[String], log: &[CcaRecord]) -> Result<String, String> {
-    use plotters::prelude::*;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let last = log.last().map_or(1, |r| r.generation.max(1));
-        let most = log.iter().flat_map(|r| r.roles.iter().map(|x| x.teachers)).max().unwrap_or(1).max(1);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(format!("{title}: teacher-set size"), ("sans-serif", 22))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0u64..last, 0usize..most + 1)
-            .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("generation").y_desc("teachers").draw().map_err(|e| e.to_string())?;
-        let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
-        for (r, name) in roles.iter().enumerate() {
-            let colour = colours[r % colours.len()];
-            let points: Vec<(u64, usize)> =
-                log.iter().filter_map(|g| g.roles.get(r).map(|x| (g.generation, x.teachers))).collect();
-            chart
-                .draw_series(LineSeries::new(points, &colour))
-                .map_err(|e| e.to_string())?
-                .label(name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-        }
-        chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(svg)
+    let last = log.last().map_or(1, |r| r.generation.max(1));
+    let most = log.iter().flat_map(|r| r.roles.iter().map(|x| x.teachers)).max().unwrap_or(1).max(1);
+    let lines: Vec<RoleLine> = roles
+        .iter()
+        .enumerate()
+        .map(|(r, name)| RoleLine {
+            name: name.clone(),
+            points: log
+                .iter()
+                .filter_map(|g| g.roles.get(r).map(|x| (g.generation as f64, x.teachers as f64)))
+                .collect(),
+            band: Vec::new(),
+        })
+        .collect();
+    let axes = Axes {
+        caption: format!("{title}: teacher-set size"),
+        x: (0.0, last as f64),
+        y: (0.0, most as f64 + 1.0),
+        x_desc: "generation",
+        y_desc: "teachers",
+        dots: false,
+        reference: None,
+    };
+    role_lines(&axes, &lines)
 }

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cca_plot::{Axes, RoleLine, role_lines};
 use super::cca_run::CcaGame;
 use super::genome::Genome;
 use crate::cluster;
@@ -148,43 +149,26 @@ pub(super) fn versus_random<F: CcaGame>(
 
 /// Figure 4: per role, the score against the baseline by teacher rank.
 pub fn versus_random_plot(title: &str, v: &VersusRandom) -> Result<String, String> {
-    use plotters::prelude::*;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let ranks = v.roles.iter().map(|r| r.by_rank.len()).max().unwrap_or(1).max(1);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{title}: teachers against random evaluation (depth {}, {} games)", v.depth, v.games),
-                ("sans-serif", 20),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0.5f64..ranks as f64 + 0.5, 0f64..100f64)
-            .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc("teacher rank").y_desc("score (%)").draw().map_err(|e| e.to_string())?;
-        let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
-        for (r, role) in v.roles.iter().enumerate() {
-            let colour = colours[r % colours.len()];
-            let points: Vec<(f64, f64)> = role.by_rank.iter().map(|s| (s.rank as f64, s.tally.score)).collect();
-            chart
-                .draw_series(LineSeries::new(points.clone(), &colour))
-                .map_err(|e| e.to_string())?
-                .label(role.role.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
-            chart
-                .draw_series(points.into_iter().map(|p| Circle::new(p, 3, colour.filled())))
-                .map_err(|e| e.to_string())?;
-        }
-        chart
-            .draw_series(LineSeries::new(vec![(0.5, 50.0), (ranks as f64 + 0.5, 50.0)], BLACK.mix(0.3)))
-            .map_err(|e| e.to_string())?;
-        chart.configure_series_labels().border_style(BLACK).draw().map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    Ok(svg)
+    let ranks = v.roles.iter().map(|r| r.by_rank.len()).max().unwrap_or(1).max(1);
+    let lines: Vec<RoleLine> = v
+        .roles
+        .iter()
+        .map(|role| RoleLine {
+            name: role.role.clone(),
+            points: role.by_rank.iter().map(|s| (s.rank as f64, s.tally.score)).collect(),
+            band: Vec::new(),
+        })
+        .collect();
+    let axes = Axes {
+        caption: format!("{title}: teachers against random evaluation (depth {}, {} games)", v.depth, v.games),
+        x: (0.5, ranks as f64 + 0.5),
+        y: (0.0, 100.0),
+        x_desc: "teacher rank",
+        y_desc: "score (%)",
+        dots: true,
+        reference: Some(50.0),
+    };
+    role_lines(&axes, &lines)
 }
 
 #[cfg(test)]

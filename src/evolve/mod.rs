@@ -2,6 +2,7 @@
 //! primitive set (selection, fitness and the generational loop build on these).
 
 pub mod cca;
+mod cca_plot;
 pub mod cca_report;
 mod cca_run;
 mod cca_sampled;
