@@ -6,7 +6,7 @@
 pub struct RoleLine {
     pub name: String,
     pub points: Vec<(f64, f64)>,
-    /// The interval's bounds at each x, where there is one.
+    /// The interval's bounds (x, low, high) where there is one.
     pub band: Vec<(f64, f64, f64)>,
 }
 
@@ -23,6 +23,22 @@ pub struct Axes<'a> {
     pub reference: Option<f64>,
 }
 
+/// A role named after a colour (red, black, teal...) is drawn in it; the
+/// others take the palette's colours in turn.
+fn role_colour(name: &str, index: usize) -> plotters::style::RGBColor {
+    use plotters::style::{BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, RGBColor};
+    match name.to_ascii_lowercase().as_str() {
+        "red" => RED,
+        "black" => BLACK,
+        "blue" => BLUE,
+        "green" => GREEN,
+        "teal" => RGBColor(0, 128, 128),
+        "white" => RGBColor(150, 150, 150),
+        "yellow" => RGBColor(200, 160, 0),
+        _ => [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK][index % 6],
+    }
+}
+
 pub fn role_lines(axes: &Axes, lines: &[RoleLine]) -> Result<String, String> {
     use plotters::prelude::*;
     let mut svg = String::new();
@@ -36,10 +52,15 @@ pub fn role_lines(axes: &Axes, lines: &[RoleLine]) -> Result<String, String> {
             .y_label_area_size(56)
             .build_cartesian_2d(axes.x.0..axes.x.1, axes.y.0..axes.y.1)
             .map_err(|e| e.to_string())?;
-        chart.configure_mesh().x_desc(axes.x_desc).y_desc(axes.y_desc).draw().map_err(|e| e.to_string())?;
-        let colours = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
+        chart
+            .configure_mesh()
+            .light_line_style(WHITE)
+            .x_desc(axes.x_desc)
+            .y_desc(axes.y_desc)
+            .draw()
+            .map_err(|e| e.to_string())?;
         for (r, line) in lines.iter().enumerate() {
-            let colour = colours[r % colours.len()];
+            let colour = role_colour(&line.name, r);
             chart
                 .draw_series(LineSeries::new(line.points.iter().copied(), &colour))
                 .map_err(|e| e.to_string())?
@@ -50,10 +71,22 @@ pub fn role_lines(axes: &Axes, lines: &[RoleLine]) -> Result<String, String> {
                     .draw_series(line.points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                     .map_err(|e| e.to_string())?;
             }
-            for bound in [|b: &(f64, f64, f64)| (b.0, b.1), |b: &(f64, f64, f64)| (b.0, b.2)] {
-                chart
-                    .draw_series(LineSeries::new(line.band.iter().map(bound), colour.mix(0.35)))
-                    .map_err(|e| e.to_string())?;
+            if axes.dots {
+                // Discrete points: the interval as a bar at each.
+                for &(x, lo, hi) in &line.band {
+                    chart
+                        .draw_series(LineSeries::new(
+                            vec![(x, lo.max(axes.y.0)), (x, hi.min(axes.y.1))],
+                            colour.mix(0.5),
+                        ))
+                        .map_err(|e| e.to_string())?;
+                }
+            } else {
+                for bound in [|b: &(f64, f64, f64)| (b.0, b.1), |b: &(f64, f64, f64)| (b.0, b.2)] {
+                    chart
+                        .draw_series(LineSeries::new(line.band.iter().map(bound), colour.mix(0.35)))
+                        .map_err(|e| e.to_string())?;
+                }
             }
         }
         if let Some(y) = axes.reference {
