@@ -1,4 +1,4 @@
-//! `(fitness (cca (bouts N) (alpha A)))`: Rosin's covering competitive
+//! `(fitness (cca (bouts N) (alpha A) (versus-random G)))`: Rosin's covering competitive
 //! algorithm over the roles of a two-role game (seeds/004), one
 //! population per role (src/evolve/cca.rs, src/evolve/cca_run.rs; GDL
 //! games of simultaneous moves in src/evolve/cca_sampled.rs).
@@ -33,7 +33,7 @@ impl Default for CcaSpec {
 }
 
 const OPTIONS: [&str; 3] = ["bouts", "alpha", "versus-random"];
-const USAGE: &str = "(cca (bouts N) (alpha A) (versus-random G)), each optional (defaults: 50, 10/11 and 0)";
+const USAGE: &str = "(cca (bouts N) (alpha A) (versus-random G)), each optional (defaults 50, 10/11, 0)";
 
 /// `(cca (bouts N) (alpha A) (versus-random G))`, every option optional.
 pub(super) fn lower_cca(cx: &mut Cx, p: &Sexp) -> Option<CcaSpec> {
