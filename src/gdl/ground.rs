@@ -144,9 +144,11 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     let error = |why: String| vec![Diagnostic::error("stratagem::gdl::ground", why)];
     let goals_over = |over_time: bool| {
         if over_time {
-            format!("the relations only goals need take longer than {GOAL_GROUND_MILLIS} ms to ground")
+            format!(
+                "the relations legal, next and terminal do not need take longer than {GOAL_GROUND_MILLIS} ms to ground"
+            )
         } else {
-            format!("the relations only goals need derive more than {GROUND_BUDGET} facts")
+            format!("the relations legal, next and terminal do not need derive more than {GROUND_BUDGET} facts")
         }
     };
     let needed = needed_without_goals(desc);
