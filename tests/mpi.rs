@@ -93,6 +93,14 @@ fn outputs(dir: &Path, name: &str) -> Vec<(String, String)> {
     files
 }
 
+/// The numbers after `label` on the line rank 0 prints at the end of a run
+/// (up to the next `;`), one per rank.
+fn per_rank(stdout: &str, label: &str) -> Vec<u64> {
+    let line = stdout.lines().find(|l| l.contains(label)).unwrap_or_else(|| panic!("no `{label}` in {stdout}"));
+    let after = line.split(label).nth(1).unwrap_or("");
+    after.split(';').next().unwrap_or("").split_whitespace().filter_map(|c| c.parse().ok()).collect()
+}
+
 fn same_on_two_and_four_ranks(file: &str, name: &str, has_final: bool) {
     let one = temp(&format!("{name}-1"));
     evolve_one(file, &one, &["--threads", "1"]);
@@ -103,9 +111,8 @@ fn same_on_two_and_four_ranks(file: &str, name: &str, has_final: bool) {
         let stdout = evolve_mpi(np, file, &dir, &["--threads", threads]);
         // Rank 0 alone reports, and every rank did part of the work.
         assert_eq!(stdout.matches("experiment ").count(), 1, "{stdout}");
-        let line = stdout.lines().find(|l| l.contains("tasks computed by rank:")).expect("the tasks line");
-        let counts: Vec<u64> =
-            line.rsplit(':').next().unwrap_or("").split_whitespace().filter_map(|c| c.parse().ok()).collect();
+        let counts = per_rank(&stdout, "tasks computed by rank:");
+        let line = stdout.lines().find(|l| l.contains("tasks computed by rank:")).unwrap_or("");
         assert_eq!(counts.len(), np, "{line}");
         assert!(counts.iter().all(|&c| c > 0), "a rank did nothing: {line}");
         assert_eq!(outputs(&dir, name), expected, "{np} ranks");
@@ -117,6 +124,37 @@ fn same_on_two_and_four_ranks(file: &str, name: &str, has_final: bool) {
 #[test]
 fn ants_on_two_and_four_ranks_are_the_one_process_run() {
     same_on_two_and_four_ranks(ANTS, "tiny-ants", false);
+}
+
+/// Islands live on ranks: with 4 islands, 2 ranks breed two each and 3
+/// ranks breed two, one and one (island i on rank i mod 3), migrants
+/// passing between them as messages; with 2 islands on 4 ranks, ranks 0
+/// and 1 breed them and ranks 2 and 3 help play their matches. Every run
+/// is the one-process run.
+#[test]
+fn islands_are_bred_on_their_ranks_and_the_run_is_the_one_process_run() {
+    let dir = temp("four-islands");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let text = std::fs::read_to_string(ANTS).expect("tiny-ants.sg").replace("(islands 2 ", "(islands 4 ");
+    let file = dir.join("four-islands.sg");
+    std::fs::write(&file, text.replace("(experiment tiny-ants", "(experiment four-islands")).expect("write");
+    let file = file.to_str().expect("utf-8");
+    let one = dir.join("one");
+    evolve_one(file, &one, &["--threads", "1"]);
+    let expected = outputs(&one, "four-islands");
+    // Each island is bred once a generation logged.
+    let bred = read(&one, "log.jsonl").lines().count() as u64;
+    for (np, shares) in [(2, vec![2, 2]), (3, vec![2, 1, 1])] {
+        let out = dir.join(format!("ranks-{np}"));
+        let stdout = evolve_mpi(np, file, &out, &["--threads", "1"]);
+        let islands: Vec<u64> = shares.iter().map(|s| s * bred).collect();
+        assert_eq!(per_rank(&stdout, "island generations bred by rank:"), islands, "{np} ranks: {stdout}");
+        assert_eq!(outputs(&out, "four-islands"), expected, "{np} ranks");
+    }
+    let out = dir.join("two-on-four");
+    let stdout = evolve_mpi(4, ANTS, &out, &["--threads", "1"]);
+    assert_eq!(per_rank(&stdout, "island generations bred by rank:"), vec![bred, bred, 0, 0], "{stdout}");
+    std::fs::remove_dir_all(dir).ok();
 }
 
 #[test]
@@ -144,9 +182,8 @@ fn covering_coevolution_on_two_and_four_ranks_is_the_one_process_run() {
     for (np, threads) in [(2, "2"), (4, "1")] {
         let dir = temp(&format!("tiny-cca-{np}"));
         let stdout = evolve_mpi(np, CCA, &dir, &["--threads", threads]);
-        let line = stdout.lines().find(|l| l.contains("tasks computed by rank:")).expect("the tasks line");
-        let counts: Vec<u64> =
-            line.rsplit(':').next().unwrap_or("").split_whitespace().filter_map(|c| c.parse().ok()).collect();
+        let counts = per_rank(&stdout, "tasks computed by rank:");
+        let line = stdout.lines().find(|l| l.contains("tasks computed by rank:")).unwrap_or("");
         assert_eq!(counts.len(), np, "{line}");
         assert_eq!(contents(&dir), expected, "{np} ranks");
         std::fs::remove_dir_all(dir).ok();

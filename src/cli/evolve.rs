@@ -33,10 +33,14 @@ pub fn run(args: &EvolveArgs) -> Outcome {
     let session = crate::cluster::Session::join();
     let outcome = run_here(args);
     if outcome.is_ok()
-        && let Some(done) = crate::cluster::tasks_per_rank()
+        && let Some(work) = crate::cluster::work_per_rank()
     {
-        let counts: Vec<String> = done.iter().map(u64::to_string).collect();
-        out(&format!("{} MPI ranks; tasks computed by rank: {}\n", done.len(), counts.join(" ")));
+        let column = |f: fn(&crate::cluster::Work) -> u64| work.iter().map(|w| f(w).to_string()).collect::<Vec<_>>();
+        let mut line = format!("{} MPI ranks; tasks computed by rank: {}", work.len(), column(|w| w.tasks).join(" "));
+        if work.iter().any(|w| w.islands_bred > 0) {
+            line += &format!("; island generations bred by rank: {}", column(|w| w.islands_bred).join(" "));
+        }
+        out(&format!("{line}\n"));
     }
     if let Err(failure) = &outcome
         && has_errors(&failure.diags)

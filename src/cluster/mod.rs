@@ -2,23 +2,29 @@
 //! outside `mpirun`, a run is one process and [`map`] is a parallel map on
 //! its thread pool. Under `mpirun`, every rank runs the same deterministic
 //! program on the same data (the experiment, the seed, the population), so
-//! breeding, migration and bookkeeping need no messages; only the
-//! expensive, independent tasks of a generation (selection matches, puzzle
-//! solves, round robins) go through [`map`], which deals them out to all
-//! ranks in chunks as ranks ask for work and hands every rank every result.
-//! Results are placed by task index, so a run's files are byte for byte
-//! those of the one-process run, at any number of ranks and threads.
-//! Rank 0 alone writes files and prints.
+//! bookkeeping needs no messages. The expensive, independent tasks of a
+//! generation (fitness evaluations, puzzle solves, round robins) go through
+//! [`map`], a fitness farm that deals them out to all ranks in chunks as
+//! ranks ask for work and hands every rank every result. Islands are placed
+//! on ranks ([`Homes`]): each group of ranks plays its islands' selection
+//! matches, one rank of it breeds them, migrants travel as messages, and
+//! every rank then receives the whole next population. Results are placed
+//! by task and island index, so a run's files are byte for byte those of
+//! the one-process run, at any number of ranks and threads. Rank 0 alone
+//! writes files and prints.
 //!
 //! Every call of [`map`] and [`barrier`] is collective: all ranks must make
 //! the same calls in the same order. They are made only on a run's
 //! sequential path, never inside a parallel task; a call made while a map
 //! is under way runs locally.
 
+mod homes;
 #[cfg(feature = "mpi")]
 mod mpi;
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+pub use homes::Homes;
+
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -92,11 +98,23 @@ where
     (0..n).into_par_iter().map(task).collect()
 }
 
-/// On rank 0 of an MPI job, the tasks of [`map`] each rank computed so far;
-/// `None` in one process and on the other ranks. Collective.
-pub fn tasks_per_rank() -> Option<Vec<u64>> {
+/// What one rank did in a run: the tasks of [`map`] it computed and the
+/// island generations it bred ([`Homes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Work {
+    pub tasks: u64,
+    pub islands_bred: u64,
+}
+
+/// Island generations this process bred.
+static BRED: AtomicU64 = AtomicU64::new(0);
+
+/// On rank 0 of an MPI job, the work each rank did so far; `None` in one
+/// process and on the other ranks. Collective.
+pub fn work_per_rank() -> Option<Vec<Work>> {
     #[cfg(feature = "mpi")]
-    return mpi::tasks_per_rank();
+    return mpi::work_per_rank(BRED.load(Ordering::SeqCst))
+        .map(|all| all.into_iter().map(|(tasks, islands_bred)| Work { tasks, islands_bred }).collect());
     #[cfg(not(feature = "mpi"))]
     None
 }
@@ -133,7 +151,7 @@ mod tests {
         let squares: Vec<u64> = map(100, |i| (i * i) as u64);
         assert_eq!(squares, (0..100u64).map(|i| i * i).collect::<Vec<_>>());
         barrier();
-        assert_eq!(tasks_per_rank(), None);
+        assert_eq!(work_per_rank(), None);
         assert!(agrees(&("anything", 3)));
     }
 }

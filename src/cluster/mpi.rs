@@ -16,7 +16,7 @@ use std::time::Duration;
 use mpi::Threading;
 use mpi::environment::Universe;
 use mpi::point_to_point::Status;
-use mpi::topology::{Rank, SimpleCommunicator};
+use mpi::topology::{Color, Rank, SimpleCommunicator};
 use mpi::traits::*;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -31,10 +31,15 @@ static BUSY: AtomicBool = AtomicBool::new(false);
 static DONE: AtomicU64 = AtomicU64::new(0);
 
 /// Message tags: a chunk of task indices (rank 0 to a worker), its results
-/// (back), the end of a map (to every worker).
+/// (back), the end of a map (to every worker); migrants between the ranks
+/// that breed two islands; a rank's part of a gathering (to rank 0), and
+/// the whole (back).
 const CHUNK: i32 = 1;
 const RESULT: i32 = 2;
 const STOP: i32 = 3;
+const MIGRANTS: i32 = 4;
+const PART: i32 = 5;
+const WHOLE: i32 = 6;
 
 /// Guided chunks: each is the tasks not yet handed out over this many times
 /// the ranks (at least one task), so chunks are large while much is left
@@ -79,21 +84,21 @@ impl Drop for Session {
     }
 }
 
-/// On rank 0, the tasks each rank computed in this run; `None` elsewhere.
-/// Collective.
-pub fn tasks_per_rank() -> Option<Vec<u64>> {
+/// On rank 0, for each rank, the tasks it computed in this run and the
+/// islands it bred (one a generation); `None` elsewhere. Collective.
+pub fn work_per_rank(bred: u64) -> Option<Vec<(u64, u64)>> {
     if !ACTIVE.load(Ordering::SeqCst) {
         return None;
     }
     let world = SimpleCommunicator::world();
     let root = world.process_at_rank(0);
-    let done = DONE.load(Ordering::SeqCst);
+    let mine = [DONE.load(Ordering::SeqCst), bred];
     if world.rank() == 0 {
-        let mut all = vec![0u64; world.size().max(1) as usize];
-        root.gather_into_root(&done, &mut all[..]);
-        Some(all)
+        let mut all = vec![0u64; 2 * world.size().max(1) as usize];
+        root.gather_into_root(&mine[..], &mut all[..]);
+        Some(all.chunks(2).map(|c| (c[0], c[1])).collect())
     } else {
-        root.gather_into(&done);
+        root.gather_into(&mine[..]);
         None
     }
 }
@@ -121,19 +126,141 @@ where
     T: Serialize + DeserializeOwned + Send,
     F: Fn(usize) -> T + Sync + Send,
 {
-    if !ACTIVE.load(Ordering::SeqCst) || BUSY.swap(true, Ordering::SeqCst) {
+    if !ACTIVE.load(Ordering::SeqCst) {
         return None;
     }
-    let world = SimpleCommunicator::world();
+    map_in(&SimpleCommunicator::world(), n, task)
+}
+
+/// `task(0..n)` over the ranks of `comm` (its rank 0 leads), or `None` when
+/// `comm` is one rank or a map is under way.
+fn map_in<T, F>(comm: &SimpleCommunicator, n: usize, task: &F) -> Option<Vec<T>>
+where
+    T: Serialize + DeserializeOwned + Send,
+    F: Fn(usize) -> T + Sync + Send,
+{
+    if comm.size() <= 1 || BUSY.swap(true, Ordering::SeqCst) {
+        return None;
+    }
     let results = if n == 0 {
         Vec::new()
-    } else if world.rank() == 0 {
-        lead(&world, n, task)
+    } else if comm.rank() == 0 {
+        lead(comm, n, task)
     } else {
-        follow(&world, task)
+        follow(comm, task)
     };
     BUSY.store(false, Ordering::SeqCst);
     Some(results)
+}
+
+/// The ranks that serve one group of islands (src/cluster/homes.rs): a
+/// communicator of their own, ordered by rank, so the group's first rank
+/// leads its maps and the maps of different groups run side by side.
+pub struct Group {
+    comm: SimpleCommunicator,
+}
+
+impl Group {
+    /// This rank's group among those of colour `color`; `None` outside a
+    /// job of several ranks. Collective.
+    pub fn split(color: usize) -> Option<Group> {
+        if !ACTIVE.load(Ordering::SeqCst) {
+            return None;
+        }
+        let world = SimpleCommunicator::world();
+        let comm = world.split_by_color_with_key(Color::with_value(color as i32), world.rank())?;
+        Some(Group { comm })
+    }
+
+    /// `task(0..n)` over the group's ranks; `None` when the group is one rank.
+    pub fn map<T, F>(&self, n: usize, task: &F) -> Option<Vec<T>>
+    where
+        T: Serialize + DeserializeOwned + Send,
+        F: Fn(usize) -> T + Sync + Send,
+    {
+        map_in(&self.comm, n, task)
+    }
+}
+
+/// Values sent along `routes` (from rank, to rank): route k's value is
+/// `make(k)`, made on its first rank and sent to its second. Returns, on
+/// each rank, the values of the routes that end there (`None` for the
+/// others). Routes between two ranks arrive in the order given (MPI does
+/// not overtake), so several islands may share a pair of ranks.
+pub fn relay<T, F>(routes: &[(usize, usize)], make: &F) -> Option<Vec<Option<T>>>
+where
+    T: Serialize + DeserializeOwned,
+    F: Fn(usize) -> T,
+{
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return None;
+    }
+    let world = SimpleCommunicator::world();
+    let me = world.rank().max(0) as usize;
+    let outgoing: Vec<(Rank, Vec<u8>)> = routes
+        .iter()
+        .enumerate()
+        .filter(|(_, (from, to))| *from == me && *to != me)
+        .map(|(k, &(_, to))| (to as Rank, encode(&world, &make(k))))
+        .collect();
+    let mut arrived: Vec<Option<T>> = routes.iter().map(|_| None).collect();
+    mpi::request::scope(|scope| {
+        let sends: Vec<_> = outgoing
+            .iter()
+            .map(|(to, bytes)| world.process_at_rank(*to).immediate_send_with_tag(scope, &bytes[..], MIGRANTS))
+            .collect();
+        for (k, &(from, to)) in routes.iter().enumerate() {
+            if to != me {
+                continue;
+            }
+            arrived[k] = Some(if from == me {
+                make(k)
+            } else {
+                let source = world.process_at_rank(from as Rank);
+                wait(|| source.immediate_probe_with_tag(MIGRANTS));
+                let (bytes, _): (Vec<u8>, Status) = source.receive_vec_with_tag(MIGRANTS);
+                decode(&world, &bytes)
+            });
+        }
+        for send in sends {
+            finish(send);
+        }
+    });
+    Some(arrived)
+}
+
+/// Every rank's `part`, on every rank, in rank order: the parts go to rank
+/// 0, which sends the whole to every rank. Ranks that finished early wait
+/// politely (see [`wait`]). Collective.
+pub fn gather<T>(part: Vec<T>) -> Vec<T>
+where
+    T: Serialize + DeserializeOwned,
+{
+    if !ACTIVE.load(Ordering::SeqCst) {
+        return part;
+    }
+    let world = SimpleCommunicator::world();
+    let root = world.process_at_rank(0);
+    let bytes = if world.rank() == 0 {
+        let mut whole = part;
+        for from in 1..world.size() {
+            let source = world.process_at_rank(from);
+            wait(|| source.immediate_probe_with_tag(PART));
+            let (bytes, _): (Vec<u8>, Status) = source.receive_vec_with_tag(PART);
+            whole.extend(decode::<Vec<T>>(&world, &bytes));
+        }
+        let bytes = encode(&world, &whole);
+        for to in 1..world.size() {
+            world.process_at_rank(to).send_with_tag(&bytes[..], WHOLE);
+        }
+        bytes
+    } else {
+        let bytes = encode(&world, &part);
+        mpi::request::scope(|scope| finish(root.immediate_send_with_tag(scope, &bytes[..], PART)));
+        wait(|| root.immediate_probe_with_tag(WHOLE));
+        root.receive_vec_with_tag::<u8>(WHOLE).0
+    };
+    decode(&world, &bytes)
 }
 
 /// Polls `probe` until a message is there, sleeping between polls (up to a
@@ -146,6 +273,21 @@ fn wait(probe: impl Fn() -> Option<Status>) -> Status {
     loop {
         if let Some(status) = probe() {
             return status;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(1));
+    }
+}
+
+/// Waits for a send to complete, sleeping between tests like [`wait`]
+/// (rank 0 may be busy for a while before it takes the message).
+fn finish<'a, S: mpi::request::Scope<'a>>(send: mpi::request::Request<'a, [u8], S>) {
+    let mut send = send;
+    let mut pause = Duration::from_micros(20);
+    loop {
+        match send.test() {
+            Ok(_) => return,
+            Err(pending) => send = pending,
         }
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(1));

@@ -139,9 +139,24 @@ impl<G: NamedPlayers> DuelFitness<G> {
 impl<G: NamedPlayers> Fitness for DuelFitness<G> {
     /// Makes the population's players; every fitness is 0 until the engine
     /// counts the tournaments won.
-    fn evaluate(&self, population: &[Genome], _generation: u64, _seed: u64) -> Evaluation {
-        let specs: Vec<Option<Arc<G::Spec>>> =
-            population.par_iter().enumerate().map(|(i, g)| self.spec(g, &format!("g{i}")).map(Arc::new)).collect();
+    fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
+        self.evaluate_serving(population, generation, seed, &|_| true)
+    }
+
+    /// Makes the players of the members whose islands this rank serves
+    /// (under MPI, src/cluster/homes.rs); the others play no match here.
+    fn evaluate_serving(
+        &self,
+        population: &[Genome],
+        _generation: u64,
+        _seed: u64,
+        serves: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Evaluation {
+        let specs: Vec<Option<Arc<G::Spec>>> = population
+            .par_iter()
+            .enumerate()
+            .map(|(i, g)| if serves(i) { self.spec(g, &format!("g{i}")).map(Arc::new) } else { None })
+            .collect();
         if let Ok(mut players) = self.players.write() {
             *players = specs;
         }

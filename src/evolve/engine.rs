@@ -114,6 +114,20 @@ pub trait Fitness: Sync {
     fn fitnessless(&self) -> Option<u64> {
         None
     }
+
+    /// `evaluate` for fitnessless selection whose islands are spread over
+    /// ranks: only members for which `serves` holds will play matches here,
+    /// so the others need not be made ready. By default, all are.
+    fn evaluate_serving(
+        &self,
+        population: &[Genome],
+        generation: u64,
+        seed: u64,
+        serves: &(dyn Fn(usize) -> bool + Sync),
+    ) -> Evaluation {
+        let _ = serves;
+        self.evaluate(population, generation, seed)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -242,16 +256,30 @@ impl<'a> Engine<'a> {
 
     /// Evaluates `state` and breeds the next generation.
     pub fn step(&self, state: &State, fitness: &dyn Fitness) -> (State, GenerationStats, Evaluation) {
-        let mut eval = fitness.evaluate(&state.population, state.generation, self.params.seed);
-        if let Representation::Network(np) = &self.rep {
-            return self.step_neat(state, eval, np);
-        }
-        if self.params.islands.count <= 1 && fitness.fitnessless().is_none() {
+        let (g, seed) = (state.generation, self.params.seed);
+        let by_islands = !matches!(self.rep, Representation::Network(_))
+            && (self.params.islands.count > 1 || fitness.fitnessless().is_some());
+        if !by_islands {
+            let eval = fitness.evaluate(&state.population, g, seed);
+            if let Representation::Network(np) = &self.rep {
+                return self.step_neat(state, eval, np);
+            }
             let stats = self.stats(state, &eval);
             let next = self.breed(state, &eval.fitness, fitness);
             return (next, stats, eval);
         }
-        let next = self.breed_islands(state, &mut eval, fitness);
+        let ranges = self.params.islands.ranges(state.population.len());
+        let homes = cluster::Homes::place(ranges.len());
+        let mut eval = match fitness.fitnessless() {
+            // Matches are played only where their island is served.
+            Some(_) => {
+                let served: Vec<bool> = (0..ranges.len()).map(|i| homes.serves(i)).collect();
+                let serves = |m: usize| ranges.iter().zip(&served).any(|(r, &s)| s && r.contains(&m));
+                fitness.evaluate_serving(&state.population, g, seed, &serves)
+            }
+            None => fitness.evaluate(&state.population, g, seed),
+        };
+        let next = self.breed_islands(state, &mut eval, fitness, &ranges, &homes);
         let stats = self.stats(state, &eval);
         (next, stats, eval)
     }
@@ -282,15 +310,24 @@ impl<'a> Engine<'a> {
     /// selection costs k − 1 matches), selects them among its own members,
     /// and breeds as many children as it has members. Then migration. When
     /// the fitness is fitnessless, `eval`'s fitness becomes the tournaments
-    /// each member won, and its games the matches played.
-    fn breed_islands(&self, state: &State, eval: &mut Evaluation, judge: &dyn Fitness) -> State {
+    /// each member won, and its games the matches played. Under MPI each
+    /// island is selected and bred where `homes` places it, and every rank
+    /// receives the whole next population (src/cluster/homes.rs).
+    fn breed_islands(
+        &self,
+        state: &State,
+        eval: &mut Evaluation,
+        judge: &dyn Fitness,
+        ranges: &[std::ops::Range<usize>],
+        homes: &cluster::Homes,
+    ) -> State {
         let p = &self.params;
         let g = state.generation;
-        let ranges = p.islands.ranges(state.population.len());
         let plans: Vec<Plan> = ranges.iter().enumerate().map(|(i, r)| self.plan(g, i as u64, r.len())).collect();
-        // Every selection event of every island: (island, event).
+        let served: Vec<usize> = (0..ranges.len()).filter(|&i| homes.serves(i)).collect();
+        // The selection events of the islands served here: (island, event).
         let events: Vec<(usize, usize)> =
-            plans.iter().enumerate().flat_map(|(i, plan)| (0..plan.parents).map(move |e| (i, e))).collect();
+            served.iter().flat_map(|&i| (0..plans[i].parents).map(move |e| (i, e))).collect();
         let fitnessless = judge.fitnessless();
         let pick = |&(i, e): &(usize, usize), fitness: &[f64]| {
             let r = &ranges[i];
@@ -310,9 +347,9 @@ impl<'a> Engine<'a> {
                 }
         };
         // Fitnessless selection plays matches: the generation's work, spread
-        // over the threads and, under MPI, the ranks (src/cluster).
+        // over the threads and, under MPI, the ranks that serve the island.
         let parents: Vec<usize> = match p.selection {
-            Selection::Fitnessless(_) => cluster::map(events.len(), |j| pick(&events[j], &eval.fitness)),
+            Selection::Fitnessless(_) => homes.map(events.len(), |j| pick(&events[j], &eval.fitness)),
             _ => events.iter().map(|ev| pick(ev, &eval.fitness)).collect(),
         };
         if let Some(games_per_match) = fitnessless {
@@ -322,18 +359,33 @@ impl<'a> Engine<'a> {
             }
             eval.fitness = wins;
             if let Selection::Fitnessless(k) = p.selection {
-                let matches = parents.len() as u64 * (k as u64).saturating_sub(1);
+                let all_parents: usize = plans.iter().map(|plan| plan.parents).sum();
+                let matches = all_parents as u64 * (k as u64).saturating_sub(1);
                 eval.games += matches * games_per_match;
             }
         }
-        let mut next = Vec::with_capacity(state.population.len());
+        let mut bred: Vec<(usize, Vec<Genome>)> = Vec::new();
         let mut taken = 0;
-        for (r, plan) in ranges.iter().zip(&plans) {
-            let chosen = &parents[taken..taken + plan.parents];
-            taken += plan.parents;
-            next.extend(self.breed_island(state, &eval.fitness, r, plan, chosen));
+        for &i in &served {
+            let chosen = &parents[taken..taken + plans[i].parents];
+            taken += plans[i].parents;
+            if homes.breeds(i) {
+                bred.push((i, self.breed_island(state, &eval.fitness, &ranges[i], &plans[i], chosen)));
+            }
         }
-        self.migrate(state, &eval.fitness, &ranges, &mut next);
+        self.migrate(state, &eval.fitness, ranges, &mut bred, homes);
+        // Every island, with the fitness its own ranks found (the
+        // tournaments won, when selection is fitnessless).
+        let islands: Vec<(Vec<Genome>, Vec<f64>)> = homes.gather(
+            bred.into_iter().map(|(i, members)| (i, (members, eval.fitness[ranges[i].clone()].to_vec()))).collect(),
+        );
+        let mut next = Vec::with_capacity(state.population.len());
+        let mut fitness = Vec::with_capacity(state.population.len());
+        for (members, f) in islands {
+            next.extend(members);
+            fitness.extend(f);
+        }
+        eval.fitness = fitness;
         State { generation: g + 1, population: next, neat: None }
     }
 
@@ -405,23 +457,39 @@ impl<'a> Engine<'a> {
 
     /// Every `islands.every` generations, each island's `migrants` fittest
     /// (of the generation just evaluated) replace members of the next
-    /// island drawn at random among those that are not its elites.
-    fn migrate(&self, state: &State, fitness: &[f64], ranges: &[std::ops::Range<usize>], next: &mut [Genome]) {
+    /// island drawn at random among those that are not its elites. `bred`
+    /// holds the islands this rank breeds; migrants come from the ranks
+    /// that breed the islands before them.
+    fn migrate(
+        &self,
+        state: &State,
+        fitness: &[f64],
+        ranges: &[std::ops::Range<usize>],
+        bred: &mut [(usize, Vec<Genome>)],
+        homes: &cluster::Homes,
+    ) {
         let p = &self.params;
         let isl = p.islands;
         if ranges.len() < 2 || isl.migrants == 0 || !(state.generation + 1).is_multiple_of(isl.every.max(1)) {
             return;
         }
-        for (i, from) in ranges.iter().enumerate() {
-            let to = &ranges[(i + 1) % ranges.len()];
-            let elites = p.elitism.min(to.len());
-            let slots = to.len() - elites;
-            let count = isl.migrants.min(slots);
-            let mut rng = stream(p.seed, &[MIGRATE, state.generation, i as u64]);
-            let targets = rand::seq::index::sample(&mut rng, slots, count);
-            let best = select::elite(&fitness[from.clone()], count);
-            for (t, b) in targets.iter().zip(best) {
-                next[to.start + elites + t] = state.population[from.start + b].clone();
+        let routes: Vec<(usize, usize)> = (0..ranges.len()).map(|i| (i, (i + 1) % ranges.len())).collect();
+        let elites = |to: usize| p.elitism.min(ranges[to].len());
+        let count = |to: usize| isl.migrants.min(ranges[to].len() - elites(to));
+        let arrivals: Vec<Option<Vec<Genome>>> = homes.relay(&routes, |k| {
+            let (from, to) = routes[k];
+            let best = select::elite(&fitness[ranges[from].clone()], count(to));
+            best.into_iter().map(|b| state.population[ranges[from].start + b].clone()).collect()
+        });
+        for (&(from, to), migrants) in routes.iter().zip(arrivals) {
+            let (Some(migrants), Some((_, members))) = (migrants, bred.iter_mut().find(|(i, _)| *i == to)) else {
+                continue;
+            };
+            let slots = ranges[to].len() - elites(to);
+            let mut rng = stream(p.seed, &[MIGRATE, state.generation, from as u64]);
+            let targets = rand::seq::index::sample(&mut rng, slots, count(to));
+            for (t, m) in targets.iter().zip(migrants) {
+                members[elites(to) + t] = m;
             }
         }
     }
@@ -670,8 +738,10 @@ mod tests {
         let text = |g: &Genome| g.to_form("x", &ps, &rep).to_string();
         // Island 0's fittest is member 1, island 1's member 6.
         let fitness = [0.0, 9.0, 1.0, 2.0, 0.0, 1.0, 8.0, 2.0];
-        let mut next: Vec<Genome> = vec![Genome::Weights(Vec::new()); 8];
-        engine.migrate(&state, &fitness, &Islands { count: 2, every: 1, migrants: 1 }.ranges(8), &mut next);
+        let mut bred: Vec<(usize, Vec<Genome>)> = (0..2).map(|i| (i, vec![Genome::Weights(Vec::new()); 4])).collect();
+        let homes = cluster::Homes::place(2);
+        engine.migrate(&state, &fitness, &Islands { count: 2, every: 1, migrants: 1 }.ranges(8), &mut bred, &homes);
+        let next: Vec<Genome> = bred.into_iter().flat_map(|(_, members)| members).collect();
         let arrived: Vec<String> = next.iter().filter(|g| matches!(g, Genome::Trees(_))).map(text).collect();
         assert_eq!(arrived.len(), 2, "one migrant each way");
         assert!(next[4..].iter().any(|g| matches!(g, Genome::Trees(_)) && text(g) == text(&state.population[1])));

@@ -16,7 +16,8 @@ use crate::rng::GpRng;
 use crate::search::programs::Program;
 use crate::syntax::{Atom, Sexp, Span};
 
-#[derive(Debug, Clone)]
+/// Serialisable so that members travel between the ranks of a run (src/cluster).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum Genome {
     /// One tree per slot of the representation, in slot order.
     Trees(Vec<Tree>),

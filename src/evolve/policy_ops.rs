@@ -12,7 +12,7 @@ use crate::lang::{Part, Tree, TypeId};
 use crate::rng::GpRng;
 
 /// The rules and default of a policy, without its name and source position.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct RuleList {
     pub rules: Vec<Rule>,
     pub default: Tree,

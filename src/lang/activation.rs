@@ -11,7 +11,7 @@
 //! last place, and reproducible.
 
 /// How a node turns its weighted sum into its value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Activation {
     /// NEAT's steepened sigmoid `1 / (1 + exp(-4.9 x))` (Stanley and
     /// Miikkulainen 2002), the default of NEAT implementations.

@@ -48,7 +48,7 @@ pub struct Policy {
     pub span: Span,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Rule {
     pub condition: Tree,
     pub value: Tree,

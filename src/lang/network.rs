@@ -24,7 +24,7 @@ use crate::diagnostic::FileId;
 use crate::syntax::{Atom, Sexp, Span};
 
 /// A hidden or output node.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NetNode {
     pub name: String,
     pub activation: Activation,
@@ -33,7 +33,7 @@ pub struct NetNode {
 
 /// A connection gene. `from` and `to` are node indices: `0..inputs.len()`
 /// are the inputs, then the nodes in the order of [`NetGenes::nodes`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
     pub from: usize,
     pub to: usize,
@@ -43,7 +43,7 @@ pub struct Link {
 }
 
 /// A network's genes, as NEAT varies them.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NetGenes {
     /// The input nodes: F terminals of the primset, in order.
     pub inputs: Vec<PrimId>,

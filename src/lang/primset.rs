@@ -13,7 +13,7 @@ use crate::diagnostic::FileId;
 use crate::syntax::Span;
 
 /// Index of a primitive in its primitive set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct PrimId(pub u32);
 
 #[derive(Debug, Clone)]

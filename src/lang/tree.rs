@@ -8,7 +8,7 @@ use super::primset::{PrimId, PrimKind, PrimSet};
 use super::types::Value;
 use crate::syntax::{Atom, Sexp, Span};
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Node {
     /// A call of a primitive (its arguments follow in prefix order).
     Prim(PrimId),
@@ -18,10 +18,12 @@ pub enum Node {
     Param(u16),
 }
 
-#[derive(Debug, Clone, Default)]
+/// Serialised without its spans (trees travel between the ranks of a run).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Tree {
     pub nodes: Vec<Node>,
     /// Source spans, one per node, when the tree was read from text.
+    #[serde(skip)]
     pub spans: Vec<Span>,
 }
 

@@ -37,7 +37,7 @@ impl TypeId {
 }
 
 /// A run-time value.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, serde::Serialize, serde::Deserialize)]
 pub enum Value {
     F(f64),
     I(i64),
