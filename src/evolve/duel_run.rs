@@ -9,7 +9,7 @@
 //! population that wins the most matches of a round robin among all of them,
 //! as BrilliAnt was chosen.
 
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use rand::RngExt;
 use rayon::prelude::*;
@@ -97,6 +97,9 @@ fn player_error(exp: &Experiment, name: &str, e: PlayerError) -> Diagnostic {
     }
 }
 
+/// A member's player, made when it first plays.
+type Lazy<S> = OnceLock<Option<Arc<S>>>;
+
 /// The fitness of evolution by duels: none of its own; matches decide.
 struct DuelFitness<G: NamedPlayers> {
     game: G,
@@ -105,9 +108,11 @@ struct DuelFitness<G: NamedPlayers> {
     order: Vec<usize>,
     /// Boards (double-games) a match.
     boards: u64,
-    /// The players of the population last evaluated (`None`: one the game
-    /// could not make, which loses every match).
-    players: RwLock<Vec<Option<Arc<G::Spec>>>>,
+    /// The players of the population last evaluated, each made when it
+    /// first plays (`None`: one the game could not make, which loses every
+    /// match). Made on demand, a rank compiles only the members its matches
+    /// draw: under MPI, those of the islands it serves (src/cluster).
+    players: RwLock<Vec<Lazy<G::Spec>>>,
     monitor: Option<(String, G::Spec, u32)>,
     round_robin: Option<u32>,
 }
@@ -137,35 +142,23 @@ impl<G: NamedPlayers> DuelFitness<G> {
 }
 
 impl<G: NamedPlayers> Fitness for DuelFitness<G> {
-    /// Makes the population's players; every fitness is 0 until the engine
-    /// counts the tournaments won.
-    fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
-        self.evaluate_serving(population, generation, seed, &|_| true)
-    }
-
-    /// Makes the players of the members whose islands this rank serves
-    /// (under MPI, src/cluster/homes.rs); the others play no match here.
-    fn evaluate_serving(
-        &self,
-        population: &[Genome],
-        _generation: u64,
-        _seed: u64,
-        serves: &(dyn Fn(usize) -> bool + Sync),
-    ) -> Evaluation {
-        let specs: Vec<Option<Arc<G::Spec>>> = population
-            .par_iter()
-            .enumerate()
-            .map(|(i, g)| if serves(i) { self.spec(g, &format!("g{i}")).map(Arc::new) } else { None })
-            .collect();
+    /// Forgets the last population's players (a player is made when it
+    /// first plays); every fitness is 0 until the engine counts the
+    /// tournaments won.
+    fn evaluate(&self, population: &[Genome], _generation: u64, _seed: u64) -> Evaluation {
         if let Ok(mut players) = self.players.write() {
-            *players = specs;
+            *players = (0..population.len()).map(|_| OnceLock::new()).collect();
         }
         Evaluation { fitness: vec![0.0; population.len()], games: 0 }
     }
 
-    fn beats(&self, _population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
+    fn beats(&self, population: &[Genome], a: usize, b: usize, rng: &mut GpRng) -> bool {
         let Ok(players) = self.players.read() else { return false };
-        match (players.get(a).cloned().flatten(), players.get(b).cloned().flatten()) {
+        let player = |i: usize| -> Option<Arc<G::Spec>> {
+            let cell = players.get(i)?;
+            cell.get_or_init(|| population.get(i).and_then(|g| self.spec(g, &format!("g{i}"))).map(Arc::new)).clone()
+        };
+        match (player(a), player(b)) {
             (Some(pa), Some(pb)) => {
                 drop(players);
                 self.play_match(&pa, &pb, self.boards, rng)

@@ -114,20 +114,6 @@ pub trait Fitness: Sync {
     fn fitnessless(&self) -> Option<u64> {
         None
     }
-
-    /// `evaluate` for fitnessless selection whose islands are spread over
-    /// ranks: only members for which `serves` holds will play matches here,
-    /// so the others need not be made ready. By default, all are.
-    fn evaluate_serving(
-        &self,
-        population: &[Genome],
-        generation: u64,
-        seed: u64,
-        serves: &(dyn Fn(usize) -> bool + Sync),
-    ) -> Evaluation {
-        let _ = serves;
-        self.evaluate(population, generation, seed)
-    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -270,15 +256,7 @@ impl<'a> Engine<'a> {
         }
         let ranges = self.params.islands.ranges(state.population.len());
         let homes = cluster::Homes::place(ranges.len());
-        let mut eval = match fitness.fitnessless() {
-            // Matches are played only where their island is served.
-            Some(_) => {
-                let served: Vec<bool> = (0..ranges.len()).map(|i| homes.serves(i)).collect();
-                let serves = |m: usize| ranges.iter().zip(&served).any(|(r, &s)| s && r.contains(&m));
-                fitness.evaluate_serving(&state.population, g, seed, &serves)
-            }
-            None => fitness.evaluate(&state.population, g, seed),
-        };
+        let mut eval = fitness.evaluate(&state.population, g, seed);
         let next = self.breed_islands(state, &mut eval, fitness, &ranges, &homes);
         let stats = self.stats(state, &eval);
         (next, stats, eval)
