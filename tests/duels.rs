@@ -112,3 +112,38 @@ fn a_monitor_that_cannot_be_made_is_an_error_before_any_work() {
     std::fs::remove_file(file).ok();
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `(fitness (versus ...))`: every member plays the same double-games
+/// against each fixed player; fitness is its share of games won plus a
+/// hundredth of its share of the food; the run is the same on 1 and 2
+/// threads, and its champion plays as an ant.
+#[test]
+fn ants_judged_against_fixed_players_evolve_the_same_on_one_and_two_threads() {
+    let file = "tests/data/evolve/tiny-expert.sg";
+    let (one, two) = (temp("expert1"), temp("expert2"));
+    for (dir, threads) in [(&one, "1"), (&two, "2")] {
+        let (code, _, stderr) =
+            stratagem(&["evolve", file, "--out", dir.to_str().expect("utf-8"), "--threads", threads]);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    assert_eq!(read(&one, "log.jsonl"), read(&two, "log.jsonl"));
+    let log = read(&one, "log.jsonl");
+    assert_eq!(log.lines().count(), 3);
+    for line in log.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).expect("a JSON record");
+        // 20 members, (3 + 2) double-games each.
+        assert_eq!(record["games"], 20 * 5 * 2, "{record}");
+        let (best, worst) = (record["best"].as_f64().expect("best"), record["worst"].as_f64().expect("worst"));
+        assert!((0.0..=1.01).contains(&worst) && (worst..=1.01).contains(&best), "{record}");
+        // Won games count whole, food a hundredth: no fitness is a bare share of food.
+        assert!(best >= 0.1, "the best wins some games against random and greedy: {record}");
+    }
+    let champ = one.join("champions/tiny-expert.sg");
+    let spec = format!("gp:{}:tiny-expert-champion", champ.display());
+    let (code, _, stderr) =
+        stratagem(&["tournament", "--game", "antwars", "--players", &format!("{spec},random"), "--games", "20"]);
+    assert_eq!(code, 0, "{stderr}");
+    for d in [one, two] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}

@@ -109,8 +109,9 @@ fn run_here(args: &EvolveArgs) -> Outcome {
     if let Some(seed) = args.seed {
         exp.seed = seed;
     }
-    if let Some(monitor) = exp.monitor.as_mut() {
-        monitor.resolve(args.file.as_ref().and_then(|f| f.parent()).unwrap_or(std::path::Path::new("")));
+    let base = args.file.as_ref().and_then(|f| f.parent()).unwrap_or(std::path::Path::new(""));
+    for player in exp.monitor.iter_mut().chain(exp.opponents.iter_mut()) {
+        player.resolve(base);
     }
     if let Some(source) = exp.puzzles.as_mut().filter(|s| s.numbered.is_none()) {
         // Relative to the experiment's file, as imports are.

@@ -29,6 +29,7 @@ use crate::syntax::Sexp;
 /// Stream purposes of this module, apart from the engine's.
 const MONITOR: u64 = 20;
 const ROUND_ROBIN: u64 = 21;
+const VERSUS: u64 = 22;
 
 /// Runs experiment `exp` on `game`, a game of named players.
 pub(super) fn run_duels<G: NamedPlayers>(
@@ -69,6 +70,11 @@ pub(super) fn run_duels<G: NamedPlayers>(
             Some((m.opponent.clone(), spec, m.double_games))
         }
     };
+    let mut opponents = Vec::new();
+    for o in &exp.opponents {
+        let spec = game.parse_player(&o.spec).map_err(|e| vec![player_error(exp, &o.opponent, e)])?;
+        opponents.push((spec, o.double_games));
+    }
     let round_robin = match exp.champion {
         ChampionRule::RoundRobin { double_games } => Some(double_games),
         _ => None,
@@ -80,6 +86,7 @@ pub(super) fn run_duels<G: NamedPlayers>(
         boards: u64::from(exp.match_games / 2).max(1),
         players: RwLock::new(Vec::new()),
         monitor,
+        opponents,
         round_robin,
     };
     run_generations(&fitness, module, form, exp, primset_import, opts)
@@ -95,6 +102,15 @@ fn player_error(exp: &Experiment, name: &str, e: PlayerError) -> Diagnostic {
         Some(help) => d.with_help(help),
         None => d,
     }
+}
+
+/// A member's two games against a fixed player: games won, games in which
+/// it was killed, and the sum over the games of its share of the food eaten.
+#[derive(Default)]
+struct Against {
+    wins: u64,
+    deaths: u64,
+    food_share: f64,
 }
 
 /// A member's player, made when it first plays.
@@ -114,6 +130,9 @@ struct DuelFitness<G: NamedPlayers> {
     /// draw: under MPI, those of the islands it serves (src/cluster).
     players: RwLock<Vec<Lazy<G::Spec>>>,
     monitor: Option<(String, G::Spec, u32)>,
+    /// `(fitness (versus ...))`: the fixed players every member meets, and
+    /// the double-games a generation against each. Empty: fitnessless.
+    opponents: Vec<(G::Spec, u32)>,
     round_robin: Option<u32>,
 }
 
@@ -122,6 +141,55 @@ impl<G: NamedPlayers> DuelFitness<G> {
         let Genome::Trees(trees) = genome else { return None };
         let trees: Vec<Tree> = self.order.iter().map(|&i| trees.get(i).cloned().unwrap_or_default()).collect();
         self.game.evolved_player(name, &self.ps, &trees).ok()
+    }
+
+    /// A double-game of `me` against the fixed player `them` on the board
+    /// of stream (seed, `key`), `me` as Ant 1 then Ant 2, each game's
+    /// randomness from (seed, `key`, role, player).
+    fn double_game_against(&self, me: &G::Spec, them: &G::Spec, seed: u64, key: [u64; 3]) -> Option<Against> {
+        let (Ok(mut me), Ok(mut them)) = (self.game.new_player(me), self.game.new_player(them)) else {
+            return None;
+        };
+        let start = self.game.random_start(&mut stream(seed, &key));
+        let mut tally = Against::default();
+        for role in 0..2u64 {
+            let mut rngs = [0, 1].map(|r| stream(seed, &[key[0], key[1], key[2], role, r]));
+            let [r0, r1] = &mut rngs;
+            let end = if role == 0 {
+                self.game.play(&start, [&mut me, &mut them], [r0, r1])
+            } else {
+                self.game.play(&start, [&mut them, &mut me], [r0, r1])
+            };
+            let end = end.ok()?;
+            tally.wins += u64::from(end.winner == Some(role as u8));
+            tally.deaths += u64::from(end.killed == Some(role as u8));
+            let (mine, theirs) = (end.points[role as usize], end.points[1 - role as usize]);
+            tally.food_share += if mine + theirs == 0 { 0.5 } else { f64::from(mine) / f64::from(mine + theirs) };
+        }
+        Some(tally)
+    }
+
+    /// Member `i`'s fitness against the fixed opponents: its share of games
+    /// won, plus a hundredth of its mean share of the food eaten (which
+    /// orders members that win equally often, and gives a gradient where
+    /// every game is lost). Boards of (seed, generation, opponent,
+    /// double-game), the same for every member; 0 for a member the game
+    /// cannot make or that fails.
+    fn versus_fitness(&self, genome: &Genome, i: usize, generation: u64, seed: u64) -> f64 {
+        let Some(me) = self.spec(genome, &format!("g{i}")) else { return 0.0 };
+        let mut games = 0u64;
+        let mut tally = Against::default();
+        for (o, (them, double_games)) in self.opponents.iter().enumerate() {
+            for d in 0..u64::from(*double_games) {
+                let key = [VERSUS, generation, (o as u64) << 32 | d];
+                let Some(t) = self.double_game_against(&me, them, seed, key) else { return 0.0 };
+                games += 2;
+                tally.wins += t.wins;
+                tally.food_share += t.food_share;
+            }
+        }
+        let games = games.max(1) as f64;
+        tally.wins as f64 / games + tally.food_share / games / 100.0
     }
 
     /// Whether A beats B in a match of `boards` double-games, its boards and
@@ -145,7 +213,14 @@ impl<G: NamedPlayers> Fitness for DuelFitness<G> {
     /// Forgets the last population's players (a player is made when it
     /// first plays); every fitness is 0 until the engine counts the
     /// tournaments won.
-    fn evaluate(&self, population: &[Genome], _generation: u64, _seed: u64) -> Evaluation {
+    fn evaluate(&self, population: &[Genome], generation: u64, seed: u64) -> Evaluation {
+        if !self.opponents.is_empty() {
+            // Each member's games are a task, spread over the threads and,
+            // under MPI, the ranks (src/cluster).
+            let fitness = cluster::map(population.len(), |i| self.versus_fitness(&population[i], i, generation, seed));
+            let per_member: u64 = self.opponents.iter().map(|(_, d)| 2 * u64::from(*d)).sum();
+            return Evaluation { fitness, games: per_member * population.len() as u64 };
+        }
         if let Ok(mut players) = self.players.write() {
             *players = (0..population.len()).map(|_| OnceLock::new()).collect();
         }
@@ -168,7 +243,7 @@ impl<G: NamedPlayers> Fitness for DuelFitness<G> {
     }
 
     fn fitnessless(&self) -> Option<u64> {
-        Some(2 * self.boards)
+        self.opponents.is_empty().then_some(2 * self.boards)
     }
 }
 
@@ -215,27 +290,9 @@ impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
         let me = self.spec(best, "best")?;
         // Each double-game is a task of its own (players forget a game when
         // the next starts), spread over the threads and, under MPI, the ranks.
-        let double_game = |i: u64| -> Option<(u64, u64)> {
-            let (Ok(mut me), Ok(mut them)) = (self.game.new_player(&me), self.game.new_player(opponent)) else {
-                return None;
-            };
-            let start = self.game.random_start(&mut stream(seed, &[MONITOR, generation, i]));
-            let (mut wins, mut deaths) = (0, 0);
-            for role in 0..2u64 {
-                let mut rngs = [0, 1].map(|r| stream(seed, &[MONITOR, generation, i, role, r]));
-                let [r0, r1] = &mut rngs;
-                let end = if role == 0 {
-                    self.game.play(&start, [&mut me, &mut them], [r0, r1])
-                } else {
-                    self.game.play(&start, [&mut them, &mut me], [r0, r1])
-                };
-                let end = end.ok()?;
-                wins += u64::from(end.winner == Some(role as u8));
-                deaths += u64::from(end.killed == Some(role as u8));
-            }
-            Some((wins, deaths))
-        };
-        let tallies: Vec<Option<(u64, u64)>> = cluster::map(*double_games as usize, |i| double_game(i as u64));
+        let double_game = |i: u64| self.double_game_against(&me, opponent, seed, [MONITOR, generation, i]);
+        let tallies: Vec<Option<(u64, u64)>> =
+            cluster::map(*double_games as usize, |i| double_game(i as u64).map(|t| (t.wins, t.deaths)));
         let (mut games, mut wins, mut deaths) = (0u64, 0u64, 0u64);
         for (w, d) in tallies.into_iter().collect::<Option<Vec<_>>>()? {
             games += 2;

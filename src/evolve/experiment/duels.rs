@@ -5,6 +5,7 @@
 //! (islands N (every M) (migrants K))  ; N islands; every M generations K migrants to the next
 //! (monitor "PLAYER" D)                ; duels: each generation's best against PLAYER, D double-games
 //! (champion (round-robin D))          ; duels: a round robin of the final population
+//! (fitness (versus "PLAYER" D) ...)   ; duels: fitness by games against fixed players instead
 //! ```
 
 use super::clauses::Clauses;
@@ -13,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::evolve::engine::{Islands, Selection};
 use crate::games::registry::{Entry, Kind};
 use crate::lang::syntax_helpers::Cx;
-use crate::syntax::{Atom, SexpKind, Span};
+use crate::syntax::{Atom, Sexp, SexpKind, Span};
 
 const ISLANDS_USAGE: &str = "(islands N (every M) (migrants K))";
 
@@ -81,13 +82,14 @@ pub(super) fn lower_islands(cx: &mut Cx, clauses: &Clauses, population: usize) -
 }
 
 /// Checks what evolution by duels needs, on a game of named players, and
-/// refuses its settings elsewhere; the monitor, if any. `at` is where to
-/// point for settings that are missing.
+/// refuses its settings elsewhere; the monitor, if any. `selection` comes
+/// with whether `(fitness (versus ...))` scores the members; `at` is where
+/// to point for settings that are missing.
 pub(super) fn check_duel_run(
     cx: &mut Cx,
     clauses: &Clauses,
     game: &Entry,
-    selection: Selection,
+    selection: (Selection, bool),
     match_games: u32,
     champion: ChampionRule,
     at: Span,
@@ -102,18 +104,32 @@ pub(super) fn check_duel_run(
         }
         return None;
     }
-    if !matches!(selection, Selection::Fitnessless(_)) {
-        let span = if clauses.get("selection").is_some() { clauses.span("selection") } else { at };
-        cx.push(
+    // Selection by matches, or by fitness when games against fixed players score.
+    let (selection, versus) = selection;
+    let span = if clauses.get("selection").is_some() { clauses.span("selection") } else { at };
+    match (versus, selection) {
+        (false, Selection::Fitnessless(_)) | (true, Selection::Tournament(_) | Selection::Proportionate) => {}
+        (false, _) => cx.push(
             Diagnostic::error(
                 "stratagem::experiment::duels",
                 format!("evolution on {} is by duels, which select by matches alone", game.name),
             )
             .at(cx.file, span, "needs (selection (fitnessless K))")
-            .with_help("write (selection (fitnessless 5)): a single-elimination tournament of 5 (seeds/003)"),
-        );
+            .with_help(
+                "write (selection (fitnessless 5)): a single-elimination tournament of 5 (seeds/003); \
+                 or judge members by games against fixed players with (fitness (versus \"PLAYER\" D))",
+            ),
+        ),
+        (true, _) => cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::duels",
+                "(fitness (versus ...)) scores every member, so fitnessless selection has nothing to do",
+            )
+            .at(cx.file, span, "needs a selection by fitness")
+            .with_help("write (selection (tournament 7)), or drop (fitness ...) to select by matches"),
+        ),
     }
-    for key in ["fitness", "player", "introns"] {
+    for key in ["player", "introns"] {
         if clauses.get(key).is_some() {
             cx.push(
                 Diagnostic::error(
@@ -121,7 +137,7 @@ pub(super) fn check_duel_run(
                     format!("`({key} ...)` has no use in evolution by duels on {}", game.name),
                 )
                 .at(cx.file, clauses.span(key), "not used")
-                .with_help("members are judged only by the matches of fitnessless selection; remove it"),
+                .with_help("members are judged by matches, or by games against fixed players; remove it"),
             );
         }
     }
@@ -153,6 +169,33 @@ pub(super) fn check_duel_run(
         clauses.malformed(cx, "monitor", usage);
         return None;
     };
+    fixed_player(cx, player, games, usage)
+}
+
+/// `(fitness (versus "PLAYER" D) ...)` of a run by duels: each member's
+/// fitness is the share of games it wins in D double-games against each
+/// PLAYER (the same boards for every member of a generation).
+pub(super) fn lower_versus(cx: &mut Cx, parts: &[Sexp]) -> Vec<Monitor> {
+    let usage = "(fitness (versus \"PLAYER\" D) ...): D double-games a generation against each PLAYER";
+    let mut opponents = Vec::new();
+    for part in parts {
+        match part.as_list().unwrap_or_default() {
+            [head, player, games] if head.as_symbol() == Some("versus") => {
+                opponents.extend(fixed_player(cx, player, games, usage));
+            }
+            _ => cx.error(
+                "stratagem::experiment::fitness",
+                part,
+                "evolution by duels is judged by matches, or by games against fixed players",
+                format!("expected {usage}"),
+            ),
+        }
+    }
+    opponents
+}
+
+/// A player named as `tournament --players` names it, and D double-games.
+fn fixed_player(cx: &mut Cx, player: &Sexp, games: &Sexp, usage: &str) -> Option<Monitor> {
     let opponent = match &player.kind {
         SexpKind::Atom(Atom::Str(s) | Atom::Symbol(s)) => s.clone(),
         _ => {

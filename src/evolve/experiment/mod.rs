@@ -93,8 +93,9 @@ pub enum ChampionRule {
     RoundRobin { double_games: u32 },
 }
 
-/// Games against a fixed player that a run logs every generation for its
-/// best member, without selecting by them (the paper's figure 4).
+/// A fixed player and the double-games a generation against it: the
+/// monitor a run by duels logs for its best member without selecting by
+/// it (the paper's figure 4), or an opponent of `(fitness (versus ...))`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Monitor {
     /// The player, as `tournament --players` names it, as written.
@@ -189,6 +190,9 @@ pub struct Experiment {
     pub erc_mutation: f64,
     pub islands: Islands,
     pub monitor: Option<Monitor>,
+    /// Runs by duels judged by games against fixed players instead of by
+    /// matches: `(fitness (versus "PLAYER" D) ...)`.
+    pub opponents: Vec<Monitor>,
 }
 
 const KEYS: [&str; 30] = [
@@ -389,11 +393,17 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
             SearchParams::full(1)
         }
     };
+    let mut opponents = Vec::new();
     let fitness = match clauses.get("fitness") {
         None if game.is_some_and(|g| g.kind == Kind::Puzzle) => vec![FitnessPart::Solve(10)],
         // Duels are judged by the matches of fitnessless selection alone.
         None if game.is_some_and(|g| g.kind == Kind::Observed) => Vec::new(),
         None => vec![FitnessPart::Cohort(10)],
+        // Duels' own fitness: games against fixed players (duels.rs).
+        Some(parts) if game.is_some_and(|g| g.kind == Kind::Observed) => {
+            opponents = duels::lower_versus(cx, parts);
+            Vec::new()
+        }
         Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
         Some(_) => {
             cx.push(
@@ -413,7 +423,9 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
     };
 
     let (Some(ps_id), Some(game)) = (ps_id, game) else { return None };
-    let monitor = duels::check_duel_run(cx, &clauses, game, selection, match_games, champion, form.span.first_byte());
+    let versus = !opponents.is_empty();
+    let at = form.span.first_byte();
+    let monitor = duels::check_duel_run(cx, &clauses, game, (selection, versus), match_games, champion, at);
     let puzzles = puzzles::lower_puzzles(cx, &clauses, game, form.span.first_byte());
     puzzles::check_puzzle_run(cx, &clauses, game, &fitness, champion);
     let cca_run = cca::CcaRun { fitness: &fitness, selection, islands, champion };
@@ -480,6 +492,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
         erc_mutation,
         islands,
         monitor,
+        opponents,
     })
 }
 
