@@ -16,7 +16,7 @@ use std::time::Duration;
 use mpi::Threading;
 use mpi::environment::Universe;
 use mpi::point_to_point::Status;
-use mpi::topology::{Color, Rank, SimpleCommunicator};
+use mpi::topology::{Color, Process, Rank, SimpleCommunicator};
 use mpi::traits::*;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -216,10 +216,7 @@ where
             arrived[k] = Some(if from == me {
                 make(k)
             } else {
-                let source = world.process_at_rank(from as Rank);
-                wait(|| source.immediate_probe_with_tag(MIGRANTS));
-                let (bytes, _): (Vec<u8>, Status) = source.receive_vec_with_tag(MIGRANTS);
-                decode(&world, &bytes)
+                decode(&world, &receive(&world.process_at_rank(from as Rank), MIGRANTS))
             });
         }
         for send in sends {
@@ -244,10 +241,7 @@ where
     let bytes = if world.rank() == 0 {
         let mut whole = part;
         for from in 1..world.size() {
-            let source = world.process_at_rank(from);
-            wait(|| source.immediate_probe_with_tag(PART));
-            let (bytes, _): (Vec<u8>, Status) = source.receive_vec_with_tag(PART);
-            whole.extend(decode::<Vec<T>>(&world, &bytes));
+            whole.extend(decode::<Vec<T>>(&world, &receive(&world.process_at_rank(from), PART)));
         }
         let bytes = encode(&world, &whole);
         for to in 1..world.size() {
@@ -257,8 +251,7 @@ where
     } else {
         let bytes = encode(&world, &part);
         mpi::request::scope(|scope| finish(root.immediate_send_with_tag(scope, &bytes[..], PART)));
-        wait(|| root.immediate_probe_with_tag(WHOLE));
-        root.receive_vec_with_tag::<u8>(WHOLE).0
+        receive(&root, WHOLE)
     };
     decode(&world, &bytes)
 }
@@ -277,6 +270,12 @@ fn wait(probe: impl Fn() -> Option<Status>) -> Status {
         std::thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(1));
     }
+}
+
+/// The next message tagged `tag` from `source`, waited for politely.
+fn receive(source: &Process<'_>, tag: i32) -> Vec<u8> {
+    wait(|| source.immediate_probe_with_tag(tag));
+    source.receive_vec_with_tag::<u8>(tag).0
 }
 
 /// Waits for a send to complete, sleeping between tests like [`wait`]

@@ -242,21 +242,17 @@ impl<'a> Engine<'a> {
 
     /// Evaluates `state` and breeds the next generation.
     pub fn step(&self, state: &State, fitness: &dyn Fitness) -> (State, GenerationStats, Evaluation) {
-        let (g, seed) = (state.generation, self.params.seed);
-        let by_islands = !matches!(self.rep, Representation::Network(_))
-            && (self.params.islands.count > 1 || fitness.fitnessless().is_some());
-        if !by_islands {
-            let eval = fitness.evaluate(&state.population, g, seed);
-            if let Representation::Network(np) = &self.rep {
-                return self.step_neat(state, eval, np);
-            }
+        let mut eval = fitness.evaluate(&state.population, state.generation, self.params.seed);
+        if let Representation::Network(np) = &self.rep {
+            return self.step_neat(state, eval, np);
+        }
+        if self.params.islands.count <= 1 && fitness.fitnessless().is_none() {
             let stats = self.stats(state, &eval);
             let next = self.breed(state, &eval.fitness, fitness);
             return (next, stats, eval);
         }
         let ranges = self.params.islands.ranges(state.population.len());
         let homes = cluster::Homes::place(ranges.len());
-        let mut eval = fitness.evaluate(&state.population, g, seed);
         let next = self.breed_islands(state, &mut eval, fitness, &ranges, &homes);
         let stats = self.stats(state, &eval);
         (next, stats, eval)
