@@ -7,12 +7,14 @@ rollouts, GGP-Base's prover).
 
 Usage (from the repository root, after `cargo build --release`):
 
-    python3 benches/bench.py [--quick] [--only SECTION,...]
+    python3 benches/bench.py [--quick] [--only SECTION,...] [--baseline BIN]
 
-Sections: batch, playouts, gdl, compile, rushhour. Prints one Markdown table
-per section (figure, ours, reference, ratio, target) and the command behind
-each figure; `--quick` shortens every measurement (for a smoke run, not for
-figures). Note the machine and its load with the figures: the machine's
+Sections: batch, playouts, search, gdl, compile, rushhour, evolve. Prints one
+Markdown table per section (figure, ours, reference, ratio, target) and the
+command behind each figure; `--quick` shortens every measurement (for a smoke
+run, not for figures). The search figures have no outside reference: with
+`--baseline BIN` (an older build of stratagem) the same games are timed with
+it, in the same run. Note the machine and its load with the figures: the machine's
 speed varies run to run.
 """
 import argparse
@@ -109,6 +111,59 @@ def playouts(quick):
     table("Random playouts: `stratagem play` next to OpenSpiel", rows, commands)
 
 
+# The searching players of the two board games, as evolution and `play` use
+# them: material α-β (the papers' benchmark player) and evolved programs at
+# the leaves of α-β (what every fitness evaluation runs).
+SEARCHES = [
+    ("morris", "material α-β 5 vs 4", ["--a", "alphabeta:5:material", "--b", "alphabeta:4:material"], 20),
+    ("lose-checkers", "material α-β 8 vs 7", ["--a", "alphabeta:8:material", "--b", "alphabeta:7:material"], 40),
+    ("morris", "GP α-β 3 (morris-weights champion) both sides",
+     ["--a", "gp:programs/champions/morris-weights.sg:morris-weights-champion:alphabeta:3",
+      "--b", "gp:programs/champions/morris-weights.sg:morris-weights-champion:alphabeta:3"], 300),
+    ("lose-checkers", "GP α-β 4 (figure 1-2 tree) vs random",
+     ["--a", "gp:programs/champions/lose-checkers-figure-1-2.sg:figure-1-2:alphabeta:4", "--b", "random"], 4000),
+]
+
+
+def games_per_s(binary, cmd, rounds):
+    """The best of `rounds` runs' games/s of `play` (one thread: the figure per core)."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    best = 0.0
+    for _ in range(rounds):
+        out = run([binary] + cmd, env=env)
+        best = max(best, json.loads(out)["games_per_s"])
+    return best
+
+
+def search(quick, baseline=None):
+    rows, commands = [], []
+    rounds = 1 if quick else 3
+    for game, what, players, games in SEARCHES:
+        if quick:
+            games = max(2, games // 10)
+        cmd = ["play", "--game", game] + players + ["--games", str(games), "--seed", "1", "--format", "json"]
+        ours = games_per_s(BIN, cmd, rounds)
+        ref = games_per_s(baseline, cmd, rounds) if baseline else 0
+        rows.append(("%s %s: games/s, one thread%s" % (game, what, " vs the baseline" if baseline else ""), ours, ref,
+                     "≥ 1.5×" if baseline else ""))
+        commands.append("RAYON_NUM_THREADS=1 stratagem " + " ".join(cmd))
+    table("Search: α-β players on the board games" + (" next to %s" % baseline if baseline else ""), rows,
+          commands)
+
+
+def evolve(quick):
+    out = os.path.join("target", "bench-morris-20co")
+    cmd = [BIN, "evolve", "programs/experiments/morris-20co.sg", "--threads", "2", "--out", out]
+    if quick:
+        cmd += ["--stop-after", "2"]
+    start = time.perf_counter()
+    run(cmd)
+    secs = time.perf_counter() - start
+    figure = "morris-20co: wall seconds on 2 threads" + (" (2 generations)" if quick else "")
+    table("Evolution: the Morris 20Co run", [(figure, secs, 0, "" if quick else "≤ 600 s")],
+          [" ".join(["stratagem"] + cmd[1:])])
+
+
 PLAYOUTS = re.compile(r"([0-9.]+) playouts/s, ([0-9.]+) expansions/s")
 
 
@@ -192,13 +247,16 @@ def rushhour(quick):
            "python3 -c 'import rh_bfs; ...'   # rh_bfs.solve(board) over the same boards"])
 
 
-SECTIONS = {"batch": batch, "playouts": playouts, "gdl": gdl, "compile": compile_times, "rushhour": rushhour}
+SECTIONS = {"batch": batch, "playouts": playouts, "search": search, "gdl": gdl, "compile": compile_times,
+            "rushhour": rushhour, "evolve": evolve}
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--only", default=",".join(SECTIONS))
+    p.add_argument("--baseline", metavar="BIN",
+                   help="another stratagem binary (an older build) whose search figures are measured beside ours")
     a = p.parse_args()
     os.chdir(ROOT)
     if not os.path.exists(BIN):
@@ -210,7 +268,10 @@ def main():
     for name in a.only.split(","):
         if name not in SECTIONS:
             sys.exit("bench: unknown section `%s` (sections: %s)" % (name, ", ".join(SECTIONS)))
-        SECTIONS[name](a.quick)
+        if name == "search":
+            search(a.quick, a.baseline and os.path.abspath(a.baseline))
+        else:
+            SECTIONS[name](a.quick)
 
 
 main()

@@ -353,6 +353,20 @@ pub trait TwoPlayer: Game {
     fn outcome(&self, state: &Self::State, player: Player) -> Option<Outcome> {
         self.result(state).map(|r| r.outcome_for(player))
     }
+
+    /// [`TwoPlayer::result`], and while the game goes on its legal moves,
+    /// written into `moves` (cleared first): what a search asks of every
+    /// node it expands. A game whose end test finds the moves anyway
+    /// (checkers: the side without moves decides the game) answers both
+    /// with one move generation.
+    fn result_or_moves(&self, state: &Self::State, moves: &mut Vec<Self::Move>) -> Option<GameResult> {
+        moves.clear();
+        let result = self.result(state);
+        if result.is_none() {
+            self.legal_moves(state, moves);
+        }
+        result
+    }
 }
 
 /// [`Game::turn`] of a two-player game.

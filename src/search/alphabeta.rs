@@ -99,6 +99,16 @@ fn sane(v: f64) -> f64 {
     if v.is_nan() { 0.0 } else { v.clamp(-EVAL_LIMIT, EVAL_LIMIT) }
 }
 
+/// The value of a decided game for `me`, `ply` plies below the root: a win
+/// found sooner scores higher.
+fn decided(result: GameResult, me: Player, ply: u32) -> f64 {
+    match result {
+        GameResult::Draw => 0.0,
+        GameResult::Winner(w) if w == me => WIN - f64::from(ply),
+        GameResult::Winner(_) => -(WIN - f64::from(ply)),
+    }
+}
+
 /// The evaluator of leaves and, optionally, a separate one ranking siblings.
 pub struct Evals<'a, G: TwoPlayer> {
     pub eval: &'a mut dyn Evaluator<G>,
@@ -185,6 +195,21 @@ impl<G: TwoPlayer> AlphaBeta<G> {
         scored.into_iter().map(|(_, i)| i).collect()
     }
 
+    /// The value of a leaf for the player to move there: its result if the
+    /// game is over, else its evaluation from the searcher's perspective.
+    #[inline(always)]
+    fn leaf(&self, game: &G, state: &G::State, ply: u32, evals: &mut Evals<G>) -> f64 {
+        let me = game.to_move(state);
+        if let Some(result) = game.result(state) {
+            return decided(result, me, ply);
+        }
+        match self.params.perspective {
+            Perspective::Mover => sane(evals.eval.evaluate(game, state, me)),
+            Perspective::Root if me == self.root => sane(evals.eval.evaluate(game, state, me)),
+            Perspective::Root => -sane(evals.eval.evaluate(game, state, self.root)),
+        }
+    }
+
     /// Negamax value of `state` for the player to move.
     #[allow(clippy::too_many_arguments)]
     fn search(
@@ -197,30 +222,33 @@ impl<G: TwoPlayer> AlphaBeta<G> {
         beta: f64,
         evals: &mut Evals<G>,
     ) -> f64 {
-        let me = game.to_move(state);
-        if let Some(result) = game.result(state) {
-            return match result {
-                GameResult::Draw => 0.0,
-                GameResult::Winner(w) if w == me => WIN - f64::from(ply),
-                GameResult::Winner(_) => -(WIN - f64::from(ply)),
-            };
-        }
         if depth == 0 {
-            return match self.params.perspective {
-                Perspective::Mover => sane(evals.eval.evaluate(game, state, me)),
-                Perspective::Root if me == self.root => sane(evals.eval.evaluate(game, state, me)),
-                Perspective::Root => -sane(evals.eval.evaluate(game, state, self.root)),
-            };
+            return self.leaf(game, state, ply, evals);
+        }
+        let me = game.to_move(state);
+        let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
+        if let Some(result) = game.result_or_moves(state, &mut moves) {
+            self.buffers[ply as usize] = moves;
+            return decided(result, me, ply);
         }
         self.expanded += 1;
-        let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
-        game.legal_moves(state, &mut moves);
         let prune = self.params.is_selective() && depth >= 2 && ply >= self.params.full_search_depth;
         let mut best = f64::NEG_INFINITY;
         if prune {
             let children: Vec<G::State> = moves.iter().map(|m| game.apply(state, m)).collect();
             for i in self.rank(game, &children, me, evals.ranker()) {
                 let v = -self.search(game, &children[i], depth - 1, ply + 1, -beta, -alpha, evals);
+                best = best.max(v);
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        } else if depth == 1 {
+            // The leaves' parents, most of a search's interior nodes: the
+            // leaves are valued in the loop, without a call per leaf.
+            for m in &moves {
+                let v = -self.leaf(game, &game.apply(state, m), ply + 1, evals);
                 best = best.max(v);
                 alpha = alpha.max(v);
                 if alpha >= beta {
@@ -264,15 +292,6 @@ mod tests {
         fn evaluate(&mut self, game: &G, state: &G::State, me: Player) -> f64 {
             let h = format!("{state:?}").bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
             game.material(state, me) + (h % 1000) as f64 / 1000.0
-        }
-    }
-
-    /// The value of a decided game for `me`, found `ply` plies below the root.
-    fn decided(r: GameResult, me: Player, ply: u32) -> f64 {
-        match r {
-            GameResult::Draw => 0.0,
-            GameResult::Winner(w) if w == me => WIN - f64::from(ply),
-            GameResult::Winner(_) => -(WIN - f64::from(ply)),
         }
     }
 

@@ -290,8 +290,8 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
             PlayerFactory::Uct(params, think) => Box::new(UctPlayer::new(*params, *think, stream(seed, tags))),
             PlayerFactory::Gp(programs, p) => Box::new(SearchPlayer {
                 search: searcher(*p, seed, tags),
-                eval: Box::new(ProgramEval(programs.eval.clone())),
-                order: programs.order.clone().map(|o| Box::new(ProgramEval(o)) as Box<dyn Evaluator<G> + Send>),
+                eval: Box::new(ProgramEval::new(programs.eval.clone())),
+                order: programs.order.clone().map(|o| Box::new(ProgramEval::new(o)) as Box<dyn Evaluator<G> + Send>),
             }),
         }
     }

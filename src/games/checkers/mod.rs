@@ -25,6 +25,8 @@ mod text;
 
 pub use board::{row_col, square_at};
 
+use rand::Rng;
+
 use super::{Game, GameResult, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, zero_sum_score};
 
 /// Plies without a capture after which the game is drawn (OpenSpiel's
@@ -167,6 +169,12 @@ impl Game for Checkers {
         state.apply(mv)
     }
 
+    /// The default's draw (uniform over the legal moves, one number from
+    /// `rng`), without listing the moves when there is no capture.
+    fn random_move<R: Rng + ?Sized>(&self, state: &Position, rng: &mut R, scratch: &mut Vec<Move>) -> Option<Move> {
+        state.random_move(rng, scratch)
+    }
+
     fn parse_state(&self, text: &str) -> Result<Position, ParseError> {
         text::parse_position(text)
     }
@@ -196,10 +204,28 @@ impl TwoPlayer for Checkers {
         if state.has_moves() {
             return None;
         }
-        Some(match self.variant {
+        Some(self.blocked(state))
+    }
+
+    fn result_or_moves(&self, state: &Position, moves: &mut Vec<Move>) -> Option<GameResult> {
+        state.generate(moves);
+        if state.quiet >= DRAW_PLIES {
+            return Some(GameResult::Draw);
+        }
+        if moves.is_empty() {
+            return Some(self.blocked(state));
+        }
+        None
+    }
+}
+
+impl Checkers {
+    /// The result when the side to move has no legal move.
+    fn blocked(&self, state: &Position) -> GameResult {
+        match self.variant {
             Variant::Lose => GameResult::Winner(state.side),
             Variant::American => GameResult::Winner(state.side ^ 1),
-        })
+        }
     }
 }
 

@@ -6,6 +6,8 @@
 //! jumped (so a later jump may land where an earlier captured piece stood,
 //! as in OpenSpiel; a piece is never jumped twice).
 
+use rand::{Rng, RngExt};
+
 use super::board::{BOTTOM_ROW, Bits, DIRS, Dir, NEIGHBOR, TOP_ROW, step};
 use super::{BLACK, DRAW_PLIES, Move, Position};
 use crate::games::Player;
@@ -29,38 +31,27 @@ fn is_forward(side: Player, dir: Dir) -> bool {
 }
 
 impl Position {
-    /// The pieces of `side` that move in `dir`: all of them forwards, kings only backwards.
+    /// This position's pieces on the padded board, as `side` sees them.
     #[inline(always)]
-    fn movers(&self, side: Player, dir: Dir) -> u32 {
-        let own = self.pieces[side as usize];
-        if is_forward(side, dir) { own } else { own & self.kings }
-    }
-
-    /// The pieces of `side` that have a capture, whatever the side to move.
-    #[inline]
-    pub(crate) fn jumpers(&self, side: Player) -> u32 {
-        let opp = self.pieces[(side ^ 1) as usize];
-        let empty = self.empty_squares();
-        let mut jumpers = 0;
-        for dir in DIRS {
-            let land = step(dir, step(dir, self.movers(side, dir)) & opp) & empty;
-            let back = dir.opposite();
-            jumpers |= step(back, step(back, land));
-        }
-        jumpers
-    }
-
-    /// Whether `side` could step somewhere (ignoring captures).
-    #[inline]
-    fn can_step(&self, side: Player) -> bool {
-        let empty = self.empty_squares();
-        DIRS.iter().any(|&dir| step(dir, self.movers(side, dir)) & empty != 0)
+    fn padded(&self, side: Player) -> Padded {
+        let own = pad(self.pieces[side as usize]);
+        let opp = pad(self.pieces[(side ^ 1) as usize]);
+        Padded { side, own, opp, kings: pad(self.kings), empty: ON_BOARD & !(own | opp) }
     }
 
     /// Whether the side to move has a legal move (the draw counter aside).
+    /// Usually some piece can step, found on the first direction tried, so
+    /// steps are looked for on the board as it is, before padding it.
     #[inline]
     pub fn has_moves(&self) -> bool {
-        self.can_step(self.side) || self.jumpers(self.side) != 0
+        let empty = self.empty_squares();
+        let own = self.pieces[self.side as usize];
+        let kings = own & self.kings;
+        let can_step = DIRS.iter().any(|&dir| {
+            let movers = if is_forward(self.side, dir) { own } else { kings };
+            step(dir, movers) & empty != 0
+        });
+        can_step || self.padded(self.side).jumpers() != 0
     }
 
     /// Clears `moves` and writes the legal moves of the side to move; none
@@ -76,21 +67,56 @@ impl Position {
     /// Writes the moves `side` would have if it were its turn (used for
     /// Mobility of either player), without clearing `moves`.
     pub(crate) fn generate_for(&self, side: Player, moves: &mut Vec<Move>) {
-        let jumpers = self.jumpers(side);
+        let board = self.padded(side);
+        let jumpers = board.jumpers();
         if jumpers != 0 {
-            for from in Bits(jumpers) {
+            for from in Bits(unpad(jumpers)) {
                 self.generate_jumps(side, from, moves);
             }
             return;
         }
-        let empty = self.empty_squares();
         for dir in DIRS {
             let back = dir.opposite() as usize;
-            for to in Bits(step(dir, self.movers(side, dir)) & empty) {
+            for to in Bits(unpad(shift(dir, board.movers(dir)) & board.empty)) {
                 let from = NEIGHBOR[back][to as usize].trailing_zeros();
                 moves.push(Move { from: from as u8, to: to as u8, n_jumps: 0, captured: 0, path: 0 });
             }
         }
+    }
+
+    /// A legal move of the side to move drawn uniformly by `rng`: the move
+    /// [`Position::generate`] would list at index `rng.random_range(0..n)`,
+    /// found without writing the list when no capture is possible (a random
+    /// playout's every turn). `None` once the game is over.
+    pub fn random_move<R: Rng + ?Sized>(&self, rng: &mut R, scratch: &mut Vec<Move>) -> Option<Move> {
+        if self.quiet >= DRAW_PLIES {
+            return None;
+        }
+        let board = self.padded(self.side);
+        if board.jumpers() != 0 {
+            self.generate(scratch);
+            return scratch.get(rng.random_range(0..scratch.len())).copied();
+        }
+        let targets = DIRS.map(|dir| shift(dir, board.movers(dir)) & board.empty);
+        let total: u32 = targets.iter().map(|t| t.count_ones()).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut index = rng.random_range(0..total as usize) as u32;
+        for (dir, mut to) in DIRS.into_iter().zip(targets) {
+            let n = to.count_ones();
+            if index >= n {
+                index -= n;
+                continue;
+            }
+            for _ in 0..index {
+                to &= to - 1;
+            }
+            let to = unpad(to & to.wrapping_neg()).trailing_zeros();
+            let from = NEIGHBOR[dir.opposite() as usize][to as usize].trailing_zeros();
+            return Some(Move { from: from as u8, to: to as u8, n_jumps: 0, captured: 0, path: 0 });
+        }
+        None
     }
 
     fn generate_jumps(&self, side: Player, from: u32, moves: &mut Vec<Move>) {
@@ -122,6 +148,65 @@ impl Position {
         next.quiet = if mv.captured != 0 { 0 } else { self.quiet.saturating_add(1) };
         next.side ^= 1;
         next
+    }
+}
+
+/// The squares on the padded board: bit `s + s / 8` holds square `s`, so a
+/// gap ("ghost" bits 8, 17 and 26) follows every two rows. There a diagonal
+/// step is one shift on every row, down-left +4, down-right +5, up-left −5,
+/// up-right −4, where the 32-bit layout's shift depends on the row's parity;
+/// a step off the board's side lands on a ghost bit and leaves [`ON_BOARD`].
+const ON_BOARD: u64 = ((1 << 35) - 1) & !((1 << 8) | (1 << 17) | (1 << 26));
+
+#[inline(always)]
+fn pad(b: u32) -> u64 {
+    let b = u64::from(b);
+    (b & 0xFF) | ((b & 0xFF00) << 1) | ((b & 0xFF_0000) << 2) | ((b & 0xFF00_0000) << 3)
+}
+
+#[inline(always)]
+fn unpad(p: u64) -> u32 {
+    ((p & 0xFF) | ((p >> 1) & 0xFF00) | ((p >> 2) & 0xFF_0000) | ((p >> 3) & 0xFF00_0000)) as u32
+}
+
+/// Moves every square of a padded board one diagonal step in `dir`.
+#[inline(always)]
+fn shift(dir: Dir, p: u64) -> u64 {
+    ON_BOARD
+        & match dir {
+            Dir::UpLeft => p >> 5,
+            Dir::UpRight => p >> 4,
+            Dir::DownLeft => p << 4,
+            Dir::DownRight => p << 5,
+        }
+}
+
+/// One side's view of a position on the padded board.
+struct Padded {
+    side: Player,
+    own: u64,
+    opp: u64,
+    kings: u64,
+    empty: u64,
+}
+
+impl Padded {
+    /// The pieces that move in `dir`: all of them forwards, kings only backwards.
+    #[inline(always)]
+    fn movers(&self, dir: Dir) -> u64 {
+        if is_forward(self.side, dir) { self.own } else { self.own & self.kings }
+    }
+
+    /// The pieces that have a capture.
+    #[inline(always)]
+    fn jumpers(&self) -> u64 {
+        let mut jumpers = 0;
+        for dir in DIRS {
+            let land = shift(dir, shift(dir, self.movers(dir)) & self.opp) & self.empty;
+            let back = dir.opposite();
+            jumpers |= shift(back, shift(back, land));
+        }
+        jumpers
     }
 }
 
@@ -163,5 +248,46 @@ impl Jump {
             }
         }
         any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::stream;
+
+    /// Along random games, the drawn move is the listed move at the drawn
+    /// index, for the same random stream.
+    #[test]
+    fn random_moves_are_the_listed_moves_at_the_drawn_index() {
+        let mut moves = Vec::new();
+        let mut scratch = Vec::new();
+        for game in 0..300 {
+            let mut pos = Position::initial();
+            let mut walk = stream(game, &[1]);
+            for ply in 0.. {
+                pos.generate(&mut moves);
+                let (mut a, mut b) = (stream(game, &[2, ply]), stream(game, &[2, ply]));
+                let listed = (!moves.is_empty()).then(|| moves[a.random_range(0..moves.len())]);
+                assert_eq!(pos.random_move(&mut b, &mut scratch), listed, "game {game} ply {ply}");
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.apply(&moves[walk.random_range(0..moves.len())]);
+            }
+        }
+    }
+
+    #[test]
+    fn padded_steps_are_the_board_steps() {
+        for sq in 0..32 {
+            let bit = 1u32 << sq;
+            assert_eq!(unpad(pad(bit)), bit);
+            assert_eq!(pad(bit) & !ON_BOARD, 0);
+            for dir in DIRS {
+                assert_eq!(unpad(shift(dir, pad(bit))), step(dir, bit), "square {} {dir:?}", sq + 1);
+                assert_eq!(shift(dir, pad(bit)) & !ON_BOARD, 0);
+            }
+        }
     }
 }

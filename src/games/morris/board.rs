@@ -9,6 +9,8 @@
 //! from White's side: the outer ring is a7 d7 g7 g4 g1 d1 a1 a4, the middle
 //! ring b6 d6 f6 f4 f2 d2 b2 b4, the inner ring c5 d5 e5 e4 e3 d3 c3 c4.
 
+use crate::games::Bits;
+
 /// All 24 points.
 pub const ALL: u32 = (1 << 24) - 1;
 
@@ -91,11 +93,81 @@ pub fn in_mill(men: u32, pt: u32) -> bool {
     men & a == a || men & b == b
 }
 
+/// Every point's successor on its ring: bit `8r + p` of the result is bit
+/// `8r + (p + 1) % 8` of `x`.
+#[inline]
+pub fn ring_next(x: u32) -> u32 {
+    ((x >> 1) & 0x7F_7F7F) | ((x & 0x01_0101) << 7)
+}
+
+/// The 16 lines at once, each as one bit: ring side `k` of ring `r` (points
+/// `2k`, `2k + 1`, `2k + 2` mod 8 of the ring) as bit `8r + 2k`, spoke `p`
+/// (point `p` of each ring, `p` odd) as bit `p`. Terminals are read at every
+/// leaf of every search, so they test all lines in a few word operations
+/// rather than one line at a time.
+const RING_SIDES: u32 = 0x55_5555;
+const SPOKES: u32 = 0xAA;
+
+/// `MILLS` indexed by the bit that stands for the line (0 elsewhere).
+pub static LINE_AT_BIT: [u32; 24] = {
+    let mut t = [0u32; 24];
+    let mut i = 0;
+    while i < 16 {
+        let bit = if i < 12 { 8 * (i / 4) + 2 * (i % 4) } else { 2 * (i - 12) + 1 };
+        t[bit] = MILLS[i];
+        i += 1;
+    }
+    t
+};
+
+/// The lines where `keep(a, b, c)` holds, with `a`, `b`, `c` the line's
+/// three points in each of `xs` (bits of the points of a set of points).
+#[inline]
+pub fn lines<const N: usize>(xs: [u32; N], keep: impl Fn([[u32; N]; 3]) -> u32) -> u32 {
+    let first = xs;
+    let second = xs.map(ring_next);
+    let third = second.map(ring_next);
+    let ring = keep([first, second, third]) & RING_SIDES;
+    let spoke = keep([xs, xs.map(|x| x >> 8), xs.map(|x| x >> 16)]) & SPOKES;
+    ring | spoke
+}
+
 /// The men of `men` that stand in a mill.
 #[inline]
 pub fn men_in_mills(men: u32) -> u32 {
-    MILLS.iter().filter(|&&m| men & m == m).fold(0, |acc, &m| acc | m)
+    Bits(lines([men], |[[a], [b], [c]]| a & b & c)).fold(0, |acc, line| acc | LINE_AT_BIT[line as usize])
 }
+
+/// Every point's predecessor on its ring: bit `8r + p` of the result is bit
+/// `8r + (p + 7) % 8` of `x`.
+#[inline]
+pub fn ring_prev(x: u32) -> u32 {
+    ((x << 1) & 0xFE_FEFE) | ((x >> 7) & 0x01_0101)
+}
+
+/// The men of `men` next to an empty point (of `empty`): those that can step.
+#[inline]
+pub fn steppers(men: u32, empty: u32) -> u32 {
+    men & (ring_next(empty)
+        | ring_prev(empty)
+        | ((empty >> 8) & SPOKES_OF_OUTER_RINGS)
+        | ((empty << 8) & (SPOKES_OF_OUTER_RINGS << 8)))
+}
+
+/// How many (man, adjacent empty point) pairs there are: the steps of a
+/// player who neither places nor flies, counted along the four kinds of
+/// segment at once (ring successor, ring predecessor, spoke outwards and
+/// inwards) instead of man by man.
+#[inline]
+pub fn n_steps(men: u32, empty: u32) -> u32 {
+    (men & ring_next(empty)).count_ones()
+        + (men & ring_prev(empty)).count_ones()
+        + (men & (empty >> 8) & SPOKES_OF_OUTER_RINGS).count_ones()
+        + (men & (empty << 8) & (SPOKES_OF_OUTER_RINGS << 8)).count_ones()
+}
+
+/// The spoke points (odd points) of the outer and middle rings.
+const SPOKES_OF_OUTER_RINGS: u32 = 0xAAAA;
 
 /// Column (0 = a) and row (0 = 1) of a point on the 7×7 grid.
 pub const fn grid(pt: u32) -> (u32, u32) {
@@ -152,6 +224,28 @@ mod tests {
         assert_eq!(INTERSECTIONS.count_ones(), 12);
         for pt in 0..24u32 {
             assert_eq!(INTERSECTIONS & (1 << pt) != 0, ADJACENT[pt as usize].count_ones() >= 3);
+        }
+    }
+
+    #[test]
+    fn word_operations_agree_with_the_tables() {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..20_000 {
+            // xorshift: two random point sets, made disjoint.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (men, other) = ((x as u32) & ALL, ((x >> 32) as u32) & ALL);
+            let empty = ALL & !men & !other;
+            let steps: u32 = Bits(men).map(|f| (ADJACENT[f as usize] & empty).count_ones()).sum();
+            assert_eq!(n_steps(men, empty), steps, "men {men:#x} empty {empty:#x}");
+            let can: u32 = Bits(men).filter(|&f| ADJACENT[f as usize] & empty != 0).fold(0, |acc, f| acc | 1 << f);
+            assert_eq!(steppers(men, empty), can, "men {men:#x} empty {empty:#x}");
+            let in_mills = MILLS.iter().filter(|&&m| men & m == m).fold(0, |acc, &m| acc | m);
+            assert_eq!(men_in_mills(men), in_mills, "men {men:#x}");
+            for pt in 0..24 {
+                assert_eq!(ring_prev(ring_next(1 << pt)), 1 << pt);
+            }
         }
     }
 }

@@ -14,47 +14,8 @@
 //!   (three or four lines meet there).
 
 use super::Position;
-use super::board::{ADJACENT, INTERSECTIONS, MILLS, point};
+use super::board::{ADJACENT, INTERSECTIONS, LINE_AT_BIT, lines, point};
 use crate::games::{Bits, Player};
-
-/// Every point's successor on its ring: bit `8r + p` of the result is bit
-/// `8r + (p + 1) % 8` of `x`.
-#[inline]
-fn ring_next(x: u32) -> u32 {
-    ((x >> 1) & 0x7F_7F7F) | ((x & 0x01_0101) << 7)
-}
-
-/// The 16 lines at once, each as one bit: ring side `k` of ring `r` (points
-/// `2k`, `2k + 1`, `2k + 2` mod 8 of the ring) as bit `8r + 2k`, spoke `p`
-/// (point `p` of each ring, `p` odd) as bit `p`. Terminals are read at every
-/// leaf of every search, so they test all lines in a few word operations
-/// rather than one line at a time.
-const RING_SIDES: u32 = 0x55_5555;
-const SPOKES: u32 = 0xAA;
-
-/// `MILLS` indexed by the bit that stands for the line (0 elsewhere).
-static LINE_AT_BIT: [u32; 24] = {
-    let mut t = [0u32; 24];
-    let mut i = 0;
-    while i < 16 {
-        let bit = if i < 12 { 8 * (i / 4) + 2 * (i % 4) } else { 2 * (i - 12) + 1 };
-        t[bit] = MILLS[i];
-        i += 1;
-    }
-    t
-};
-
-/// The lines where `keep(a, b, c)` holds, with `a`, `b`, `c` the line's
-/// three points in each of `xs` (bits of the points of a set of points).
-#[inline]
-fn lines<const N: usize>(xs: [u32; N], keep: impl Fn([[u32; N]; 3]) -> u32) -> u32 {
-    let first = xs;
-    let second = xs.map(ring_next);
-    let third = second.map(ring_next);
-    let ring = keep([first, second, third]) & RING_SIDES;
-    let spoke = keep([xs, xs.map(|x| x >> 8), xs.map(|x| x >> 16)]) & SPOKES;
-    ring | spoke
-}
 
 /// The lines where `me` holds two points and the third is empty.
 #[inline]
@@ -227,6 +188,7 @@ pub const SQUARE_TERMINALS: [(&str, SquareTerminal); 2] =
 
 #[cfg(test)]
 mod tests {
+    use super::super::board::MILLS;
     use super::*;
     use crate::games::Game;
     use crate::games::morris::Morris;

@@ -31,7 +31,7 @@ mod text;
 
 pub use board::{parse_point, point_name};
 
-use board::{ADJACENT, ALL, in_mill, men_in_mills};
+use board::{ADJACENT, ALL, in_mill, men_in_mills, n_steps, steppers};
 
 use rand::{Rng, RngExt};
 
@@ -121,7 +121,7 @@ impl Position {
         if self.is_placing(p) || self.is_flying(p) {
             return empty != 0 && self.n_men(p) > 0;
         }
-        Bits(self.men[p as usize]).any(|from| ADJACENT[from as usize] & empty != 0)
+        steppers(self.men[p as usize], empty) != 0
     }
 
     /// Clears `moves` and writes the legal moves of the side to move; none
@@ -185,7 +185,7 @@ impl Position {
             }
             (Some(pick(rng, own)), pick(rng, empty))
         } else {
-            let total: u32 = Bits(own).map(|f| (ADJACENT[f as usize] & empty).count_ones()).sum();
+            let total = n_steps(own, empty);
             if total == 0 {
                 return None;
             }
@@ -250,7 +250,13 @@ impl Position {
 
 /// The index of the `n`-th set bit of `b` (counting from 0, lowest first).
 #[inline]
-fn nth_bit(mut b: u32, n: u32) -> u32 {
+fn nth_bit(mut b: u32, mut n: u32) -> u32 {
+    // Past the low 12 points at once when the bit is beyond them.
+    let low = (b & 0xFFF).count_ones();
+    if n >= low {
+        n -= low;
+        b &= !0xFFF;
+    }
     for _ in 0..n {
         b &= b - 1;
     }
@@ -366,6 +372,16 @@ impl TwoPlayer for Morris {
     fn result(&self, state: &Position) -> Option<GameResult> {
         state.result()
     }
+
+    fn result_or_moves(&self, state: &Position, moves: &mut Vec<Move>) -> Option<GameResult> {
+        state.generate(moves);
+        if moves.is_empty() {
+            // No moves: over by the counts, or the side to move is blocked.
+            return state.result();
+        }
+        // Moves while the counts go on: the side to move can move, the game goes on.
+        None
+    }
 }
 
 /// A diagram of the board: `W`/`B` men, `.` empty points, then the side to
@@ -398,4 +414,19 @@ pub fn render(pos: &Position) -> String {
         pos.turns
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nth_bit;
+
+    #[test]
+    fn nth_bit_counts_set_bits_from_the_lowest() {
+        for b in [0x00FF_FFFFu32, 0x0080_0001, 0x00AA_5500, 0x0000_0F00, 0x00F0_000F, 0x0012_3456] {
+            let bits: Vec<u32> = (0..24).filter(|i| b & (1 << i) != 0).collect();
+            for (n, &bit) in bits.iter().enumerate() {
+                assert_eq!(nth_bit(b, n as u32), bit, "bit {n} of {b:#x}");
+            }
+        }
+    }
 }
