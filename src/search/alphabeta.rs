@@ -109,6 +109,20 @@ fn decided(result: GameResult, me: Player, ply: u32) -> f64 {
     }
 }
 
+/// Raises `best` and `alpha` to a child's value `v`; whether α has reached
+/// β. Values are never NaN (leaves pass through `sane`), so plain
+/// comparisons do what `f64::max` would, without its NaN handling.
+#[inline(always)]
+fn cut_off(best: &mut f64, alpha: &mut f64, v: f64, beta: f64) -> bool {
+    if v > *best {
+        *best = v;
+    }
+    if v > *alpha {
+        *alpha = v;
+    }
+    *alpha >= beta
+}
+
 /// The evaluator of leaves and, optionally, a separate one ranking siblings.
 pub struct Evals<'a, G: TwoPlayer> {
     pub eval: &'a mut dyn Evaluator<G>,
@@ -238,9 +252,7 @@ impl<G: TwoPlayer> AlphaBeta<G> {
             let children: Vec<G::State> = moves.iter().map(|m| game.apply(state, m)).collect();
             for i in self.rank(game, &children, me, evals.ranker()) {
                 let v = -self.search(game, &children[i], depth - 1, ply + 1, -beta, -alpha, evals);
-                best = best.max(v);
-                alpha = alpha.max(v);
-                if alpha >= beta {
+                if cut_off(&mut best, &mut alpha, v, beta) {
                     break;
                 }
             }
@@ -249,9 +261,7 @@ impl<G: TwoPlayer> AlphaBeta<G> {
             // leaves are valued in the loop, without a call per leaf.
             for m in &moves {
                 let v = -self.leaf(game, &game.apply(state, m), ply + 1, evals);
-                best = best.max(v);
-                alpha = alpha.max(v);
-                if alpha >= beta {
+                if cut_off(&mut best, &mut alpha, v, beta) {
                     break;
                 }
             }
@@ -260,9 +270,7 @@ impl<G: TwoPlayer> AlphaBeta<G> {
             // loop over a chain of both kinds of children measured a third slower.)
             for m in &moves {
                 let v = -self.search(game, &game.apply(state, m), depth - 1, ply + 1, -beta, -alpha, evals);
-                best = best.max(v);
-                alpha = alpha.max(v);
-                if alpha >= beta {
+                if cut_off(&mut best, &mut alpha, v, beta) {
                     break;
                 }
             }

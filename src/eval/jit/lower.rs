@@ -74,6 +74,32 @@ impl FunctionTranslator<'_, '_> {
         }
     }
 
+    /// The value of `v` when it is a float constant (a literal of the
+    /// program, in either lane width).
+    fn known_f(&self, v: ir::Value) -> Option<f64> {
+        let dfg = &self.b.func.dfg;
+        let inst = dfg.value_def(v).inst()?;
+        match dfg.insts[inst] {
+            ir::InstructionData::UnaryIeee64 { opcode: ir::Opcode::F64const, imm } => Some(f64::from_bits(imm.bits())),
+            ir::InstructionData::Unary { opcode: ir::Opcode::Splat, arg } => self.known_f(arg),
+            _ => None,
+        }
+    }
+
+    /// |x| for a float: the sign bit cleared. In f64x2 lanes with the mask
+    /// made once before the loop, where Cranelift's `fabs` builds it at
+    /// every use (two instructions more per protected division).
+    fn abs_f(&mut self, x: ir::Value) -> ir::Value {
+        match self.lanes {
+            Lanes::Scalar => self.b.ins().fabs(x),
+            Lanes::X2 => {
+                let mask = self.const_vec_i(i64::MAX);
+                let mask = self.b.ins().bitcast(types::F64X2, MemFlagsData::new(), mask);
+                self.b.ins().band(x, mask)
+            }
+        }
+    }
+
     /// `if c then x else y`, without a branch.
     pub fn select(&mut self, c: ir::Value, x: Val, y: Val) -> Val {
         let v = match (self.lanes, x.base) {
@@ -132,7 +158,13 @@ impl FunctionTranslator<'_, '_> {
             }
             PDiv => {
                 let y = arg(1)?;
-                let abs = self.b.ins().fabs(y.v);
+                // A constant divisor decides the protection here: 1, or a plain division.
+                match self.known_f(y.v) {
+                    Some(c) if c.abs() < PDIV_EPSILON => return Ok(self.const_f(1.0)),
+                    Some(_) => return Ok(Val { v: self.b.ins().fdiv(x.v, y.v), base: Base::F }),
+                    None => {}
+                }
+                let abs = self.abs_f(y.v);
                 let eps = self.const_f(PDIV_EPSILON).v;
                 let small = self.b.ins().fcmp(FloatCC::LessThan, abs, eps);
                 let q = Val { v: self.b.ins().fdiv(x.v, y.v), base: Base::F };
@@ -141,7 +173,7 @@ impl FunctionTranslator<'_, '_> {
             }
             Neg if float => Val { v: self.b.ins().fneg(x.v), base: Base::F },
             Neg => Val { v: self.b.ins().ineg(x.v), base: Base::I },
-            Abs if float => Val { v: self.b.ins().fabs(x.v), base: Base::F },
+            Abs if float => Val { v: self.abs_f(x.v), base: Base::F },
             Abs => Val { v: self.b.ins().iabs(x.v), base: Base::I },
             Min | Max if float => {
                 let y = arg(1)?;

@@ -112,28 +112,41 @@ pub fn build_batch(
     let [cols, stride, n_rows, out, aux] = b.block_params(entry)[..] else {
         return Err(JitError::Codegen("unexpected signature".into()));
     };
-    // Column base pointers and constants are computed once, before the loop.
+    // Constants are made once, before the loop. Each column read has a
+    // pointer of its own, a parameter of the loop's header that steps to the
+    // next rows with one addition: column bases computed once before the
+    // loop were recomputed by Cranelift in every iteration (a shift, a
+    // multiplication and an addition per column), and an unchanged loop
+    // parameter is folded back into the value it stands for.
     let stride_bytes = b.ins().ishl_imm_u(stride, 3);
-    let mut bases = HashMap::new();
+    let mut entry_bases = Vec::with_capacity(spec.info.slots.len());
     for &slot in &spec.info.slots {
         let offset = b.ins().imul_imm_s(stride_bytes, i64::from(slot));
-        bases.insert(slot, b.ins().iadd(cols, offset));
+        entry_bases.push(ir::BlockArg::Value(b.ins().iadd(cols, offset)));
+        b.append_block_param(header, spec.ptr);
     }
     let zero = b.ins().iconst(types::I64, 0);
     let mut t = FunctionTranslator {
         b,
         ps: spec.ps,
         lanes: spec.lanes,
-        features: Features::Columns { bases, offset: zero },
+        features: Features::Columns(HashMap::new()),
         natives: None,
         consts: HashMap::new(),
         ptr: spec.ptr,
     };
     premake_consts(&mut t, spec.program);
-    t.b.ins().jump(header, &[ir::BlockArg::Value(zero)]);
+    let mut args = vec![ir::BlockArg::Value(zero)];
+    args.extend(entry_bases);
+    t.b.ins().jump(header, &args);
 
     t.b.switch_to_block(header);
-    let row = t.b.block_params(header)[0];
+    let params = t.b.block_params(header).to_vec();
+    let row = params[0];
+    let column_at_row = &params[1..];
+    if let Features::Columns(at_row) = &mut t.features {
+        at_row.extend(spec.info.slots.iter().copied().zip(column_at_row.iter().copied()));
+    }
     let more = t.b.ins().icmp(IntCC::UnsignedLessThan, row, n_rows);
     t.b.ins().brif(more, body, &[], exit, &[]);
     t.b.seal_block(body);
@@ -141,9 +154,6 @@ pub fn build_batch(
 
     t.b.switch_to_block(body);
     let offset = t.b.ins().ishl_imm_u(row, 3);
-    if let Features::Columns { offset: o, .. } = &mut t.features {
-        *o = offset;
-    }
     let (value, rule) = translate_program(&mut t, spec.program, spec.call_conv)?;
     let flags = MemFlagsData::new().with_notrap();
     let out_at = t.b.ins().iadd(out, offset);
@@ -162,7 +172,11 @@ pub fn build_batch(
     }
     let lanes = if t.lanes == Lanes::X2 { 2 } else { 1 };
     let next = t.b.ins().iadd_imm_s(row, lanes);
-    t.b.ins().jump(header, &[ir::BlockArg::Value(next)]);
+    let mut args = vec![ir::BlockArg::Value(next)];
+    for &at in column_at_row {
+        args.push(ir::BlockArg::Value(t.b.ins().iadd_imm_s(at, 8 * lanes)));
+    }
+    t.b.ins().jump(header, &args);
     t.b.seal_block(header);
 
     t.b.switch_to_block(exit);
@@ -245,7 +259,7 @@ fn premake_consts(t: &mut FunctionTranslator, program: JitProgram) {
     for x in [0.0, 1.0, crate::lang::builtin::PDIV_EPSILON] {
         t.premake_const_f(x);
     }
-    for i in [0, 1, -1] {
+    for i in [0, 1, -1, i64::MAX] {
         t.premake_const_vec_i(i);
     }
     let ps = t.ps;

@@ -40,9 +40,9 @@ pub struct Val {
 pub enum Features {
     /// `slots[slot]`, one position.
     Slots(ir::Value),
-    /// Column-major rows: `column_base[slot] + offset`, where `offset` is the
-    /// current row times 8.
-    Columns { bases: HashMap<u32, ir::Value>, offset: ir::Value },
+    /// Column-major rows: the address of the current row in each column
+    /// read (a pointer that steps along its column as the loop goes on).
+    Columns(HashMap<u32, ir::Value>),
 }
 
 pub struct FunctionTranslator<'a, 'f> {
@@ -123,9 +123,8 @@ impl FunctionTranslator<'_, '_> {
                     .map_err(|_| JitError::Unsupported(format!("feature slot {slot} is too large")))?;
                 (*p, offset)
             }
-            Features::Columns { bases, offset } => {
-                let base_ptr = *bases.get(&slot).ok_or_else(|| JitError::Malformed("unbound feature".into()))?;
-                (self.b.ins().iadd(base_ptr, *offset), 0)
+            Features::Columns(at_row) => {
+                (*at_row.get(&slot).ok_or_else(|| JitError::Malformed("unbound feature".into()))?, 0)
             }
         };
         let v = match (self.lanes, base) {

@@ -161,10 +161,12 @@ impl Game for Checkers {
         zero_sum_score(self, state, role)
     }
 
+    #[inline]
     fn legal_moves(&self, state: &Position, moves: &mut Vec<Move>) {
         state.generate(moves);
     }
 
+    #[inline]
     fn apply(&self, state: &Position, mv: &Move) -> Position {
         state.apply(mv)
     }
@@ -193,10 +195,12 @@ impl Game for Checkers {
 }
 
 impl TwoPlayer for Checkers {
+    #[inline]
     fn to_move(&self, state: &Position) -> Player {
         state.side
     }
 
+    #[inline]
     fn result(&self, state: &Position) -> Option<GameResult> {
         if state.quiet >= DRAW_PLIES {
             return Some(GameResult::Draw);
@@ -207,6 +211,7 @@ impl TwoPlayer for Checkers {
         Some(self.blocked(state))
     }
 
+    #[inline]
     fn result_or_moves(&self, state: &Position, moves: &mut Vec<Move>) -> Option<GameResult> {
         state.generate(moves);
         if state.quiet >= DRAW_PLIES {

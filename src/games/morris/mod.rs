@@ -335,10 +335,12 @@ impl Game for Morris {
         zero_sum_score(self, state, role)
     }
 
+    #[inline]
     fn legal_moves(&self, state: &Position, moves: &mut Vec<Move>) {
         state.generate(moves);
     }
 
+    #[inline]
     fn apply(&self, state: &Position, mv: &Move) -> Position {
         state.apply(mv)
     }
@@ -365,14 +367,17 @@ impl Game for Morris {
 }
 
 impl TwoPlayer for Morris {
+    #[inline]
     fn to_move(&self, state: &Position) -> Player {
         state.side
     }
 
+    #[inline]
     fn result(&self, state: &Position) -> Option<GameResult> {
         state.result()
     }
 
+    #[inline]
     fn result_or_moves(&self, state: &Position, moves: &mut Vec<Move>) -> Option<GameResult> {
         state.generate(moves);
         if moves.is_empty() {
