@@ -133,21 +133,18 @@ impl Position {
     /// The position after `mv`, a legal move of the side to move.
     #[inline]
     pub fn apply(&self, mv: &Move) -> Position {
-        let side = self.side as usize;
         let from = 1u32 << mv.from;
         let to = 1u32 << mv.to;
-        let mut next = *self;
         // `from` may equal `to` (a king's closed multi-jump), so clear before setting.
-        next.pieces[side] = (next.pieces[side] & !from) | to;
-        next.pieces[side ^ 1] &= !mv.captured;
-        let king = self.kings & from != 0 || to & crown_row(self.side) != 0;
-        next.kings &= !(from | mv.captured);
-        if king {
-            next.kings |= to;
-        }
-        next.quiet = if mv.captured != 0 { 0 } else { self.quiet.saturating_add(1) };
-        next.side ^= 1;
-        next
+        let own = (self.pieces[self.side as usize] & !from) | to;
+        let opp = self.pieces[(self.side ^ 1) as usize] & !mv.captured;
+        // Built from values, not by patching a copy in place: indexing into a
+        // copy just stored on the stack stalled the load at every child made.
+        let pieces = if self.side == BLACK { [own, opp] } else { [opp, own] };
+        let crowned = self.kings & from != 0 || to & crown_row(self.side) != 0;
+        let kings = (self.kings & !(from | mv.captured)) | if crowned { to } else { 0 };
+        let quiet = if mv.captured != 0 { 0 } else { self.quiet.saturating_add(1) };
+        Position { pieces, kings, side: self.side ^ 1, quiet }
     }
 }
 

@@ -216,18 +216,19 @@ impl Position {
     #[inline]
     pub fn apply(&self, mv: &Move) -> Position {
         let side = self.side as usize;
-        let mut next = *self;
+        let mut own = self.men[side];
+        let mut hand = self.in_hand[side];
         match mv.from {
-            Some(from) => next.men[side] &= !(1 << from),
-            None => next.in_hand[side] -= 1,
+            Some(from) => own &= !(1 << from),
+            None => hand -= 1,
         }
-        next.men[side] |= 1 << mv.to;
-        if let Some(r) = mv.remove {
-            next.men[side ^ 1] &= !(1 << r);
-        }
-        next.side ^= 1;
-        next.turns += 1;
-        next
+        own |= 1 << mv.to;
+        let opp = mv.remove.map_or(self.men[side ^ 1], |r| self.men[side ^ 1] & !(1 << r));
+        // Built from values, not by patching a copy in place: indexing into a
+        // copy just stored on the stack stalls the load at every child made.
+        let (men, in_hand) =
+            if side == 0 { ([own, opp], [hand, self.in_hand[1]]) } else { ([opp, own], [self.in_hand[0], hand]) };
+        Position { men, in_hand, side: self.side ^ 1, turns: self.turns + 1, flying: self.flying }
     }
 
     /// The result, if the game is over (see the module docs for the order).
