@@ -76,10 +76,12 @@ impl Position {
             return;
         }
         for dir in DIRS {
-            let back = dir.opposite() as usize;
-            for to in Bits(unpad(shift(dir, board.movers(dir)) & board.empty)) {
-                let from = NEIGHBOR[back][to as usize].trailing_zeros();
-                moves.push(Move { from: from as u8, to: to as u8, n_jumps: 0, captured: 0, path: 0 });
+            let mut targets = shift(dir, board.movers(dir)) & board.empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let from = (to as i32 - step_of(dir)) as u32;
+                moves.push(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 });
             }
         }
     }
@@ -112,9 +114,9 @@ impl Position {
             for _ in 0..index {
                 to &= to - 1;
             }
-            let to = unpad(to & to.wrapping_neg()).trailing_zeros();
-            let from = NEIGHBOR[dir.opposite() as usize][to as usize].trailing_zeros();
-            return Some(Move { from: from as u8, to: to as u8, n_jumps: 0, captured: 0, path: 0 });
+            let to = to.trailing_zeros();
+            let from = (to as i32 - step_of(dir)) as u32;
+            return Some(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 });
         }
         None
     }
@@ -164,6 +166,24 @@ fn pad(b: u32) -> u64 {
 #[inline(always)]
 fn unpad(p: u64) -> u32 {
     ((p & 0xFF) | ((p >> 1) & 0xFF00) | ((p >> 2) & 0xFF_0000) | ((p >> 3) & 0xFF00_0000)) as u32
+}
+
+/// The square at bit `p` of the padded board: `p − p / 9` (the division
+/// as a multiplication, exact for every bit of the board).
+#[inline(always)]
+fn square(p: u32) -> u8 {
+    (p - ((p * 57) >> 9)) as u8
+}
+
+/// How far a step in `dir` moves a bit of the padded board.
+#[inline(always)]
+const fn step_of(dir: Dir) -> i32 {
+    match dir {
+        Dir::UpLeft => -5,
+        Dir::UpRight => -4,
+        Dir::DownLeft => 4,
+        Dir::DownRight => 5,
+    }
 }
 
 /// Moves every square of a padded board one diagonal step in `dir`.
@@ -280,10 +300,17 @@ mod tests {
         for sq in 0..32 {
             let bit = 1u32 << sq;
             assert_eq!(unpad(pad(bit)), bit);
+            assert_eq!(u32::from(square(pad(bit).trailing_zeros())), sq);
             assert_eq!(pad(bit) & !ON_BOARD, 0);
             for dir in DIRS {
                 assert_eq!(unpad(shift(dir, pad(bit))), step(dir, bit), "square {} {dir:?}", sq + 1);
                 assert_eq!(shift(dir, pad(bit)) & !ON_BOARD, 0);
+                if shift(dir, pad(bit)) != 0 {
+                    assert_eq!(
+                        shift(dir, pad(bit)).trailing_zeros() as i32,
+                        pad(bit).trailing_zeros() as i32 + step_of(dir)
+                    );
+                }
             }
         }
     }
