@@ -22,6 +22,7 @@ import collections
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -153,6 +154,7 @@ def search(quick, baseline=None):
 
 def evolve(quick):
     out = os.path.join("target", "bench-morris-20co")
+    shutil.rmtree(out, ignore_errors=True)
     cmd = [BIN, "evolve", "programs/experiments/morris-20co.sg", "--threads", "2", "--out", out]
     if quick:
         cmd += ["--stop-after", "2"]
