@@ -200,7 +200,7 @@ impl TwoPlayer for Checkers {
         state.side
     }
 
-    #[inline]
+    #[inline(always)]
     fn result(&self, state: &Position) -> Option<GameResult> {
         if state.quiet >= DRAW_PLIES {
             return Some(GameResult::Draw);

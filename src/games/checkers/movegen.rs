@@ -42,7 +42,7 @@ impl Position {
     /// Whether the side to move has a legal move (the draw counter aside).
     /// Usually some piece can step, found on the first direction tried, so
     /// steps are looked for on the board as it is, before padding it.
-    #[inline]
+    #[inline(always)]
     pub fn has_moves(&self) -> bool {
         let empty = self.empty_squares();
         let own = self.pieces[self.side as usize];

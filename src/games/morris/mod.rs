@@ -116,6 +116,7 @@ impl Position {
     }
 
     /// Whether `p` could place or move somewhere, ignoring the end rules.
+    #[inline]
     pub fn can_move(&self, p: Player) -> bool {
         let empty = self.empty_points();
         if self.is_placing(p) || self.is_flying(p) {
@@ -232,6 +233,7 @@ impl Position {
     }
 
     /// The result, if the game is over (see the module docs for the order).
+    #[inline(always)]
     pub fn result(&self) -> Option<GameResult> {
         if !self.can_move(self.side) {
             return Some(GameResult::Winner(self.side ^ 1));
@@ -373,7 +375,7 @@ impl TwoPlayer for Morris {
         state.side
     }
 
-    #[inline]
+    #[inline(always)]
     fn result(&self, state: &Position) -> Option<GameResult> {
         state.result()
     }
