@@ -70,9 +70,7 @@ impl Position {
         let board = self.padded(side);
         let jumpers = board.jumpers();
         if jumpers != 0 {
-            for from in Bits(unpad(jumpers)) {
-                self.generate_jumps(side, from, moves);
-            }
+            self.generate_jumps(side, jumpers, moves);
             return;
         }
         for dir in DIRS {
@@ -95,8 +93,10 @@ impl Position {
             return None;
         }
         let board = self.padded(self.side);
-        if board.jumpers() != 0 {
-            self.generate(scratch);
+        let jumpers = board.jumpers();
+        if jumpers != 0 {
+            scratch.clear();
+            self.generate_jumps(self.side, jumpers, scratch);
             return scratch.get(rng.random_range(0..scratch.len())).copied();
         }
         let targets = DIRS.map(|dir| shift(dir, board.movers(dir)) & board.empty);
@@ -121,15 +121,19 @@ impl Position {
         None
     }
 
-    fn generate_jumps(&self, side: Player, from: u32, moves: &mut Vec<Move>) {
-        let jump = Jump {
-            side,
-            from,
-            king: self.kings & (1 << from) != 0,
-            opp: self.pieces[(side ^ 1) as usize],
-            empty: self.empty_squares() | (1 << from),
-        };
-        jump.extend(from, 0, 0, 0, moves);
+    /// Writes every multi-jump of the pieces `jumpers` (a padded board's
+    /// bits), piece by piece in square order.
+    fn generate_jumps(&self, side: Player, jumpers: u64, moves: &mut Vec<Move>) {
+        for from in Bits(unpad(jumpers)) {
+            let jump = Jump {
+                side,
+                from,
+                king: self.kings & (1 << from) != 0,
+                opp: self.pieces[(side ^ 1) as usize],
+                empty: self.empty_squares() | (1 << from),
+            };
+            jump.extend(from, 0, 0, 0, moves);
+        }
     }
 
     /// The position after `mv`, a legal move of the side to move.
