@@ -172,12 +172,8 @@ impl<S> GpProgram<S> {
 
     /// The program's value on `state` for `me`.
     pub fn value(&self, state: &S, me: Player) -> f64 {
-        if let (Some(f), false) = (&self.jit, self.uses_natives) {
-            let mut slots = Slots::zeroed(self.binding.features.len());
-            self.binding.fill(state, me, &self.used, slots.as_mut_slice());
-            return f.call(slots.as_slice(), None).0.as_f64();
-        }
-        self.value_in_context(state, me)
+        let mut slots = Slots::zeroed(self.binding.features.len());
+        self.value_with(state, me, slots.as_mut_slice())
     }
 
     /// [`GpProgram::value`] with the feature slots in `scratch`, which holds
@@ -191,7 +187,7 @@ impl<S> GpProgram<S> {
                 self.binding.fill(state, me, &self.used, scratch);
                 f.call(scratch, None).0.as_f64()
             }
-            _ => self.value(state, me),
+            _ => self.value_in_context(state, me),
         }
     }
 
