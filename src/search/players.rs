@@ -64,14 +64,16 @@ where
     }
 }
 
-/// α-β with an evaluator, and optionally a separate evaluator ranking siblings.
-pub struct SearchPlayer<G: TwoPlayer> {
+/// α-β with an evaluator, and optionally a separate evaluator ranking
+/// siblings. A player of a known evaluator names its type (`Material`), so
+/// its search is compiled with the evaluation inlined.
+pub struct SearchPlayer<G: TwoPlayer, E: Evaluator<G> + Send + ?Sized = dyn Evaluator<G> + Send> {
     pub search: AlphaBeta<G>,
-    pub eval: Box<dyn Evaluator<G> + Send>,
+    pub eval: Box<E>,
     pub order: Option<Box<dyn Evaluator<G> + Send>>,
 }
 
-impl<G: TwoPlayer> GamePlayer<G> for SearchPlayer<G>
+impl<G: TwoPlayer, E: Evaluator<G> + Send + ?Sized> GamePlayer<G> for SearchPlayer<G, E>
 where
     G::Move: Send,
 {
@@ -279,9 +281,11 @@ impl<S: Send + Sync + 'static> PlayerFactory<S> {
     {
         match self {
             PlayerFactory::Random => Box::new(RandomPlayer(stream(seed, tags), Vec::new())),
-            PlayerFactory::Material(p) => {
-                Box::new(SearchPlayer { search: searcher(*p, seed, tags), eval: Box::new(Material), order: None })
-            }
+            PlayerFactory::Material(p) => Box::new(SearchPlayer::<G, Material> {
+                search: searcher(*p, seed, tags),
+                eval: Box::new(Material),
+                order: None,
+            }),
             PlayerFactory::RandomGuide(p) => Box::new(SearchPlayer {
                 search: searcher(*p, seed, tags),
                 eval: Box::new(RandomEval(stream(seed, tags))),
