@@ -61,6 +61,22 @@ pub const fn step(dir: Dir, b: u32) -> u32 {
     }
 }
 
+/// `NEIGHBOR[dir][sq]`: the one-bit mask of the square next to `sq` in
+/// `dir`, or 0 at the edge.
+pub static NEIGHBOR: [[u32; 32]; 4] = {
+    let mut t = [[0u32; 32]; 4];
+    let mut d = 0;
+    while d < 4 {
+        let mut sq = 0;
+        while sq < 32 {
+            t[d][sq] = step(DIRS[d], 1 << sq);
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
 /// Row (0 = top, squares 1–4) and column (0 = a) of a square index.
 pub const fn row_col(sq: u32) -> (u32, u32) {
     let row = sq / 4;
@@ -97,7 +113,7 @@ mod tests {
                 } else {
                     0
                 };
-                assert_eq!(step(DIRS[d], 1 << sq), expect, "square {} dir {d}", sq + 1);
+                assert_eq!(NEIGHBOR[d][sq as usize], expect, "square {} dir {d}", sq + 1);
             }
         }
     }

@@ -8,7 +8,7 @@
 
 use rand::{Rng, RngExt};
 
-use super::board::{BOTTOM_ROW, DIRS, Dir, TOP_ROW, step};
+use super::board::{BOTTOM_ROW, Bits, DIRS, Dir, NEIGHBOR, TOP_ROW, step};
 use super::{BLACK, DRAW_PLIES, Move, Position};
 use crate::games::Player;
 
@@ -124,15 +124,14 @@ impl Position {
     /// Writes every multi-jump of the pieces `jumpers` (a padded board's
     /// bits), piece by piece in square order.
     fn generate_jumps(&self, side: Player, jumpers: u64, moves: &mut Vec<Move>) {
-        let kings = pad(self.kings);
-        let opp = pad(self.pieces[(side ^ 1) as usize]);
-        let empty = ON_BOARD & !(pad(self.pieces[side as usize]) | opp);
-        let mut pieces = jumpers;
-        while pieces != 0 {
-            let from = pieces & pieces.wrapping_neg();
-            pieces &= pieces - 1;
-            let jump =
-                Jump { side, from: square(from.trailing_zeros()), king: kings & from != 0, opp, empty: empty | from };
+        for from in Bits(unpad(jumpers)) {
+            let jump = Jump {
+                side,
+                from,
+                king: self.kings & (1 << from) != 0,
+                opp: self.pieces[(side ^ 1) as usize],
+                empty: self.empty_squares() | (1 << from),
+            };
             jump.extend(from, 0, 0, 0, moves);
         }
     }
@@ -232,47 +231,41 @@ impl Padded {
     }
 }
 
-/// The fixed facts of one piece's multi-jump search, on the padded board.
+/// The fixed facts of one piece's multi-jump search.
 struct Jump {
     side: Player,
-    /// The square the piece leaves.
-    from: u8,
+    from: u32,
     king: bool,
-    opp: u64,
+    opp: u32,
     /// Empty squares with the jumping piece lifted off its origin.
-    empty: u64,
-}
-
-/// The padded board's row where men of `side` are crowned.
-#[inline(always)]
-fn padded_crown_row(side: Player) -> u64 {
-    pad(crown_row(side))
+    empty: u32,
 }
 
 impl Jump {
-    /// Continues a multi-jump from `cur` (one bit) after `n` jumps that
-    /// captured `captured`; pushes every maximal continuation. Returns
-    /// whether any jump was possible from `cur`.
-    fn extend(&self, cur: u64, n: u32, captured: u64, path: u64, moves: &mut Vec<Move>) -> bool {
+    /// Continues a multi-jump from `cur` after `n` jumps that captured
+    /// `captured`; pushes every maximal continuation. Returns whether any
+    /// jump was possible from `cur`.
+    fn extend(&self, cur: u32, n: u32, captured: u32, path: u64, moves: &mut Vec<Move>) -> bool {
         let mut any = false;
         let fwd = forward(self.side);
         let dirs: &[Dir] = if self.king { &DIRS } else { &fwd };
         for &dir in dirs {
-            let over = shift(dir, cur) & self.opp & !captured;
+            let d = dir as usize;
+            let over = NEIGHBOR[d][cur as usize] & self.opp & !captured;
             if over == 0 {
                 continue;
             }
-            let land = shift(dir, over) & (self.empty | captured);
+            let land = NEIGHBOR[d][over.trailing_zeros() as usize] & (self.empty | captured);
             if land == 0 {
                 continue;
             }
             any = true;
-            let to = square(land.trailing_zeros());
+            let to = land.trailing_zeros();
             let captured = captured | over;
             let path = path | (u64::from(to) << (5 * n));
-            let crowned = !self.king && land & padded_crown_row(self.side) != 0;
-            if crowned || !self.extend(land, n + 1, captured, path, moves) {
-                moves.push(Move { from: self.from, to, n_jumps: (n + 1) as u8, captured: unpad(captured), path });
+            let crowned = !self.king && land & crown_row(self.side) != 0;
+            if crowned || !self.extend(to, n + 1, captured, path, moves) {
+                moves.push(Move { from: self.from as u8, to: to as u8, n_jumps: (n + 1) as u8, captured, path });
             }
         }
         any
