@@ -45,6 +45,22 @@ impl Iterator for Bits {
     }
 }
 
+/// The index of the `n`-th set bit of `b` (from 0, lowest first; `n` below
+/// `b`'s count): a binary search by population counts, without branches,
+/// where clearing `n` bits one by one mispredicted the loop's end at every
+/// random move.
+#[inline(always)]
+pub fn nth_set_bit(b: u64, mut n: u32) -> u32 {
+    let mut at = 0;
+    for width in [32, 16, 8, 4, 2, 1] {
+        let below = ((b >> at) & ((1u64 << width) - 1)).count_ones();
+        let past = n >= below;
+        n -= if past { below } else { 0 };
+        at += if past { width } else { 0 };
+    }
+    at
+}
+
 /// Counts the leaves of the game tree at exactly `depth` plies from `state`
 /// (one ply = one [`Game::Move`], or one joint move in a simultaneous turn);
 /// terminal states before that depth count 0.
@@ -101,5 +117,22 @@ fn perft_joint<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec
         };
         choice[r] += 1;
         choice[r + 1..].fill(0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nth_set_bit;
+
+    #[test]
+    fn nth_set_bit_counts_set_bits_from_the_lowest() {
+        let words =
+            [1u64, 0x00FF_FFFF, 0x0080_0001, 0x00AA_5500, 0x7_FBFD_FEFF, 1 << 34, 0x8000_0000_0000_0001, u64::MAX];
+        for b in words {
+            let bits: Vec<u32> = (0..64).filter(|i| b & (1 << i) != 0).collect();
+            for (n, &bit) in bits.iter().enumerate() {
+                assert_eq!(nth_set_bit(b, n as u32), bit, "bit {n} of {b:#x}");
+            }
+        }
     }
 }

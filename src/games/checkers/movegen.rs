@@ -6,11 +6,12 @@
 //! jumped (so a later jump may land where an earlier captured piece stood,
 //! as in OpenSpiel; a piece is never jumped twice).
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 
 use super::board::{BOTTOM_ROW, Bits, DIRS, Dir, NEIGHBOR, TOP_ROW, step};
 use super::{BLACK, DRAW_PLIES, Move, Position};
-use crate::games::Player;
+use crate::games::{Player, nth_set_bit};
+use crate::rng::draw_below;
 
 /// The two directions a man of `side` moves in.
 #[inline(always)]
@@ -97,42 +98,35 @@ impl Position {
         if jumpers != 0 {
             scratch.clear();
             self.generate_jumps(self.side, jumpers, scratch);
-            return scratch.get(rng.random_range(0..scratch.len())).copied();
+            return scratch.get(draw_below(rng, scratch.len() as u32) as usize).copied();
         }
         let targets = DIRS.map(|dir| shift(dir, board.movers(dir)) & board.empty);
-        let total: u32 = targets.iter().map(|t| t.count_ones()).sum();
+        let counts = targets.map(u64::count_ones);
+        let before = [0, counts[0], counts[0] + counts[1], counts[0] + counts[1] + counts[2]];
+        let total = before[3] + counts[3];
         if total == 0 {
             return None;
         }
-        let mut index = rng.random_range(0..total as usize) as u32;
-        for (dir, mut to) in DIRS.into_iter().zip(targets) {
-            let n = to.count_ones();
-            if index >= n {
-                index -= n;
-                continue;
-            }
-            for _ in 0..index {
-                to &= to - 1;
-            }
-            let to = to.trailing_zeros();
-            let from = (to as i32 - step_of(dir)) as u32;
-            return Some(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 });
-        }
-        None
+        // The move at `index` of the list `generate` writes (direction by
+        // direction, targets in bit order), picked without branching on it.
+        let index = draw_below(rng, total);
+        let d = (index >= before[1]) as usize + (index >= before[2]) as usize + (index >= before[3]) as usize;
+        let to = nth_set_bit(targets[d], index - before[d]);
+        let from = (to as i32 - step_of(DIRS[d])) as u32;
+        Some(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 })
     }
 
     /// Writes every multi-jump of the pieces `jumpers` (a padded board's
     /// bits), piece by piece in square order.
     fn generate_jumps(&self, side: Player, jumpers: u64, moves: &mut Vec<Move>) {
         for from in Bits(unpad(jumpers)) {
-            let jump = Jump {
-                side,
-                from,
-                king: self.kings & (1 << from) != 0,
-                opp: self.pieces[(side ^ 1) as usize],
-                empty: self.empty_squares() | (1 << from),
-            };
-            jump.extend(from, 0, 0, 0, moves);
+            let jump =
+                Jump { side, from, opp: self.pieces[(side ^ 1) as usize], empty: self.empty_squares() | (1 << from) };
+            if self.kings & (1 << from) != 0 {
+                jump.extend::<true>(from, 0, 0, 0, moves);
+            } else {
+                jump.extend::<false>(from, 0, 0, 0, moves);
+            }
         }
     }
 
@@ -235,7 +229,6 @@ impl Padded {
 struct Jump {
     side: Player,
     from: u32,
-    king: bool,
     opp: u32,
     /// Empty squares with the jumping piece lifted off its origin.
     empty: u32,
@@ -244,31 +237,51 @@ struct Jump {
 impl Jump {
     /// Continues a multi-jump from `cur` after `n` jumps that captured
     /// `captured`; pushes every maximal continuation. Returns whether any
-    /// jump was possible from `cur`.
-    fn extend(&self, cur: u32, n: u32, captured: u32, path: u64, moves: &mut Vec<Move>) -> bool {
+    /// jump was possible from `cur`. A king's four directions and a man's two
+    /// are unrolled loops (`KING` is the piece's kind): a loop over either
+    /// list mispredicted its end.
+    fn extend<const KING: bool>(&self, cur: u32, n: u32, captured: u32, path: u64, moves: &mut Vec<Move>) -> bool {
         let mut any = false;
-        let fwd = forward(self.side);
-        let dirs: &[Dir] = if self.king { &DIRS } else { &fwd };
-        for &dir in dirs {
-            let d = dir as usize;
-            let over = NEIGHBOR[d][cur as usize] & self.opp & !captured;
-            if over == 0 {
-                continue;
+        if KING {
+            for dir in DIRS {
+                any |= self.jump::<KING>(dir, cur, n, captured, path, moves);
             }
-            let land = NEIGHBOR[d][over.trailing_zeros() as usize] & (self.empty | captured);
-            if land == 0 {
-                continue;
-            }
-            any = true;
-            let to = land.trailing_zeros();
-            let captured = captured | over;
-            let path = path | (u64::from(to) << (5 * n));
-            let crowned = !self.king && land & crown_row(self.side) != 0;
-            if crowned || !self.extend(to, n + 1, captured, path, moves) {
-                moves.push(Move { from: self.from as u8, to: to as u8, n_jumps: (n + 1) as u8, captured, path });
+        } else {
+            for dir in forward(self.side) {
+                any |= self.jump::<KING>(dir, cur, n, captured, path, moves);
             }
         }
         any
+    }
+
+    /// The jump from `cur` in `dir` and its continuations, if there is one.
+    #[inline(always)]
+    fn jump<const KING: bool>(
+        &self,
+        dir: Dir,
+        cur: u32,
+        n: u32,
+        captured: u32,
+        path: u64,
+        moves: &mut Vec<Move>,
+    ) -> bool {
+        let d = dir as usize;
+        let over = NEIGHBOR[d][cur as usize] & self.opp & !captured;
+        if over == 0 {
+            return false;
+        }
+        let land = NEIGHBOR[d][over.trailing_zeros() as usize] & (self.empty | captured);
+        if land == 0 {
+            return false;
+        }
+        let to = land.trailing_zeros();
+        let captured = captured | over;
+        let path = path | (u64::from(to) << (5 * n));
+        let crowned = !KING && land & crown_row(self.side) != 0;
+        if crowned || !self.extend::<KING>(to, n + 1, captured, path, moves) {
+            moves.push(Move { from: self.from as u8, to: to as u8, n_jumps: (n + 1) as u8, captured, path });
+        }
+        true
     }
 }
 
@@ -276,6 +289,7 @@ impl Jump {
 mod tests {
     use super::*;
     use crate::rng::stream;
+    use rand::RngExt;
 
     /// Along random games, the drawn move is the listed move at the drawn
     /// index, for the same random stream.
