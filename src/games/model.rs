@@ -22,7 +22,7 @@
 //! one call per node to know both.
 
 use std::fmt::Debug;
-use std::ops::{Range, RangeInclusive};
+use std::ops::{ControlFlow, Range, RangeInclusive};
 
 use rand::{Rng, RngExt};
 
@@ -364,6 +364,32 @@ pub trait TwoPlayer: Game {
         let result = self.result(state);
         if result.is_none() {
             self.legal_moves(state, moves);
+        }
+        result
+    }
+
+    /// [`TwoPlayer::result_or_moves`] for a node whose children are valued,
+    /// not expanded (the last ply of a search): the result if the game is
+    /// over, else `visit` called on each child in the order of the legal
+    /// moves until it says stop. `moves` is scratch space. Checkers visits
+    /// its steps straight off the bitboards, without writing a move list.
+    fn result_or_children<F>(
+        &self,
+        state: &Self::State,
+        moves: &mut Vec<Self::Move>,
+        mut visit: F,
+    ) -> Option<GameResult>
+    where
+        Self: Sized,
+        F: FnMut(&Self::State) -> ControlFlow<()>,
+    {
+        let result = self.result_or_moves(state, moves);
+        if result.is_none() {
+            for m in moves.iter() {
+                if visit(&self.apply(state, m)).is_break() {
+                    break;
+                }
+            }
         }
         result
     }

@@ -13,6 +13,8 @@
 //! "States expanded" counts the states whose successors the search generates
 //! (the root and every interior node); leaves are evaluated, not expanded.
 
+use std::ops::ControlFlow;
+
 use rand::RngExt;
 
 use crate::games::{GameResult, Player, TwoPlayer};
@@ -259,6 +261,23 @@ impl<G: TwoPlayer> AlphaBeta<G> {
             return self.leaf(game, state, ply, evals);
         }
         let me = game.to_move(state);
+        if depth == 1 {
+            // The leaves' parents, most of a search's interior nodes: the
+            // leaves are valued as the game visits them, without a call per
+            // leaf, and the rest are never made once one cuts off.
+            let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
+            let mut best = f64::NEG_INFINITY;
+            let over = game.result_or_children(state, &mut moves, |child| {
+                let v = -self.leaf(game, child, ply + 1, evals);
+                if cut_off(&mut best, &mut alpha, v, beta) { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            });
+            self.buffers[ply as usize] = moves;
+            if let Some(result) = over {
+                return decided(result, me, ply);
+            }
+            self.expanded += 1;
+            return best;
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
         if let Some(result) = game.result_or_moves(state, &mut moves) {
             self.buffers[ply as usize] = moves;
@@ -271,15 +290,6 @@ impl<G: TwoPlayer> AlphaBeta<G> {
             let children: Vec<G::State> = moves.iter().map(|m| game.apply(state, m)).collect();
             for i in self.rank(game, &children, me, evals) {
                 let v = -self.search(game, &children[i], depth - 1, ply + 1, -beta, -alpha, evals);
-                if cut_off(&mut best, &mut alpha, v, beta) {
-                    break;
-                }
-            }
-        } else if depth == 1 {
-            // The leaves' parents, most of a search's interior nodes: the
-            // leaves are valued in the loop, without a call per leaf.
-            for m in &moves {
-                let v = -self.leaf(game, &game.apply(state, m), ply + 1, evals);
                 if cut_off(&mut best, &mut alpha, v, beta) {
                     break;
                 }

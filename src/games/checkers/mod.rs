@@ -25,6 +25,8 @@ mod text;
 
 pub use board::{row_col, square_at};
 
+use std::ops::ControlFlow;
+
 use rand::Rng;
 
 use super::{Game, GameResult, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, zero_sum_score};
@@ -221,6 +223,20 @@ impl TwoPlayer for Checkers {
             return Some(self.blocked(state));
         }
         None
+    }
+
+    #[inline]
+    fn result_or_children<F>(&self, state: &Position, moves: &mut Vec<Move>, visit: F) -> Option<GameResult>
+    where
+        F: FnMut(&Position) -> ControlFlow<()>,
+    {
+        if state.quiet >= DRAW_PLIES {
+            return Some(GameResult::Draw);
+        }
+        if state.visit_children(moves, visit) {
+            return None;
+        }
+        Some(self.blocked(state))
     }
 }
 

@@ -6,6 +6,8 @@
 //! jumped (so a later jump may land where an earlier captured piece stood,
 //! as in OpenSpiel; a piece is never jumped twice).
 
+use std::ops::ControlFlow;
+
 use rand::Rng;
 
 use super::board::{BOTTOM_ROW, Bits, DIRS, Dir, NEIGHBOR, TOP_ROW, step};
@@ -83,6 +85,46 @@ impl Position {
                 moves.push(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 });
             }
         }
+    }
+
+    /// Calls `visit` on the position after each legal move of the side to
+    /// move (the draw counter aside), in [`Position::generate`]'s order,
+    /// until it says stop; whether there was a move. Steps are made straight
+    /// from the bitboards: at the last ply of a search, most of whose nodes
+    /// stop at their first children, writing the whole list cost more than
+    /// the children visited.
+    #[inline(always)]
+    pub(crate) fn visit_children<F>(&self, scratch: &mut Vec<Move>, mut visit: F) -> bool
+    where
+        F: FnMut(&Position) -> ControlFlow<()>,
+    {
+        let board = self.padded(self.side);
+        let jumpers = board.jumpers();
+        if jumpers != 0 {
+            scratch.clear();
+            self.generate_jumps(self.side, jumpers, scratch);
+            for m in scratch.iter() {
+                if visit(&self.apply(m)).is_break() {
+                    break;
+                }
+            }
+            return true;
+        }
+        let mut any = false;
+        for dir in DIRS {
+            let mut targets = shift(dir, board.movers(dir)) & board.empty;
+            any |= targets != 0;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let from = (to as i32 - step_of(dir)) as u32;
+                let step = Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 };
+                if visit(&self.apply(&step)).is_break() {
+                    return true;
+                }
+            }
+        }
+        any
     }
 
     /// A legal move of the side to move drawn uniformly by `rng`: the move
