@@ -31,6 +31,8 @@ mod text;
 
 pub use board::{parse_point, point_name};
 
+use std::ops::ControlFlow;
+
 use board::{ADJACENT, ALL, in_mill, men_in_mills, n_steps, steppers};
 
 use rand::{Rng, RngExt};
@@ -138,24 +140,52 @@ impl Position {
     /// Writes the moves `p` would have on its turn, without clearing `moves`
     /// and ignoring the end rules.
     pub(crate) fn generate_for(&self, p: Player, moves: &mut Vec<Move>) {
+        let _ = self.each_move(p, |mv| {
+            moves.push(mv);
+            ControlFlow::Continue(())
+        });
+    }
+
+    /// Calls `f` on each move `p` would have on its turn, in the order of
+    /// [`Position::generate`] (one move per removable man when a mill
+    /// closes), until it says stop; ignores the end rules.
+    #[inline(always)]
+    fn each_move<F: FnMut(Move) -> ControlFlow<()>>(&self, p: Player, mut f: F) -> ControlFlow<()> {
         let own = self.men[p as usize];
         let opp = self.men[(p ^ 1) as usize];
         let empty = self.empty_points();
-        let mut out = MoveWriter { moves, opp, removable: None };
+        // The opposing men that may be removed: those outside mills, or any
+        // if all stand in mills. Computed at the first mill only.
+        let mut removable = None;
+        let mut emit = |from: Option<u8>, to: u32, after: u32| {
+            if opp != 0 && in_mill(after, to) {
+                let removable = *removable.get_or_insert_with(|| {
+                    let free = opp & !men_in_mills(opp);
+                    if free != 0 { free } else { opp }
+                });
+                for r in Bits(removable) {
+                    f(Move { from, to: to as u8, remove: Some(r as u8) })?;
+                }
+                ControlFlow::Continue(())
+            } else {
+                f(Move { from, to: to as u8, remove: None })
+            }
+        };
         if self.is_placing(p) {
             for to in Bits(empty) {
-                out.push(None, to, own | (1 << to));
+                emit(None, to, own | (1 << to))?;
             }
-            return;
+            return ControlFlow::Continue(());
         }
         let flying = self.is_flying(p);
         for from in Bits(own) {
             let targets = if flying { empty } else { ADJACENT[from as usize] & empty };
             let rest = own & !(1 << from);
             for to in Bits(targets) {
-                out.push(Some(from as u8), to, rest | (1 << to));
+                emit(Some(from as u8), to, rest | (1 << to))?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// A random legal move drawn as OpenSpiel's random player draws it: a
@@ -266,35 +296,6 @@ fn nth_bit(mut b: u32, mut n: u32) -> u32 {
     b.trailing_zeros()
 }
 
-/// Writes moves, adding one move per removable man when a mill closes.
-struct MoveWriter<'a> {
-    moves: &'a mut Vec<Move>,
-    opp: u32,
-    /// The opposing men that may be removed: those outside mills, or any if
-    /// all stand in mills. Computed at the first mill only.
-    removable: Option<u32>,
-}
-
-impl MoveWriter<'_> {
-    /// Writes the move of a man to `to` (from `from`, or from the hand)
-    /// that leaves the mover's men at `after`.
-    #[inline(always)]
-    fn push(&mut self, from: Option<u8>, to: u32, after: u32) {
-        if self.opp != 0 && in_mill(after, to) {
-            let opp = self.opp;
-            let removable = *self.removable.get_or_insert_with(|| {
-                let free = opp & !men_in_mills(opp);
-                if free != 0 { free } else { opp }
-            });
-            for r in Bits(removable) {
-                self.moves.push(Move { from, to: to as u8, remove: Some(r as u8) });
-            }
-        } else {
-            self.moves.push(Move { from, to: to as u8, remove: None });
-        }
-    }
-}
-
 /// One turn: a placement or a move, with the man it removes if it closes a mill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -389,6 +390,22 @@ impl TwoPlayer for Morris {
         }
         // Moves while the counts go on: the side to move can move, the game goes on.
         None
+    }
+
+    #[inline]
+    fn result_or_children<F>(&self, state: &Position, _moves: &mut Vec<Move>, mut visit: F) -> Option<GameResult>
+    where
+        F: FnMut(&Position) -> ControlFlow<()>,
+    {
+        if state.over_by_count() {
+            return state.result();
+        }
+        let mut any = false;
+        let _ = state.each_move(state.side, |mv| {
+            any = true;
+            visit(&state.apply(&mv))
+        });
+        if any { None } else { state.result() }
     }
 }
 
