@@ -463,6 +463,54 @@ mod tests {
         agrees_with_minimax(&Morris::standard());
     }
 
+    /// What a game answers for a node (`result_or_moves`, the children
+    /// `result_or_children` visits, up to where the visitor stops) is what
+    /// `result`, `legal_moves` and `apply` say, in the same order, along
+    /// random games to their ends.
+    fn answers_nodes_as_the_defaults<G: TwoPlayer>(game: &G, n_games: u64)
+    where
+        G::State: std::fmt::Debug + PartialEq,
+        G::Move: std::fmt::Debug,
+    {
+        let (mut moves, mut listed) = (Vec::new(), Vec::new());
+        for seed in 0..n_games {
+            let mut rng = stream(seed, &[78]);
+            let mut state = game.initial_state();
+            for ply in 0usize.. {
+                let result = game.result(&state);
+                moves.clear();
+                if result.is_none() {
+                    game.legal_moves(&state, &mut moves);
+                }
+                assert_eq!(game.result_or_moves(&state, &mut listed), result, "{state:?}");
+                if result.is_none() {
+                    assert_eq!(listed, moves, "{state:?}");
+                }
+                let children: Vec<G::State> = moves.iter().map(|m| game.apply(&state, m)).collect();
+                let stop_after = ply % (children.len() + 1);
+                let mut visited = Vec::new();
+                let over = game.result_or_children(&state, &mut listed, |child| {
+                    visited.push(child.clone());
+                    if visited.len() > stop_after { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+                });
+                assert_eq!(over, result, "{state:?}");
+                assert_eq!(visited, children[..children.len().min(stop_after + 1)], "{state:?}");
+                if result.is_some() {
+                    break;
+                }
+                state = children[rng.random_range(0..children.len())].clone();
+            }
+        }
+    }
+
+    #[test]
+    fn games_answer_nodes_as_the_defaults_do() {
+        answers_nodes_as_the_defaults(&Checkers::lose(), 200);
+        answers_nodes_as_the_defaults(&Checkers::american(), 50);
+        answers_nodes_as_the_defaults(&Morris::standard(), 100);
+        answers_nodes_as_the_defaults(&Morris::no_flying(), 50);
+    }
+
     #[test]
     fn forward_pruning_expands_fewer_states() {
         let game = Morris::standard();

@@ -37,12 +37,16 @@ fn almost_mills(pos: &Position, me: Player) -> f64 {
     // where the enemy can (to block). Placing and flying reach any empty point.
     let (me_placing, me_flying) = (pos.is_placing(me), pos.is_flying(me));
     let enemy_anywhere = pos.is_placing(me ^ 1) || (pos.is_flying(me ^ 1) && enemy != 0);
+    if enemy_anywhere {
+        // The enemy can block any line: no mill is almost certain.
+        return 0.0;
+    }
     possible_mills(pos, me)
         .filter(|&m| {
             let pt = (m & !own).trailing_zeros() as usize;
             let rest = own & !m;
             let reach = me_placing || (me_flying && rest != 0) || ADJACENT[pt] & rest != 0;
-            reach && !enemy_anywhere && ADJACENT[pt] & enemy == 0
+            reach && ADJACENT[pt] & enemy == 0
         })
         .count() as f64
 }
