@@ -116,6 +116,8 @@ def playouts(quick):
 # them: material α-β (the papers' benchmark player) and evolved programs at
 # the leaves of α-β (what every fitness evaluation runs).
 SEARCHES = [
+    ("morris", "random playouts", ["--a", "random", "--b", "random"], 200000),
+    ("lose-checkers", "random playouts", ["--a", "random", "--b", "random"], 300000),
     ("morris", "material α-β 5 vs 4", ["--a", "alphabeta:5:material", "--b", "alphabeta:4:material"], 20),
     ("lose-checkers", "material α-β 8 vs 7", ["--a", "alphabeta:8:material", "--b", "alphabeta:7:material"], 40),
     ("morris", "GP α-β 3 (morris-weights champion) both sides",
@@ -126,13 +128,16 @@ SEARCHES = [
 ]
 
 
-def games_per_s(binary, cmd, rounds):
-    """The best of `rounds` runs' games/s of `play` (one thread: the figure per core)."""
+def games_per_s(binaries, cmd, rounds):
+    """The best of `rounds` runs' games/s of `play` (one thread: the figure
+    per core) for each of `binaries`, their runs interleaved so that the
+    machine's drift from minute to minute touches them alike."""
     env = dict(os.environ, RAYON_NUM_THREADS="1")
-    best = 0.0
+    best = [0.0] * len(binaries)
     for _ in range(rounds):
-        out = run([binary] + cmd, env=env)
-        best = max(best, json.loads(out)["games_per_s"])
+        for i, binary in enumerate(binaries):
+            out = run([binary] + cmd, env=env)
+            best[i] = max(best[i], json.loads(out)["games_per_s"])
     return best
 
 
@@ -143,12 +148,11 @@ def search(quick, baseline=None):
         if quick:
             games = max(2, games // 10)
         cmd = ["play", "--game", game] + players + ["--games", str(games), "--seed", "1", "--format", "json"]
-        ours = games_per_s(BIN, cmd, rounds)
-        ref = games_per_s(baseline, cmd, rounds) if baseline else 0
+        ours, ref = games_per_s([BIN, baseline], cmd, rounds) if baseline else (games_per_s([BIN], cmd, rounds)[0], 0)
         rows.append(("%s %s: games/s, one thread%s" % (game, what, " vs the baseline" if baseline else ""), ours, ref,
                      "≥ 1.5×" if baseline else ""))
         commands.append("RAYON_NUM_THREADS=1 stratagem " + " ".join(cmd))
-    table("Search: α-β players on the board games" + (" next to %s" % baseline if baseline else ""), rows,
+    table("Search: random playouts and α-β players on the board games" + (" next to %s" % baseline if baseline else ""), rows,
           commands)
 
 
