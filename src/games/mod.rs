@@ -46,20 +46,44 @@ impl Iterator for Bits {
 }
 
 /// The index of the `n`-th set bit of `b` (from 0, lowest first; `n` below
-/// `b`'s count): a binary search by population counts, without branches,
-/// where clearing `n` bits one by one mispredicted the loop's end at every
-/// random move.
+/// `b`'s count), without branches: where clearing `n` bits one by one
+/// mispredicted the loop's end at every random move. The byte holding the
+/// bit is found from the running counts of set bits per byte (all eight
+/// compared with `n` at once), the bit within it from a table.
 #[inline(always)]
-pub fn nth_set_bit(b: u64, mut n: u32) -> u32 {
-    let mut at = 0;
-    for width in [32, 16, 8, 4, 2, 1] {
-        let below = ((b >> at) & ((1u64 << width) - 1)).count_ones();
-        let past = n >= below;
-        n -= if past { below } else { 0 };
-        at += if past { width } else { 0 };
-    }
-    at
+pub fn nth_set_bit(b: u64, n: u32) -> u32 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let pairs = b - ((b >> 1) & 0x5555_5555_5555_5555);
+    let nibbles = (pairs & 0x3333_3333_3333_3333) + ((pairs >> 2) & 0x3333_3333_3333_3333);
+    let per_byte = (nibbles + (nibbles >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i: the set bits in bytes 0..=i (at most 64, so no byte overflows).
+    let running = per_byte.wrapping_mul(ONES);
+    // The high bit of byte i is set when bytes 0..=i hold at most n set
+    // bits: n + 128 − running never borrows from the next byte.
+    let byte = ((((u64::from(n) * ONES) | HIGHS) - running) & HIGHS).count_ones();
+    let below = ((running << 8) >> (8 * byte)) & 0xFF;
+    let in_byte = ((b >> (8 * byte)) & 0xFF) as usize;
+    8 * byte + u32::from(NTH_IN_BYTE[in_byte][(n - below as u32) as usize & 7])
 }
+
+/// `NTH_IN_BYTE[b][k]`: the index of the `k`-th set bit of byte `b`.
+static NTH_IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 /// Counts the leaves of the game tree at exactly `depth` plies from `state`
 /// (one ply = one [`Game::Move`], or one joint move in a simultaneous turn);
@@ -126,9 +150,16 @@ mod tests {
 
     #[test]
     fn nth_set_bit_counts_set_bits_from_the_lowest() {
-        let words =
-            [1u64, 0x00FF_FFFF, 0x0080_0001, 0x00AA_5500, 0x7_FBFD_FEFF, 1 << 34, 0x8000_0000_0000_0001, u64::MAX];
-        for b in words {
+        let mut words =
+            vec![1u64, 0x00FF_FFFF, 0x0080_0001, 0x00AA_5500, 0x7_FBFD_FEFF, 1 << 34, 0x8000_0000_0000_0001, u64::MAX];
+        // And scrambled words, dense and sparse.
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..200 {
+            x = x.rotate_left(17).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 7);
+            words.push(x);
+            words.push(x & (x >> 3) & 0x7_FFFF_FFFF);
+        }
+        for b in words.into_iter().filter(|&b| b != 0) {
             let bits: Vec<u32> = (0..64).filter(|i| b & (1 << i) != 0).collect();
             for (n, &bit) in bits.iter().enumerate() {
                 assert_eq!(nth_set_bit(b, n as u32), bit, "bit {n} of {b:#x}");
