@@ -76,15 +76,10 @@ impl Position {
             self.generate_jumps(side, jumpers, moves);
             return;
         }
-        for dir in DIRS {
-            let mut targets = shift(dir, board.movers(dir)) & board.empty;
-            while targets != 0 {
-                let to = targets.trailing_zeros();
-                targets &= targets - 1;
-                let from = (to as i32 - step_of(dir)) as u32;
-                moves.push(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 });
-            }
-        }
+        let _ = board.each_step(|step| {
+            moves.push(step);
+            ControlFlow::Continue(())
+        });
     }
 
     /// Calls `visit` on the position after each legal move of the side to
@@ -111,19 +106,10 @@ impl Position {
             return true;
         }
         let mut any = false;
-        for dir in DIRS {
-            let mut targets = shift(dir, board.movers(dir)) & board.empty;
-            any |= targets != 0;
-            while targets != 0 {
-                let to = targets.trailing_zeros();
-                targets &= targets - 1;
-                let from = (to as i32 - step_of(dir)) as u32;
-                let step = Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 };
-                if visit(&self.apply(&step)).is_break() {
-                    return true;
-                }
-            }
-        }
+        let _ = board.each_step(|step| {
+            any = true;
+            visit(&self.apply(&step))
+        });
         any
     }
 
@@ -252,6 +238,22 @@ impl Padded {
     #[inline(always)]
     fn movers(&self, dir: Dir) -> u64 {
         if is_forward(self.side, dir) { self.own } else { self.own & self.kings }
+    }
+
+    /// Calls `f` on each step (a move without capture), direction by
+    /// direction and in square order within one, until it says stop.
+    #[inline(always)]
+    fn each_step<F: FnMut(Move) -> ControlFlow<()>>(&self, mut f: F) -> ControlFlow<()> {
+        for dir in DIRS {
+            let mut targets = shift(dir, self.movers(dir)) & self.empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                let from = (to as i32 - step_of(dir)) as u32;
+                f(Move { from: square(from), to: square(to), n_jumps: 0, captured: 0, path: 0 })?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// The pieces that have a capture.
