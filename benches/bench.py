@@ -7,15 +7,17 @@ rollouts, GGP-Base's prover).
 
 Usage (from the repository root, after `cargo build --release`):
 
-    python3 benches/bench.py [--quick] [--only SECTION,...] [--baseline BIN]
+    python3 benches/bench.py [--quick] [--only SECTION,...] [--baseline BIN [--counts]]
 
 Sections: batch, playouts, search, gdl, compile, rushhour, evolve. Prints one
 Markdown table per section (figure, ours, reference, ratio, target) and the
 command behind each figure; `--quick` shortens every measurement (for a smoke
 run, not for figures). The search figures have no outside reference: with
 `--baseline BIN` (an older build of stratagem) the same games are timed with
-it, in the same run. Note the machine and its load with the figures: the machine's
-speed varies run to run.
+it, in the same run; `--counts` also counts their instructions and mispredicted
+branches under valgrind, a comparison the machine's load does not move. Note
+the machine and its load with the figures: the machine's speed varies run to
+run.
 """
 import argparse
 import collections
@@ -42,12 +44,16 @@ def run(args, **kw):
     return p.stdout
 
 
-def table(title, rows, commands):
+def table(title, rows, commands, lower_is_better=False):
+    """A Markdown table; the ratio is ours over the reference, or the
+    reference over ours for costs (`lower_is_better`): above 1 is better."""
     print("\n## %s\n" % title)
     print("| figure | ours | reference | ratio | target |")
     print("| --- | --- | --- | --- | --- |")
     for figure, ours, ref, target in rows:
-        ratio = "%.2f×" % (ours / ref) if ref else ""
+        ratio = ""
+        if ref and ours:
+            ratio = "%.2f×" % (ref / ours if lower_is_better else ours / ref)
         print("| %s | %s | %s | %s | %s |" % (figure, fmt(ours), fmt(ref) if ref else "—", ratio, target))
     print("\n```sh\n%s\n```" % "\n".join(commands))
     sys.stdout.flush()
@@ -139,6 +145,35 @@ def games_per_s(binaries, cmd, rounds):
             out = run([binary] + cmd, env=env)
             best[i] = max(best[i], json.loads(out)["games_per_s"])
     return best
+
+
+def counted_cost(binary, cmd):
+    """Instructions and mispredicted branches of one run under valgrind's
+    cachegrind (deterministic, unlike the wall clock of a shared machine),
+    and the cost instructions + 15 × mispredictions."""
+    env = dict(os.environ, RAYON_NUM_THREADS="1")
+    p = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=yes",
+                        "--cachegrind-out-file=/dev/null", binary] + cmd, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        sys.exit("bench: valgrind failed on %s:\n%s" % (" ".join(cmd), p.stderr[-2000:]))
+    ir = int(re.search(r"I\s+refs:\s+([\d,]+)", p.stderr).group(1).replace(",", ""))
+    mispredicted = int(re.search(r"Mispredicts:\s+([\d,]+)", p.stderr).group(1).replace(",", ""))
+    return ir, mispredicted, ir + 15 * mispredicted
+
+
+def search_counts(baseline):
+    """The search figures as valgrind counts them, a tenth of the games,
+    ours next to the baseline's: the comparison without the machine's noise."""
+    rows, commands = [], []
+    for game, what, players, games in SEARCHES:
+        cmd = ["play", "--game", game] + players + ["--games", str(max(4, games // 10)), "--seed", "1"]
+        ours = counted_cost(BIN, cmd)
+        ref = counted_cost(baseline, cmd)
+        rows.append(("%s %s: instructions + 15 × mispredictions, one thread vs the baseline" % (game, what),
+                     ours[2], ref[2], "≥ 1.5×"))
+        commands.append("RAYON_NUM_THREADS=1 valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes "
+                        "stratagem " + " ".join(cmd))
+    table("Search, counted by valgrind next to %s" % baseline, rows, commands, lower_is_better=True)
 
 
 def search(quick, baseline=None):
@@ -263,6 +298,9 @@ def main():
     p.add_argument("--only", default=",".join(SECTIONS))
     p.add_argument("--baseline", metavar="BIN",
                    help="another stratagem binary (an older build) whose search figures are measured beside ours")
+    p.add_argument("--counts", action="store_true",
+                   help="with --baseline, also count the search figures' instructions and mispredicted branches "
+                        "under valgrind (deterministic; needs valgrind)")
     a = p.parse_args()
     os.chdir(ROOT)
     if not os.path.exists(BIN):
@@ -276,6 +314,8 @@ def main():
             sys.exit("bench: unknown section `%s` (sections: %s)" % (name, ", ".join(SECTIONS)))
         if name == "search":
             search(a.quick, a.baseline and os.path.abspath(a.baseline))
+            if a.counts and a.baseline:
+                search_counts(os.path.abspath(a.baseline))
         else:
             SECTIONS[name](a.quick)
 
