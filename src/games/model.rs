@@ -368,6 +368,13 @@ pub trait TwoPlayer: Game {
         result
     }
 
+    /// `state` encoded exactly in fewer than 120 bits (equal keys, equal
+    /// states), for caches of position values; `None` for a game without
+    /// such an encoding (no cache).
+    fn position_key(&self, _state: &Self::State) -> Option<u128> {
+        None
+    }
+
     /// [`TwoPlayer::result_or_moves`] for a node whose children are valued,
     /// not expanded (the last ply of a search): the result if the game is
     /// over, else `visit` called on each child in the order of the legal

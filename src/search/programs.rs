@@ -213,22 +213,49 @@ impl<S> GpProgram<S> {
 }
 
 /// Evaluates positions with an evolved program, its feature slots kept
-/// between leaves.
+/// between leaves, and the values of recent positions kept in a cache when
+/// the game keys its positions ([`TwoPlayer::position_key`]): a program's
+/// value is a function of the position and the player alone, and α-β meets
+/// the same leaf again and again (moves that commute, the next turn's search
+/// over the last one's leaves: half of the leaves of a Morris game at depth 3).
 pub struct ProgramEval<S> {
     program: Arc<GpProgram<S>>,
     slots: Vec<u64>,
+    /// Direct-mapped: (key with the player in bit 120, value); made at the
+    /// first keyed evaluation.
+    cache: Vec<(u128, f64)>,
 }
+
+/// log2 of the cache's entries (32 bytes each).
+const CACHE_BITS: u32 = 12;
+/// An empty entry's key: no position key reaches bit 120.
+const NO_KEY: u128 = u128::MAX;
 
 impl<S> ProgramEval<S> {
     pub fn new(program: Arc<GpProgram<S>>) -> ProgramEval<S> {
         let slots = vec![0; program.binding.features.len()];
-        ProgramEval { program, slots }
+        ProgramEval { program, slots, cache: Vec::new() }
     }
 }
 
 impl<G: TwoPlayer> Evaluator<G> for ProgramEval<G::State> {
-    fn evaluate(&mut self, _game: &G, state: &G::State, me: Player) -> f64 {
-        self.program.value_with(state, me, &mut self.slots)
+    fn evaluate(&mut self, game: &G, state: &G::State, me: Player) -> f64 {
+        let Some(key) = game.position_key(state) else {
+            return self.program.value_with(state, me, &mut self.slots);
+        };
+        debug_assert!(key >> 120 == 0, "position keys stay below bit 120");
+        let key = key | u128::from(me & 1) << 120;
+        if self.cache.is_empty() {
+            self.cache = vec![(NO_KEY, 0.0); 1 << CACHE_BITS];
+        }
+        let mixed = ((key as u64) ^ ((key >> 64) as u64)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let entry = &mut self.cache[(mixed >> (64 - CACHE_BITS)) as usize];
+        if entry.0 == key {
+            return entry.1;
+        }
+        let value = self.program.value_with(state, me, &mut self.slots);
+        *entry = (key, value);
+        value
     }
 }
 
@@ -283,13 +310,21 @@ mod tests {
         let (jit, fallbacks) = GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::fast_compile());
         assert!(fallbacks.is_empty(), "{fallbacks:?}");
         assert!(jit.iter().all(|p| p.jit.is_some()));
+        let jit: Vec<Arc<GpProgram<G::State>>> = jit.into_iter().map(Arc::new).collect();
+        // α-β's evaluators, whose cache (for a game that keys its positions)
+        // must give back the bits it was given.
+        let mut evals: Vec<ProgramEval<G::State>> = jit.iter().map(|p| ProgramEval::new(p.clone())).collect();
         let mut state = game.initial_state();
         let mut moves = Vec::new();
         for _ in 0..60 {
-            for (a, b) in interp.iter().zip(&jit) {
+            for ((a, b), eval) in interp.iter().zip(&jit).zip(&mut evals) {
                 for me in [0, 1] {
                     let (x, y) = (a.value(&state, me), b.value(&state, me));
                     assert!(x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()), "{x} vs {y}");
+                    for _ in 0..2 {
+                        let z = eval.evaluate(game, &state, me);
+                        assert!(x.to_bits() == z.to_bits() || (x.is_nan() && z.is_nan()), "{x} vs {z}");
+                    }
                 }
             }
             game.legal_moves(&state, &mut moves);
