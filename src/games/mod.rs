@@ -152,6 +152,8 @@ mod tests {
     fn nth_set_bit_counts_set_bits_from_the_lowest() {
         let mut words =
             vec![1u64, 0x00FF_FFFF, 0x0080_0001, 0x00AA_5500, 0x7_FBFD_FEFF, 1 << 34, 0x8000_0000_0000_0001, u64::MAX];
+        // Morris' boards (24 points), once checked by its own n-th-bit helper.
+        words.extend([0x0000_0F00, 0x00F0_000F, 0x0012_3456]);
         // And scrambled words, dense and sparse.
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for _ in 0..200 {

@@ -37,7 +37,9 @@ use board::{ADJACENT, ALL, in_mill, men_in_mills, n_steps, steppers};
 
 use rand::{Rng, RngExt};
 
-use super::{Bits, Game, GameResult, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, zero_sum_score};
+use super::{
+    Bits, Game, GameResult, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, nth_set_bit, zero_sum_score,
+};
 
 /// Turns after which the game is drawn (OpenSpiel's `kMaxNumTurns`).
 pub const MAX_TURNS: u16 = 200;
@@ -203,7 +205,7 @@ impl Position {
         let own = self.men[p];
         let opp = self.men[p ^ 1];
         let empty = self.empty_points();
-        let pick = |rng: &mut R, b: u32| nth_bit(b, rng.random_range(0..b.count_ones()));
+        let pick = |rng: &mut R, b: u32| nth_set_bit(u64::from(b), rng.random_range(0..b.count_ones()));
         let (from, to) = if self.is_placing(self.side) {
             if empty == 0 {
                 return None;
@@ -226,7 +228,7 @@ impl Position {
                 let targets = ADJACENT[f as usize] & empty;
                 let n = targets.count_ones();
                 if r < n {
-                    chosen = Some((Some(f), nth_bit(targets, r)));
+                    chosen = Some((Some(f), nth_set_bit(u64::from(targets), r)));
                     break;
                 }
                 r -= n;
@@ -279,21 +281,6 @@ impl Position {
         }
         None
     }
-}
-
-/// The index of the `n`-th set bit of `b` (counting from 0, lowest first).
-#[inline]
-fn nth_bit(mut b: u32, mut n: u32) -> u32 {
-    // Past the low 12 points at once when the bit is beyond them.
-    let low = (b & 0xFFF).count_ones();
-    if n >= low {
-        n -= low;
-        b &= !0xFFF;
-    }
-    for _ in 0..n {
-        b &= b - 1;
-    }
-    b.trailing_zeros()
 }
 
 /// One turn: a placement or a move, with the man it removes if it closes a mill.
@@ -458,7 +445,6 @@ pub fn render(pos: &Position) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::nth_bit;
     use super::{Morris, Position};
     use crate::games::{Game, TwoPlayer};
     use crate::rng::stream;
@@ -488,15 +474,5 @@ mod tests {
             }
         }
         assert!(seen.len() > 10_000, "{} positions", seen.len());
-    }
-
-    #[test]
-    fn nth_bit_counts_set_bits_from_the_lowest() {
-        for b in [0x00FF_FFFFu32, 0x0080_0001, 0x00AA_5500, 0x0000_0F00, 0x00F0_000F, 0x0012_3456] {
-            let bits: Vec<u32> = (0..24).filter(|i| b & (1 << i) != 0).collect();
-            for (n, &bit) in bits.iter().enumerate() {
-                assert_eq!(nth_bit(b, n as u32), bit, "bit {n} of {b:#x}");
-            }
-        }
     }
 }
