@@ -187,6 +187,18 @@ impl<'ps> JitCompiler<'ps> {
         info: &ProgramInfo,
         lanes: Lanes,
     ) -> Result<FuncId, JitError> {
+        self.build(program, mode, info, lanes)?;
+        let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
+        let sig = self.ctx.func.signature.clone();
+        let id = self.module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
+        let defined = self.module.define_function(id, &mut self.ctx);
+        self.module.clear_context(&mut self.ctx);
+        defined.map_err(|e| codegen(&e))?;
+        Ok(id)
+    }
+
+    /// Builds the IR of a program into `self.ctx.func`.
+    fn build(&mut self, program: JitProgram, mode: Mode, info: &ProgramInfo, lanes: Lanes) -> Result<(), JitError> {
         let ptr = self.module.target_config().pointer_type();
         let call_conv = self.module.isa().default_call_conv();
         let spec =
@@ -207,13 +219,21 @@ impl<'ps> JitCompiler<'ps> {
             self.module.clear_context(&mut self.ctx);
             return Err(e);
         }
-        let codegen = |e: &dyn std::fmt::Display| JitError::Codegen(e.to_string());
-        let sig = self.ctx.func.signature.clone();
-        let id = self.module.declare_anonymous_function(&sig).map_err(|e| codegen(&e))?;
-        let defined = self.module.define_function(id, &mut self.ctx);
+        Ok(())
+    }
+
+    /// The Cranelift IR a program translates to, after Cranelift's IR
+    /// optimisation when the configuration asks for it (for tests of the
+    /// translator).
+    #[cfg(test)]
+    pub(super) fn ir_text(&mut self, program: JitProgram, mode: Mode, lanes: Lanes) -> Result<String, JitError> {
+        let info = ProgramInfo::of(self.ps, program)?;
+        self.build(program, mode, &info, lanes)?;
+        let optimized = self.ctx.optimize(self.module.isa(), &mut Default::default());
+        optimized.map_err(|e| JitError::Codegen(e.to_string()))?;
+        let text = self.ctx.func.display().to_string();
         self.module.clear_context(&mut self.ctx);
-        defined.map_err(|e| codegen(&e))?;
-        Ok(id)
+        Ok(text)
     }
 
     /// Number of functions actually compiled (programs minus duplicates).

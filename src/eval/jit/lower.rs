@@ -12,9 +12,9 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self, InstBuilder, MemFlagsData, types};
 
 use super::JitError;
-use super::translate::{FunctionTranslator, Lanes, Val};
-use crate::lang::Base;
+use super::translate::{FunctionTranslator, Lanes, Val, op_arity};
 use crate::lang::builtin::{Builtin, PDIV_EPSILON};
+use crate::lang::{Base, Value};
 
 #[cfg(test)]
 thread_local! {
@@ -86,6 +86,78 @@ impl FunctionTranslator<'_, '_> {
         }
     }
 
+    /// The value of `v` when it is a boolean constant (0/1 in scalar lanes,
+    /// all zeros or all ones in X2 lanes).
+    fn known_b(&self, v: ir::Value) -> Option<bool> {
+        let dfg = &self.b.func.dfg;
+        let inst = dfg.value_def(v).inst()?;
+        match dfg.insts[inst] {
+            ir::InstructionData::UnaryImm { opcode: ir::Opcode::Iconst, imm } => match (self.lanes, imm.bits()) {
+                (Lanes::Scalar, 0) | (Lanes::X2, 0) => Some(false),
+                (Lanes::Scalar, 1) | (Lanes::X2, -1) => Some(true),
+                _ => None,
+            },
+            ir::InstructionData::Unary { opcode: ir::Opcode::Splat, arg } => self.known_b(arg),
+            _ => None,
+        }
+    }
+
+    /// A builtin whose result is known when compiling: strict builtins over
+    /// constants, computed now by the interpreter's own definition (so bit
+    /// for bit what the interpreter computes), logic over constant truth
+    /// values, and an `if` whose condition is constant or whose two branches
+    /// are the same value. A constant subtree such as `(pdiv 1.906 -0.355)`
+    /// then costs nothing per row, as in code LLVM compiles; every builtin is
+    /// pure, so dropping the code of a branch never taken is unobservable.
+    fn fold(&mut self, op: Builtin, args: &[Val]) -> Option<Val> {
+        use Builtin::*;
+        if args.len() != op_arity(op) {
+            return None;
+        }
+        match op {
+            Add | Sub | Mul | PDiv | Neg | Abs | Min | Max | Lt | Le | Gt | Ge | Eq => {
+                let mut values = [Value::F(0.0); 2];
+                for (slot, a) in values.iter_mut().zip(args) {
+                    if a.base != Base::F {
+                        return None;
+                    }
+                    *slot = Value::F(self.known_f(a.v)?);
+                }
+                Some(match op.apply(&values[..args.len()]) {
+                    Value::F(x) => self.const_f(x),
+                    Value::B(b) => self.const_b(b),
+                    Value::I(_) => return None,
+                })
+            }
+            If if args[1].v == args[2].v => Some(args[1]),
+            If => self.known_b(args[0].v).map(|c| if c { args[1] } else { args[2] }),
+            Not | NotFirst => self.known_b(args[0].v).map(|x| self.const_b(!x)),
+            First => None,
+            And | Or | Nand | Nor | Xor => {
+                let (x, y) = (self.known_b(args[0].v), self.known_b(args[1].v));
+                let r = match (op, x, y) {
+                    (And, Some(false), _) | (And, _, Some(false)) => false,
+                    (Or, Some(true), _) | (Or, _, Some(true)) => true,
+                    (Nand, Some(false), _) | (Nand, _, Some(false)) => true,
+                    (Nor, Some(true), _) | (Nor, _, Some(true)) => false,
+                    (And | Or | Nand | Nor | Xor, Some(x), Some(y)) => match op {
+                        And => x && y,
+                        Or => x || y,
+                        Nand => !(x && y),
+                        Nor => !(x || y),
+                        _ => x ^ y,
+                    },
+                    // One constant that does not decide: `true and y` is y.
+                    (And, Some(true), None) | (Or, Some(false), None) => return Some(args[1]),
+                    (And, None, Some(true)) | (Or, None, Some(false)) => return Some(args[0]),
+                    _ => return None,
+                };
+                Some(self.const_b(r))
+            }
+            _ => None,
+        }
+    }
+
     /// |x| for a float: the sign bit cleared. In f64x2 lanes with the mask
     /// made once before the loop, where Cranelift's `fabs` builds it at
     /// every use (two instructions more per protected division).
@@ -135,6 +207,9 @@ impl FunctionTranslator<'_, '_> {
         let arg = |k: usize| args.get(k).copied().ok_or_else(|| JitError::Malformed("missing argument".into()));
         let x = arg(0)?;
         let float = x.base == Base::F;
+        if let Some(folded) = self.fold(op, args) {
+            return Ok(folded);
+        }
         let r = match op {
             Add | Sub | Mul if float => {
                 let y = arg(1)?.v;

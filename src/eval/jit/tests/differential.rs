@@ -81,7 +81,7 @@ fn canonical(v: Value) -> u64 {
     }
 }
 
-fn canonical_bits(bits: u64) -> u64 {
+pub(super) fn canonical_bits(bits: u64) -> u64 {
     let x = f64::from_bits(bits);
     if x.is_nan() { f64::NAN.to_bits() } else { bits }
 }
@@ -106,7 +106,7 @@ fn interp_outcome(ps: &PrimSet, program: &Owned, row: &[u64]) -> Outcome {
     Outcome { bits: canonical(v), rule, natives: ctx.log }
 }
 
-fn columns(ps: &PrimSet, rows: &[Vec<u64>]) -> Columns {
+pub(super) fn columns(ps: &PrimSet, rows: &[Vec<u64>]) -> Columns {
     let n_slots = ps.features.len();
     let stride = rows.len().div_ceil(COLUMN_PAD) * COLUMN_PAD;
     let mut data = vec![0u64; n_slots * stride];

@@ -1,7 +1,9 @@
 //! Tests of the JIT engine: seeded random programs run on the interpreter
-//! and on the JIT and compared by bits (`differential`), the generator they
-//! use (`random`), and population compilation at GP scale (`population`).
+//! and on the JIT and compared by bits (`differential`), folding when
+//! compiling (`folding`), the generator they use (`random`), and population
+//! compilation at GP scale (`population`).
 
 mod differential;
+mod folding;
 mod population;
 mod random;
