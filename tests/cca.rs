@@ -6,7 +6,8 @@
 //! stopped and resumed (teacher sets in the checkpoint) gives the
 //! uninterrupted run's files. Blocker (tests/data/evolve/tiny-cca-blocker.sg),
 //! a game of simultaneous moves, coevolves through the sampled search the
-//! same way, and its champions play it.
+//! same way, and its champions play it; so does three-player Connect Four
+//! (tests/data/evolve/tiny-cca-three-roles.sg), a population per role.
 
 use std::path::Path;
 
@@ -16,6 +17,7 @@ use common::{flat, read, stratagem, temp};
 const NETWORKS: &str = "tests/data/evolve/tiny-cca.sg";
 const TREES: &str = "tests/data/evolve/tiny-cca-trees.sg";
 const BLOCKER: &str = "tests/data/evolve/tiny-cca-blocker.sg";
+const THREE_ROLES: &str = "tests/data/evolve/tiny-cca-three-roles.sg";
 
 fn evolve(file: &str, out: &Path, threads: &str) -> String {
     let (code, stdout, stderr) =
@@ -31,7 +33,7 @@ fn outcome(dir: &Path, name: &str) -> Vec<(String, String)> {
     if dir.join("versus-random.json").exists() {
         files.extend(["versus-random.json".to_owned(), "versus-random.svg".to_owned()]);
     }
-    for role in ["xplayer", "oplayer", "crosser", "blocker"] {
+    for role in ["xplayer", "oplayer", "crosser", "blocker", "red", "yellow", "blue"] {
         let champion = format!("champions/{name}-{role}.sg");
         if dir.join(&champion).exists() {
             files.push(champion);
@@ -144,6 +146,41 @@ fn a_game_of_simultaneous_moves_coevolves_alike_on_one_and_two_threads() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("4 games of"), "{stdout}");
+}
+
+/// Three roles: three populations, each student playing every other role's
+/// teachers (the third seat taken by that role's top teacher) and bouts
+/// against members of both other populations; the roles take turns
+/// joining their teachers.
+#[test]
+fn three_roles_coevolve_alike_on_one_and_two_threads() {
+    let (dir, stdout) = same_at_any_thread_count(THREE_ROLES, "tiny-cca-three-roles");
+    let log = read(&dir, "log.jsonl");
+    let records: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    assert_eq!(records.len(), 5, "{log}");
+    let roles = ["red", "yellow", "blue"];
+    for record in &records {
+        let names: Vec<&str> =
+            record["roles"].as_array().expect("roles").iter().map(|r| r["role"].as_str().expect("a name")).collect();
+        assert_eq!(names, roles, "{record}");
+    }
+    // Generation 0: red joins beating nobody; then yellow, then blue may
+    // join, each covering the teachers of both other roles.
+    assert!(records[0]["roles"][0]["joined"].is_u64(), "{log}");
+    let joined: Vec<usize> = records
+        .iter()
+        .filter_map(|g| g["roles"].as_array().expect("roles").iter().position(|r| r.get("joined").is_some()))
+        .collect();
+    for (k, &r) in joined.iter().enumerate() {
+        assert_eq!(r, k % 3, "roles join in turn: {joined:?}");
+    }
+    assert!(joined.len() >= 3, "every role got a teacher: {joined:?}\n{log}");
+    let summary: serde_json::Value = serde_json::from_str(&read(&dir, "cca.json")).expect("cca.json");
+    for (r, role) in roles.iter().enumerate() {
+        assert_eq!(summary["roles"][r]["role"], *role, "{summary}");
+        assert!(stdout.contains(&format!("role {role}: ")), "{stdout}");
+        assert!(dir.join(format!("champions/tiny-cca-three-roles-{role}.sg")).exists());
+    }
 }
 
 /// `(versus-random G)`: every teacher plays G games against the

@@ -41,10 +41,10 @@ pub enum GgpCommand {
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Learn an evaluator in each start clock, as nnrg.hazel did:
-        /// covering coevolution of NEAT networks over the gdl primset (two
-        /// roles, 1-ply games) until a tenth of the clock is left; the best
-        /// of the match's role then plays by iterative deepening. Where
-        /// nothing is learnt (other than two roles, too short a clock),
+        /// covering coevolution of NEAT networks over the gdl primset (a
+        /// population per role, 1-ply games) until a tenth of the clock is
+        /// left; the best of the match's role then plays by iterative
+        /// deepening. Where nothing is learnt (one role, too short a clock),
         /// `--player` plays.
         #[arg(long)]
         learn: bool,

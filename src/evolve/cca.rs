@@ -91,6 +91,20 @@ pub fn inductee(beaten: &[usize], needed: usize, fitness: &[f64]) -> Option<usiz
     best
 }
 
+/// The points of the player of `role` from the goal values of a game's end
+/// (`goals[r]`, role `r`'s): 1 when its goal is above every other role's, ½
+/// when it shares the highest, else 0. With two roles: win, draw, loss.
+pub fn points(goals: &[i64], role: usize) -> f64 {
+    let mine = goals[role];
+    let others = goals.iter().enumerate().filter(|&(r, _)| r != role).map(|(_, &g)| g);
+    match others.max() {
+        Some(best) if mine > best => 1.0,
+        Some(best) if mine == best => 0.5,
+        Some(_) => 0.0,
+        None => 1.0,
+    }
+}
+
 /// The paper's F(o) = α·Σ CCA + (1 − α)·Σ bouts: `beaten` teachers (a
 /// point each) and `points` from the bouts.
 pub fn cca_fitness(alpha: f64, beaten: usize, points: f64) -> f64 {
@@ -112,6 +126,17 @@ pub fn undominated_counts(flags: &[Vec<bool>], roles: usize) -> Vec<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_is_won_above_every_other_role_and_drawn_at_a_shared_top() {
+        assert_eq!(points(&[100, 0], 0), 1.0);
+        assert_eq!(points(&[50, 50], 1), 0.5);
+        assert_eq!(points(&[0, 100], 0), 0.0);
+        assert_eq!(points(&[60, 80, 20], 1), 1.0);
+        assert_eq!(points(&[80, 80, 20], 0), 0.5, "sharing the top with another role");
+        assert_eq!(points(&[80, 80, 20], 2), 0.0);
+        assert_eq!(points(&[40, 70, 70], 0), 0.0, "second place is no draw");
+    }
 
     #[test]
     fn the_first_role_is_dominated_and_joins_first() {

@@ -1,5 +1,6 @@
 //! Running covering competitive coevolution (`(fitness (cca ...))`, the
-//! bookkeeping in `cca.rs`): one population per role of a two-role game,
+//! bookkeeping in `cca.rs`): one population per role of a game of two or
+//! more roles,
 //! each bred by its own engine (NEAT for networks) from fitness scored
 //! here, the log of teacher sets and disengagement, the plot of
 //! teacher-set sizes (the paper's figure 3) and a champion per role. The
@@ -149,31 +150,39 @@ struct SavedRole {
 /// the bouts, games played.
 type StudentScore = (usize, f64, u64);
 
-/// What covering coevolution needs of a game of two roles: the roles'
-/// names, the players of a population, and games between two players.
+/// What covering coevolution needs of a game: its roles and their names,
+/// the players of a population, and games between players.
 pub(super) trait CcaGame: Sync {
     /// A member's player, shared by the games it plays.
     type Player: Send + Sync;
+
+    fn n_roles(&self) -> usize;
 
     fn role_name(&self, role: Player) -> String;
 
     /// The players of `population` (compiled together).
     fn players(&self, population: &[Genome]) -> Vec<Self::Player>;
 
-    /// One game from the start, `me` playing `role` and `opponent` the
-    /// other; `me`'s points (1 a win, ½ a draw). Each player's streams are
-    /// named by `seed` and `tags` with 0 (for `me`) or 1 appended.
-    fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64;
+    /// One game from the start, `seats[r]` playing role `r`; the points of
+    /// the player of `role` (see `cca::points`). Each player's streams are named
+    /// by `seed` and `tags` with 0 (for the player of `role`) or 1, 2, … (the
+    /// others, in role order) appended.
+    fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64;
 
     /// One game from the start, `me` playing `role` with a search of
-    /// `depth` and the other role the paper's baseline: the same search
+    /// `depth` and every other role the paper's baseline: the same search
     /// with a random evaluation (goal values at terminal states); `me`'s
     /// points.
     fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64;
 }
 
+/// Two players taking turns (α-β).
 impl<G: GpGame> CcaGame for GameFitness<G> {
     type Player = PlayerFactory<G::State>;
+
+    fn n_roles(&self) -> usize {
+        2
+    }
 
     fn role_name(&self, role: Player) -> String {
         self.game.role_name(role).to_owned()
@@ -183,8 +192,9 @@ impl<G: GpGame> CcaGame for GameFitness<G> {
         GameFitness::players(self, population)
     }
 
-    fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64 {
-        self.game_from(&self.game.initial_state(), me, opponent, role, seed, tags)
+    fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64 {
+        let r = usize::from(role);
+        self.game_from(&self.game.initial_state(), seats[r], seats[1 - r], role, seed, tags)
     }
 
     fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64 {
@@ -221,9 +231,15 @@ impl Coevolution {
     }
 
     /// Generation `generation`: every student's games against the other
-    /// role's teachers and population, the dominated role's inductee, each
+    /// roles' teachers and populations, the dominated role's inductee, each
     /// role's next population; the generation's record and which roles are
     /// undominated.
+    ///
+    /// A game has a seat per role. In a teacher's game the student and the
+    /// teacher take their roles' seats; with more than two roles, each other
+    /// seat goes to its role's top teacher, or, while the role has none, to a
+    /// member of its population drawn for the game. In a bout every other
+    /// seat goes to a member of its role's population drawn at random.
     pub(super) fn generation<F: CcaGame>(
         &mut self,
         fitness: &F,
@@ -233,7 +249,7 @@ impl Coevolution {
         generation: u64,
         role_names: &[String],
     ) -> (CcaRecord, Vec<bool>) {
-        const ROLES: usize = 2;
+        let n_roles = self.states.len();
         let students: Vec<Vec<F::Player>> = self.states.iter().map(|s| fitness.players(&s.population)).collect();
         let teacher_players: Vec<Vec<F::Player>> = self
             .teachers
@@ -245,7 +261,7 @@ impl Coevolution {
             })
             .collect();
         let jobs: Vec<(usize, usize)> =
-            (0..ROLES).flat_map(|r| (0..self.states[r].population.len()).map(move |i| (r, i))).collect();
+            (0..n_roles).flat_map(|r| (0..self.states[r].population.len()).map(move |i| (r, i))).collect();
         // A student's games are a task of the generation's farm: the
         // threads, and under MPI the ranks (src/cluster).
         let scores: Vec<StudentScore> = crate::cluster::map(jobs.len(), |j| {
@@ -253,25 +269,39 @@ impl Coevolution {
             let opponents: Vec<(usize, usize)> = self.teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
             let me = &students[r][i];
             let mut games = 0u64;
+            let mut seats: Vec<&F::Player> = vec![me; n_roles];
             let beaten = beaten_in_order(opponents.len(), |j| {
                 let (o, k) = opponents[j];
                 games += 1;
                 let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
-                fitness.bout(me, &teacher_players[o][k], r as Player, seed, &tags) == 1.0
+                let mut draws = stream(seed, &tags);
+                for q in 0..n_roles {
+                    seats[q] = if q == r {
+                        me
+                    } else if q == o {
+                        &teacher_players[o][k]
+                    } else if let Some(top) = teacher_players[q].last() {
+                        top
+                    } else {
+                        &students[q][draws.random_range(0..students[q].len())]
+                    };
+                }
+                fitness.bout(&seats, r as Player, seed, &tags) == 1.0
             });
-            // Bouts against members of the other role drawn at random.
-            let other = &students[1 - r];
+            // Bouts against members of the other roles drawn at random.
             let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
             let mut points = 0.0;
             for j in 0..u64::from(spec.bouts) {
-                let m = rng.random_range(0..other.len());
+                for q in 0..n_roles {
+                    seats[q] = if q == r { me } else { &students[q][rng.random_range(0..students[q].len())] };
+                }
                 let tags = [BOUT, generation, r as u64, i as u64, j];
-                points += fitness.bout(me, &other[m], r as Player, seed, &tags);
+                points += fitness.bout(&seats, r as Player, seed, &tags);
                 games += 1;
             }
             (beaten, points, games)
         });
-        let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); ROLES];
+        let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); n_roles];
         for (&(r, _), s) in jobs.iter().zip(&scores) {
             per_role[r].push(*s);
         }
@@ -283,7 +313,7 @@ impl Coevolution {
                 games: role.iter().map(|s| s.2).sum(),
             })
             .collect();
-        let to_cover: Vec<usize> = (0..ROLES).map(|r| self.teachers.to_cover(r)).collect();
+        let to_cover: Vec<usize> = (0..n_roles).map(|r| self.teachers.to_cover(r)).collect();
         // The dominated role's fittest coverer joins its teachers.
         let d = self.teachers.dominated;
         let beaten: Vec<usize> = per_role[d].iter().map(|s| s.0).collect();
@@ -294,7 +324,7 @@ impl Coevolution {
         let undominated = self.teachers.undominated();
         let mut roles = Vec::new();
         let mut next_states = Vec::new();
-        for r in 0..ROLES {
+        for r in 0..n_roles {
             let (next, stats, _) = engines[r].step(&self.states[r], &Scored(evals[r].clone()));
             self.fittest[r] = self.states[r].population.get(stats.best_index).cloned();
             next_states.push(next);
@@ -365,10 +395,10 @@ pub(super) fn run_cca<F: CcaGame>(
 
     let ps: &PrimSet = module.primset(exp.primset);
     let rep = exp.representation.clone();
-    const ROLES: usize = 2;
-    let role_names: Vec<String> = (0..ROLES).map(|r| fitness.role_name(r as Player)).collect();
+    let roles = fitness.n_roles();
+    let role_names: Vec<String> = (0..roles).map(|r| fitness.role_name(r as Player)).collect();
     let mut engines = Vec::new();
-    for r in 0..ROLES {
+    for r in 0..roles {
         engines.push(super::run::engine_of(ps, exp, stream(exp.seed, &[ROLE_SEED, r as u64]).random())?);
     }
     let total = exp.generations as u64;
@@ -391,8 +421,8 @@ pub(super) fn run_cca<F: CcaGame>(
         }
         let generation = cp.generation;
         let consistent = generation <= total
-            && cp.roles.len() == ROLES
-            && cp.dominated < ROLES
+            && cp.roles.len() == roles
+            && cp.dominated < roles
             && cp.log.len() as u64 == generation
             && cp.flags.len() as u64 == generation
             && cp.roles.iter().all(|r| r.population.len() == exp.population);
@@ -432,7 +462,7 @@ pub(super) fn run_cca<F: CcaGame>(
             sets.push(set);
         }
         let co =
-            Coevolution { states, teachers: Teachers { sets, dominated: cp.dominated }, fittest: vec![None; ROLES] };
+            Coevolution { states, teachers: Teachers { sets, dominated: cp.dominated }, fittest: vec![None; roles] };
         (co, cp.log, cp.flags, cp.timing)
     } else {
         (Coevolution::new(&engines), Vec::new(), Vec::new(), String::new())
@@ -464,7 +494,7 @@ pub(super) fn run_cca<F: CcaGame>(
             seed,
             generation: generation + 1,
             dominated: co.teachers.dominated,
-            roles: (0..ROLES)
+            roles: (0..roles)
                 .map(|r| SavedRole {
                     population: co.states[r]
                         .population
@@ -499,10 +529,10 @@ pub(super) fn run_cca<F: CcaGame>(
         return Ok(RunReport { log: Vec::new(), finished: false, champion: None, already_complete: false, notes });
     }
 
-    let counts = undominated_counts(&flags, ROLES);
+    let counts = undominated_counts(&flags, roles);
     let summary = Summary {
         generations: exp.generations as u64,
-        roles: (0..ROLES)
+        roles: (0..roles)
             .map(|r| RoleSummary {
                 role: role_names[r].clone(),
                 teachers: co.teachers.sets[r].len(),

@@ -1,11 +1,12 @@
-//! Covering coevolution on GDL games of two roles that are not played in
-//! turns (simultaneous moves: seeds/004's Blocker and Double Tic-Tac-Toe):
-//! the games of `cca_run.rs` played by the sampled search of
-//! `search::sampled`, each member's evaluator searching for its own role,
-//! the opponent's moves at a simultaneous turn sampled.
+//! Covering coevolution on GDL games that are not two players taking turns
+//! (simultaneous moves, as seeds/004's Blocker and Double Tic-Tac-Toe, or
+//! more than two roles): the games of `cca_run.rs` played by the sampled
+//! search of `search::sampled`, each member's evaluator searching for its
+//! own role, the other roles' moves at a simultaneous turn sampled.
 //!
-//! A game's result compares the roles' goal values at its end (the higher
-//! wins, equal values draw), as the two-player view of a GDL game does.
+//! A game's result compares the roles' goal values at its end
+//! (`cca::points`: the highest wins, a shared highest draws), as the
+//! two-player view of a GDL game does with two roles.
 //! The search's random streams are named by the run's seed and the game's
 //! tags, so a seed gives the same run at any thread count.
 
@@ -13,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::RngExt;
 
+use super::cca::points;
 use super::cca_run::CcaGame;
 use super::genome::{Genome, Representation};
 use crate::games::domain::Binding;
@@ -31,8 +33,7 @@ const SEARCH: u64 = 0x5a3e;
 /// The stream tag of the baseline's random evaluation.
 const RANDOM_EVALUATION: u64 = 0x7a4d;
 
-/// Games of a two-role game (a GDL game, through the registry) between
-/// evolved evaluators.
+/// Games of a GDL game (through the registry) between evolved evaluators.
 pub(super) struct SampledGames<G: Game> {
     pub game: G,
     pub ps: Arc<PrimSet>,
@@ -52,6 +53,10 @@ where
 {
     type Player = Arc<GpProgram<G::State>>;
 
+    fn n_roles(&self) -> usize {
+        self.game.n_roles()
+    }
+
     fn role_name(&self, role: Player) -> String {
         self.game.role_name(role).to_owned()
     }
@@ -64,15 +69,20 @@ where
             .collect()
     }
 
-    fn bout(&self, me: &Self::Player, opponent: &Self::Player, role: Player, seed: u64, tags: &[u64]) -> f64 {
-        let evaluators = [Evaluator::Program(me), Evaluator::Program(opponent)];
+    fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64 {
+        let evaluators = seats.iter().map(|&p| Evaluator::Program(p)).collect();
         self.game(evaluators, role, self.params, seed, tags)
     }
 
     fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64 {
-        let baseline = Evaluator::Random(stream(seed, &[tags, &[1, RANDOM_EVALUATION]].concat()));
+        let evaluators = (0..self.game.n_roles())
+            .map(|r| match seat_stream(r, role) {
+                0 => Evaluator::Program(me),
+                k => Evaluator::Random(stream(seed, &[tags, &[k, RANDOM_EVALUATION]].concat())),
+            })
+            .collect();
         let params = SampledParams { depth, ..self.params };
-        self.game([Evaluator::Program(me), baseline], role, params, seed, tags)
+        self.game(evaluators, role, params, seed, tags)
     }
 }
 
@@ -96,27 +106,24 @@ impl<G: Game + Sync> SampledGames<G>
 where
     G::State: Send + Sync + 'static,
 {
-    /// One game from the start: `evaluators[0]` plays `role`, the other
-    /// the other role, both searching with `params`; the first's points.
+    /// One game from the start: `evaluators[r]` plays role `r`, every one
+    /// searching with `params`; the points of the player of `role`.
     fn game(
         &self,
-        evaluators: [Evaluator<'_, G::State>; 2],
+        evaluators: Vec<Evaluator<'_, G::State>>,
         role: Player,
         params: SampledParams,
         seed: u64,
         tags: &[u64],
     ) -> f64 {
         let search = |who: u64| SampledSearch::new(params, stream(seed, &[tags, &[who, SEARCH]].concat()));
-        let [mine, theirs] = evaluators;
-        // Players by role: the first evaluator plays `role`.
-        let mut players = [(mine, search(0)), (theirs, search(1))];
-        if role == 1 {
-            players.swap(0, 1);
-        }
+        let n = evaluators.len();
+        let mut players: Vec<_> =
+            evaluators.into_iter().enumerate().map(|(r, e)| (e, search(seat_stream(r, role)))).collect();
         let game = &self.game;
         let mut state = game.initial_state();
         let mut legal = Vec::new();
-        let mut joint = Vec::with_capacity(2);
+        let mut joint = Vec::with_capacity(n);
         for _ in 0..MAX_TURNS {
             if game.turn(&state) == Turn::Over {
                 break;
@@ -132,17 +139,26 @@ where
                 };
                 joint.push(legal.swap_remove(i.min(legal.len() - 1)));
             }
-            if joint.len() < 2 {
+            if joint.len() < n {
                 break;
             }
             state = game.apply_joint(&state, &joint);
         }
-        let score = |r: Role| if game.turn(&state) == Turn::Over { game.score(&state, r).unwrap_or(0) } else { 50 };
-        let (mine, theirs) = (score(role), score(1 - role));
-        match mine.cmp(&theirs) {
-            std::cmp::Ordering::Greater => 1.0,
-            std::cmp::Ordering::Equal => 0.5,
-            std::cmp::Ordering::Less => 0.0,
-        }
+        let over = game.turn(&state) == Turn::Over;
+        let goals: Vec<i64> =
+            (0..n).map(|r| if over { i64::from(game.score(&state, r as Role).unwrap_or(0)) } else { 50 }).collect();
+        points(&goals, usize::from(role))
+    }
+}
+
+/// The number that names the streams of the player of role `r` in a game
+/// played for `role`: 0 for that player, 1, 2, … for the others in role
+/// order (with two roles, 1 for the opponent).
+fn seat_stream(r: usize, role: Player) -> u64 {
+    let role = usize::from(role);
+    match r.cmp(&role) {
+        std::cmp::Ordering::Equal => 0,
+        std::cmp::Ordering::Less => r as u64 + 1,
+        std::cmp::Ordering::Greater => r as u64,
     }
 }

@@ -58,15 +58,15 @@ pub struct Learned {
 
 /// Coevolves evaluators for `game` (registered as `entry`) until `until`,
 /// and gives back the game with role `role`'s evaluator, or why there is
-/// none (a game of other than two roles, no generation within the time).
+/// none (a game of one role, no generation within the time).
 pub fn learn<G>(game: G, entry: &'static Entry, role: Role, until: Instant, seed: u64) -> (G, Result<Learned, String>)
 where
     G: GpDomain + Sync,
     G::State: Send + Sync + 'static,
 {
     let roles = game.n_roles();
-    if roles != 2 {
-        return (game, Err(format!("covering coevolution takes games of two roles, this one has {roles}")));
+    if roles < 2 {
+        return (game, Err(format!("covering coevolution takes games of two or more roles, this one has {roles}")));
     }
     let mut loader = Loader::new();
     loader.load_text("(ggp serve --learn)", EXPERIMENT);

@@ -1,7 +1,7 @@
 //! `(fitness (cca (bouts N) (alpha A) (versus-random G)))`: Rosin's covering competitive
-//! algorithm over the roles of a two-role game (seeds/004), one
-//! population per role (src/evolve/cca.rs, src/evolve/cca_run.rs; GDL
-//! games of simultaneous moves in src/evolve/cca_sampled.rs).
+//! algorithm over the roles of a game (seeds/004), one population per role
+//! (src/evolve/cca.rs, src/evolve/cca_run.rs; GDL games of simultaneous
+//! moves or more than two roles in src/evolve/cca_sampled.rs).
 
 use super::clauses::Clauses;
 use super::{ChampionRule, FitnessPart};
@@ -70,7 +70,7 @@ pub(super) fn lower_cca(cx: &mut Cx, p: &Sexp) -> Option<CcaSpec> {
 }
 
 /// What covering coevolution runs alone: one source of fitness, one
-/// population per role of a game of two players, breeding by fitness
+/// population per role of a game of two or more roles, breeding by fitness
 /// (no fitnessless selection, no islands) and the top teacher of each role
 /// as its champion.
 pub(super) struct CcaRun<'a> {
@@ -100,21 +100,26 @@ pub(super) fn check_cca_run(cx: &mut Cx, clauses: &Clauses, game: &Entry, run: &
             "keep (cca ...) alone; its (bouts N) are the games against the opposing population",
         );
     }
-    // Two roles taking turns play by α-β; a GDL game of two roles with
-    // simultaneous moves by the sampled search (src/search/sampled.rs).
-    let two_role_gdl = game.kind == Kind::General && game.roles.len() == 2 && game.gdl_rules().is_some();
-    if game.kind != Kind::TwoPlayer && !two_role_gdl {
+    // Two roles taking turns play by α-β; a GDL game of any other kind
+    // (simultaneous moves, more than two roles) by the sampled search
+    // (src/search/sampled.rs).
+    let gdl = game.kind == Kind::General && game.roles.len() >= 2 && game.gdl_rules().is_some();
+    if game.kind != Kind::TwoPlayer && !gdl {
         refuse(
             "game",
             format!(
-                "covering coevolution needs a game of two roles (taking turns, or a GDL game of simultaneous \
-                 moves), but {} is {}{}",
+                "covering coevolution needs a game of two or more roles (two players taking turns, or a GDL \
+                 game), but {} is {}{}",
                 game.name,
                 game.kind.describe(),
-                if game.kind == Kind::General { format!(" of {} roles", game.roles.len()) } else { String::new() }
+                match (game.kind, game.roles.len()) {
+                    (Kind::General, 1) => " of 1 role".to_owned(),
+                    (Kind::General, n) => format!(" of {n} roles"),
+                    _ => String::new(),
+                }
             ),
-            "not a game of two roles",
-            "choose a game of two roles (a GDL .kif of two roles, or one `stratagem games` lists as two-player)",
+            "not a game of several roles",
+            "choose a GDL .kif of two or more roles, or a game `stratagem games` lists as two-player",
         );
     }
     if let Selection::Fitnessless(_) = run.selection {

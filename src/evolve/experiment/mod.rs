@@ -537,11 +537,11 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'
                     return None;
                 }
             };
-            // Covering coevolution also plays GDL games of two roles and
-            // simultaneous moves (cca.rs says which games it takes).
+            // Covering coevolution also plays GDL games of simultaneous
+            // moves or more than two roles (cca.rs says which games it takes).
             let cca = clauses.get("fitness").is_some_and(|parts| parts.iter().any(|p| p.head() == Some("cca")));
-            let simultaneous = entry.kind == Kind::General && entry.roles.len() == 2 && entry.gdl_rules().is_some();
-            let judged_otherwise = matches!(entry.kind, Kind::Puzzle | Kind::Observed) || (cca && simultaneous);
+            let general_gdl = entry.kind == Kind::General && entry.gdl_rules().is_some();
+            let judged_otherwise = matches!(entry.kind, Kind::Puzzle | Kind::Observed) || (cca && general_gdl);
             if !judged_otherwise
                 && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games, by duels or by puzzles")
             {
