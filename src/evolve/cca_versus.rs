@@ -14,7 +14,7 @@ use super::cca_run::CcaGame;
 use super::genome::Genome;
 use crate::cluster;
 use crate::games::Player;
-use crate::games::duel::binomial_two_sided;
+use crate::games::duel::{binomial_test, binomial_two_sided};
 
 /// The file of the figures' numbers, beside cca.json.
 pub const VERSUS_RANDOM: &str = "versus-random.json";
@@ -29,7 +29,7 @@ const VERSUS: u64 = 0xcca3;
 
 /// Games of one player against the baseline: wins, draws, losses, the
 /// score in percent (a draw half a win) and the two-sided binomial p of
-/// wins against losses (draws left out).
+/// wins against losses (draws left out; see [`Tally::of`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tally {
     pub wins: u32,
@@ -40,12 +40,18 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn of(points: &[f64]) -> Tally {
+    /// The tally of a player's points against the baselines of the other
+    /// `roles − 1` roles. A player no better than they wins a decided game
+    /// with probability 1 / `roles`: with two roles the sign test, with
+    /// more the exact binomial test against 1 / `roles`.
+    fn of(points: &[f64], roles: usize) -> Tally {
         let wins = points.iter().filter(|&&p| p == 1.0).count() as u32;
         let draws = points.iter().filter(|&&p| p == 0.5).count() as u32;
         let losses = points.len() as u32 - wins - draws;
         let score = if points.is_empty() { 0.0 } else { 100.0 * points.iter().sum::<f64>() / points.len() as f64 };
-        Tally { wins, draws, losses, score, p: binomial_two_sided(u64::from(wins), u64::from(losses)) }
+        let (w, l) = (u64::from(wins), u64::from(losses));
+        let p = if roles <= 2 { binomial_two_sided(w, l) } else { binomial_test(w, w + l, 1.0 / roles as f64) };
+        Tally { wins, draws, losses, score, p }
     }
 }
 
@@ -128,7 +134,7 @@ pub(super) fn versus_random<F: CcaGame>(
                 .filter(|((jr, jk, jd, _), _)| *jr == r && *jk == rank && *jd == d)
                 .map(|(_, &p)| p)
                 .collect();
-            Tally::of(&mine)
+            Tally::of(&mine, fitness.n_roles())
         };
         roles.push(RoleVersus {
             role: fitness.role_name(r as Player),
@@ -177,12 +183,15 @@ mod tests {
 
     #[test]
     fn tallies_count_points_and_test_wins_against_losses() {
-        let t = Tally::of(&[1.0, 1.0, 1.0, 0.5, 0.0]);
+        let t = Tally::of(&[1.0, 1.0, 1.0, 0.5, 0.0], 2);
         assert_eq!((t.wins, t.draws, t.losses), (3, 1, 1));
         assert!((t.score - 70.0).abs() < 1e-9);
         assert!((t.p - 0.625).abs() < 1e-9, "3 wins, 1 loss: p = 2 · 5/16");
-        let sure = Tally::of(&[1.0; 20]);
+        let sure = Tally::of(&[1.0; 20], 2);
         assert!(sure.p < 1e-5 && sure.score == 100.0);
-        assert_eq!(Tally::of(&[]).score, 0.0);
+        assert_eq!(Tally::of(&[], 2).score, 0.0);
+        // Three roles: one win in three decided games is what chance gives.
+        assert!((Tally::of(&[1.0, 0.0, 0.0], 3).p - 1.0).abs() < 1e-12);
+        assert!((Tally::of(&[1.0, 1.0, 1.0], 3).p - 1.0 / 27.0).abs() < 1e-12);
     }
 }

@@ -200,9 +200,45 @@ pub fn binomial_two_sided(a: u64, b: u64) -> f64 {
     log_p.min(0.0).exp()
 }
 
+/// The two-sided exact binomial test of `successes` in `n` trials against
+/// a success probability `p0` in (0, 1): the probability of every outcome
+/// no likelier than the one observed. [`binomial_two_sided`] is the case
+/// `p0 = ½`.
+pub fn binomial_test(successes: u64, n: u64, p0: f64) -> f64 {
+    if n == 0 || successes > n || !(p0 > 0.0 && p0 < 1.0) {
+        return 1.0;
+    }
+    // Log probabilities by the recurrence P(k + 1) / P(k) = (n − k) p / ((k + 1)(1 − p)).
+    let odds = (p0 / (1.0 - p0)).ln();
+    let mut log_p = Vec::with_capacity(n as usize + 1);
+    let mut current = n as f64 * (1.0 - p0).ln();
+    for k in 0..=n {
+        log_p.push(current);
+        current += ((n - k) as f64).ln() - ((k + 1) as f64).ln() + odds;
+    }
+    let observed = log_p[successes as usize];
+    // Outcomes as likely as the observed one up to rounding count too.
+    let total: f64 = log_p.iter().filter(|&&l| l <= observed + 1e-9).map(|&l| l.exp()).sum();
+    total.min(1.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_binomial_test_is_the_sign_test_at_one_half_and_exact_elsewhere() {
+        for (a, b) in [(2, 8), (8, 2), (5, 5), (0, 1), (37, 63), (0, 20)] {
+            let p = binomial_test(a, a + b, 0.5);
+            assert!((p - binomial_two_sided(a, b)).abs() < 1e-9, "{a} {b}: {p}");
+        }
+        // 3 trials at p0 = 1/3: 0, 1, 2, 3 successes have probabilities
+        // 8, 12, 6 and 1 in 27.
+        assert!((binomial_test(3, 3, 1.0 / 3.0) - 1.0 / 27.0).abs() < 1e-12);
+        assert!((binomial_test(1, 3, 1.0 / 3.0) - 1.0).abs() < 1e-12);
+        assert!((binomial_test(0, 3, 1.0 / 3.0) - 15.0 / 27.0).abs() < 1e-12);
+        assert!((binomial_test(2, 3, 1.0 / 3.0) - 7.0 / 27.0).abs() < 1e-12);
+    }
 
     #[test]
     fn the_binomial_test_matches_exact_values() {
