@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::memory::AntMemory;
-use super::sight::{AntSight, AreaFn, AreaQuery, bind};
+use super::sight::{AntSight, AreaFn, AreaPass, bind};
 use super::{Dir, View};
 use crate::eval::interp::Interp;
 use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
@@ -44,20 +44,17 @@ struct AntTree {
 /// any are left, are called back.
 struct CompiledTree {
     f: PositionFn,
-    calls: Vec<ConstCall>,
+    /// The area functions it reads, one pass per area.
+    areas: Vec<AreaPass>,
+    /// Its other native calls of constant arguments, with their slots.
+    natives: Vec<(usize, u32, Vec<Value>)>,
     calls_back: bool,
-}
-
-/// A native call with constant arguments, and the slot its value goes to.
-struct ConstCall {
-    slot: usize,
-    what: Call,
 }
 
 #[derive(Clone)]
 enum Call {
-    /// An area function of table 2, its cells worked out once.
-    Area(AreaQuery),
+    /// An area function of table 2 on a `Rect` constant.
+    Area(AreaFn, i64),
     /// Any other native (the humants' planning functions).
     Native { native: u32, args: Vec<Value> },
 }
@@ -127,11 +124,21 @@ impl AntProgram {
             let tree = &trees[k];
             let jit = jits[k].clone().map(|f| {
                 let hoisted_slots = rewritten[k].features_used(&hoisted.ps).into_iter().map(|s| s as usize);
-                CompiledTree {
-                    f,
-                    calls: hoisted_slots.filter(|&s| s >= hoisted.first_slot).map(|s| hoisted.const_call(s)).collect(),
-                    calls_back: rewritten[k].uses_natives(&hoisted.ps),
+                let (mut areas, mut indices, mut natives) = (Vec::<AreaPass>::new(), Vec::new(), Vec::new());
+                for slot in hoisted_slots.filter(|&s| s >= hoisted.first_slot) {
+                    match &hoisted.calls[slot - hoisted.first_slot].2 {
+                        Call::Area(f, index) => {
+                            let at = indices.iter().position(|i| i == index).unwrap_or_else(|| {
+                                indices.push(*index);
+                                areas.push(AreaPass::new(*index));
+                                areas.len() - 1
+                            });
+                            areas[at].want(*f, slot);
+                        }
+                        Call::Native { native, args } => natives.push((slot, *native, args.clone())),
+                    }
                 }
+                CompiledTree { f, areas, natives, calls_back: rewritten[k].uses_natives(&hoisted.ps) }
             });
             AntTree { used: tree.features_used(&ps), tree: tree.clone(), jit }
         });
@@ -156,12 +163,11 @@ impl AntProgram {
                 slots[slot as usize] = compute.slot(sight, 0);
             }
         }
-        for call in &jit.calls {
-            slots[call.slot] = match &call.what {
-                Call::Area(query) => query.eval(sight),
-                Call::Native { native, args } => self.binding.natives[*native as usize].call(sight, 0, args),
-            }
-            .to_bits();
+        for area in &jit.areas {
+            area.eval_into(sight, slots);
+        }
+        for (slot, native, args) in &jit.natives {
+            slots[*slot] = self.binding.natives[*native as usize].call(sight, 0, args).to_bits();
         }
         if jit.calls_back {
             let mut ctx = PositionContext::new(&self.binding, sight, 0, &[]);
@@ -241,7 +247,7 @@ impl Hoisted {
                 // The primset's natives are bound by name (`bind`), so a
                 // native named as an area function is that function.
                 let what = match (AreaFn::named(&prim.name), args.as_slice()) {
-                    (Some(f), [Value::I(a)]) => Call::Area(AreaQuery::new(f, *a)),
+                    (Some(f), [Value::I(a)]) => Call::Area(f, *a),
                     _ => Call::Native { native, args: args.clone() },
                 };
                 self.calls.push((native, args, what));
@@ -257,11 +263,6 @@ impl Hoisted {
             }
         };
         PrimId((ps.prims.len() + k) as u32)
-    }
-
-    /// What fills hoisted slot `slot`.
-    fn const_call(&self, slot: usize) -> ConstCall {
-        ConstCall { slot, what: self.calls[slot - self.first_slot].2.clone() }
     }
 }
 

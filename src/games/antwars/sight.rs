@@ -207,7 +207,7 @@ const MAX_AREA_CELLS: usize = 9;
 /// An area function of a fixed area (a `Rect` constant, as evolved trees
 /// have them) with the area's cells worked out once for each orientation:
 /// what an ant program evaluates thousands of times a game.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub struct AreaQuery {
     f: AreaFn,
     len: u8,
@@ -237,6 +237,82 @@ impl AreaQuery {
     pub fn eval(&self, s: &AntSight) -> Value {
         let cells = &self.cells[usize::from(s.turns & 3)][..usize::from(self.len)];
         self.f.fold(s, cells.iter().map(|&i| relative_cell(s.view.cell, i)))
+    }
+}
+
+/// The area functions a program reads of one fixed area, computed in one
+/// pass over the area's cells into the program's slots. Each function keeps
+/// an accumulator of its own, added to in the area's order, so every value
+/// has the bits [`AreaQuery::eval`] gives it; the pass saves the cells'
+/// reads the functions of one area share (an evolved ant often asks
+/// NFood and NEmpty of the same area).
+#[derive(Clone, Debug)]
+pub struct AreaPass {
+    query: AreaQuery,
+    /// The functions read, each with the slot its value goes to.
+    wanted: Vec<(AreaFn, usize)>,
+    /// Whether NFood, NEmpty and NVisited are among them (the sums the
+    /// pass skips otherwise).
+    sums: [bool; 3],
+}
+
+impl AreaPass {
+    /// A pass over area genotype `index` computing nothing yet.
+    pub fn new(index: i64) -> AreaPass {
+        AreaPass { query: AreaQuery::new(AreaFn::IsFood, index), wanted: Vec::new(), sums: [false; 3] }
+    }
+
+    /// Also computes `f`, into `slot`.
+    pub fn want(&mut self, f: AreaFn, slot: usize) {
+        self.wanted.push((f, slot));
+        match f {
+            AreaFn::NFood => self.sums[0] = true,
+            AreaFn::NEmpty => self.sums[1] = true,
+            AreaFn::NVisited => self.sums[2] = true,
+            AreaFn::IsFood | AreaFn::IsEnemy => {}
+        }
+    }
+
+    /// Writes each wanted function's value on `s` into its slot (as bits).
+    #[inline]
+    pub fn eval_into(&self, s: &AntSight, slots: &mut [u64]) {
+        if let [(f, slot)] = self.wanted[..] {
+            slots[slot] = AreaQuery { f, ..self.query }.eval(s).to_bits();
+            return;
+        }
+        let m = &s.memory;
+        let enemy = s.view.enemy.map(usize::from);
+        let [want_food, want_empty, want_visited] = self.sums;
+        let (mut any_food, mut enemy_in, mut visited) = (false, false, 0u32);
+        let (mut n_food, mut n_empty) = (0.0f64, 0.0f64);
+        let cells = &self.query.cells[usize::from(s.turns & 3)][..usize::from(self.query.len)];
+        for &i in cells {
+            let c = relative_cell(s.view.cell, i);
+            let food = m.food(c);
+            let is_enemy = Some(c) == enemy;
+            any_food |= food;
+            enemy_in |= is_enemy;
+            if want_visited {
+                visited += u32::from(m.visited(c));
+            }
+            if food {
+                if want_food {
+                    n_food += m.belief(c);
+                }
+            } else if want_empty && !is_enemy {
+                n_empty += m.belief(c);
+            }
+        }
+        for &(f, slot) in &self.wanted {
+            slots[slot] = match f {
+                AreaFn::IsFood => Value::B(any_food),
+                AreaFn::IsEnemy => Value::B(enemy_in),
+                AreaFn::NFood => Value::F(n_food),
+                AreaFn::NEmpty => Value::F(n_empty),
+                AreaFn::NVisited => Value::F(f64::from(visited)),
+            }
+            .to_bits();
+        }
     }
 }
 
@@ -440,6 +516,33 @@ mod tests {
                 let query = AreaQuery::new(f, index);
                 for s in sights.iter().step_by(7) {
                     assert_eq!(query.eval(s).to_bits(), f.eval(s, index).to_bits(), "{f:?} of area {index}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn area_passes_give_the_bits_of_the_area_functions() {
+        let sights = sights_along_games(3);
+        let mut rng = crate::rng::stream(5, &[23, 3]);
+        for _ in 0..300 {
+            use rand::RngExt;
+            let index = rng.random_range(0..super::super::area::N_AREAS);
+            // A random selection of the functions, in a random order.
+            let mut pass = AreaPass::new(index);
+            let mut fns: Vec<AreaFn> = AreaFn::ALL.iter().map(|&(_, f)| f).filter(|_| rng.random_bool(0.6)).collect();
+            if fns.is_empty() {
+                fns.push(AreaFn::NEmpty);
+            }
+            fns.reverse();
+            for (slot, &f) in fns.iter().enumerate() {
+                pass.want(f, slot);
+            }
+            let mut slots = vec![0u64; fns.len()];
+            for s in sights.iter().step_by(5) {
+                pass.eval_into(s, &mut slots);
+                for (slot, &f) in fns.iter().enumerate() {
+                    assert_eq!(slots[slot], f.eval(s, index).to_bits(), "{f:?} of area {index}");
                 }
             }
         }
