@@ -50,11 +50,17 @@ fn same_at_any_thread_count(file: &str, name: &str) -> (std::path::PathBuf, Stri
     (one, stdout)
 }
 
+/// log.jsonl's text and its lines as JSON.
+fn log_records(dir: &Path) -> (String, Vec<serde_json::Value>) {
+    let log = read(dir, "log.jsonl");
+    let records = log.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    (log, records)
+}
+
 #[test]
 fn networks_coevolve_alike_on_one_and_two_threads() {
     let (dir, stdout) = same_at_any_thread_count(NETWORKS, "tiny-cca");
-    let log = read(&dir, "log.jsonl");
-    let records: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let (log, records) = log_records(&dir);
     assert_eq!(records.len(), 6, "{log}");
     let summary: serde_json::Value = serde_json::from_str(&read(&dir, "cca.json")).expect("cca.json");
     for (r, role) in ["xplayer", "oplayer"].iter().enumerate() {
@@ -155,8 +161,7 @@ fn a_game_of_simultaneous_moves_coevolves_alike_on_one_and_two_threads() {
 #[test]
 fn three_roles_coevolve_alike_on_one_and_two_threads() {
     let (dir, stdout) = same_at_any_thread_count(THREE_ROLES, "tiny-cca-three-roles");
-    let log = read(&dir, "log.jsonl");
-    let records: Vec<serde_json::Value> = log.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let (log, records) = log_records(&dir);
     assert_eq!(records.len(), 5, "{log}");
     let roles = ["red", "yellow", "blue"];
     for record in &records {
