@@ -1,12 +1,11 @@
 //! Running covering competitive coevolution (`(fitness (cca ...))`, the
 //! bookkeeping in `cca.rs`): one population per role of a game of two or
-//! more roles,
-//! each bred by its own engine (NEAT for networks) from fitness scored
-//! here, the log of teacher sets and disengagement, the plot of
+//! more roles, each bred by its own engine (NEAT for networks) from fitness
+//! scored here, the log of teacher sets and disengagement, the plot of
 //! teacher-set sizes (the paper's figure 3) and a champion per role. The
 //! games are a [`CcaGame`]'s: α-β on two players taking turns
-//! ([`GameFitness`]), or the sampled search on GDL games of simultaneous
-//! moves (`cca_sampled.rs`).
+//! ([`GameFitness`]), or the sampled search on other GDL games
+//! (simultaneous moves, more roles: `cca_sampled.rs`).
 //!
 //! Every game draws its randomness from a stream named by (seed, purpose,
 //! generation, role, student, ...), and each role's engine breeds from a
@@ -164,9 +163,9 @@ pub(super) trait CcaGame: Sync {
     fn players(&self, population: &[Genome]) -> Vec<Self::Player>;
 
     /// One game from the start, `seats[r]` playing role `r`; the points of
-    /// the player of `role` (see `cca::points`). Each player's streams are named
-    /// by `seed` and `tags` with 0 (for the player of `role`) or 1, 2, … (the
-    /// others, in role order) appended.
+    /// the player of `role` (see `cca::points`). Each player's streams are
+    /// named by `seed` and `tags` with 0 (for the player of `role`) or 1,
+    /// 2, … (the others, in role order) appended.
     fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64;
 
     /// One game from the start, `me` playing `role` with a search of
