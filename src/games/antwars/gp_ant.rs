@@ -124,12 +124,11 @@ impl AntProgram {
             let tree = &trees[k];
             let jit = jits[k].clone().map(|f| {
                 let hoisted_slots = rewritten[k].features_used(&hoisted.ps).into_iter().map(|s| s as usize);
-                let (mut areas, mut indices, mut natives) = (Vec::<AreaPass>::new(), Vec::new(), Vec::new());
+                let (mut areas, mut natives) = (Vec::<AreaPass>::new(), Vec::new());
                 for slot in hoisted_slots.filter(|&s| s >= hoisted.first_slot) {
                     match &hoisted.calls[slot - hoisted.first_slot].2 {
                         Call::Area(f, index) => {
-                            let at = indices.iter().position(|i| i == index).unwrap_or_else(|| {
-                                indices.push(*index);
+                            let at = areas.iter().position(|a| a.index() == *index).unwrap_or_else(|| {
                                 areas.push(AreaPass::new(*index));
                                 areas.len() - 1
                             });

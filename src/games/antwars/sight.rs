@@ -204,20 +204,18 @@ impl AreaFn {
 /// The most cells an area has: its dimensions sum to at most 6, so 3×3.
 const MAX_AREA_CELLS: usize = 9;
 
-/// An area function of a fixed area (a `Rect` constant, as evolved trees
-/// have them) with the area's cells worked out once for each orientation:
-/// what an ant program evaluates thousands of times a game.
+/// The cells of a fixed area (a `Rect` constant, as evolved trees have
+/// them) worked out once for each orientation.
 #[derive(Clone, Copy, Debug)]
-pub struct AreaQuery {
-    f: AreaFn,
+struct AreaCells {
     len: u8,
     /// Per quarter turn, the area's cells as [`relative_index`]es, in the
     /// area's order.
     cells: [[u8; MAX_AREA_CELLS]; 4],
 }
 
-impl AreaQuery {
-    pub fn new(f: AreaFn, index: i64) -> AreaQuery {
+impl AreaCells {
+    fn new(index: i64) -> AreaCells {
         let area = Area::decode(index);
         let mut cells = [[0u8; MAX_AREA_CELLS]; 4];
         let mut len = 0;
@@ -229,26 +227,27 @@ impl AreaQuery {
                 len += 1;
             }
         }
-        AreaQuery { f, len, cells }
+        AreaCells { len, cells }
     }
 
-    /// The same value as [`AreaFn::eval`] on the area.
+    /// The board cells of the area as `s` is turned, in the area's order.
     #[inline]
-    pub fn eval(&self, s: &AntSight) -> Value {
+    fn on<'s>(&'s self, s: &'s AntSight) -> impl Iterator<Item = usize> + 's {
         let cells = &self.cells[usize::from(s.turns & 3)][..usize::from(self.len)];
-        self.f.fold(s, cells.iter().map(|&i| relative_cell(s.view.cell, i)))
+        cells.iter().map(|&i| relative_cell(s.view.cell, i))
     }
 }
 
 /// The area functions a program reads of one fixed area, computed in one
 /// pass over the area's cells into the program's slots. Each function keeps
 /// an accumulator of its own, added to in the area's order, so every value
-/// has the bits [`AreaQuery::eval`] gives it; the pass saves the cells'
-/// reads the functions of one area share (an evolved ant often asks
-/// NFood and NEmpty of the same area).
+/// has the bits [`AreaFn::eval`] gives it; the pass saves the cells' reads
+/// the functions of one area share (an evolved ant often asks NFood and
+/// NEmpty of the same area).
 #[derive(Clone, Debug)]
 pub struct AreaPass {
-    query: AreaQuery,
+    index: i64,
+    cells: AreaCells,
     /// The functions read, each with the slot its value goes to.
     wanted: Vec<(AreaFn, usize)>,
     /// Whether NFood, NEmpty and NVisited are among them (the sums the
@@ -259,7 +258,12 @@ pub struct AreaPass {
 impl AreaPass {
     /// A pass over area genotype `index` computing nothing yet.
     pub fn new(index: i64) -> AreaPass {
-        AreaPass { query: AreaQuery::new(AreaFn::IsFood, index), wanted: Vec::new(), sums: [false; 3] }
+        AreaPass { index, cells: AreaCells::new(index), wanted: Vec::new(), sums: [false; 3] }
+    }
+
+    /// The area's genotype index.
+    pub fn index(&self) -> i64 {
+        self.index
     }
 
     /// Also computes `f`, into `slot`.
@@ -277,7 +281,7 @@ impl AreaPass {
     #[inline]
     pub fn eval_into(&self, s: &AntSight, slots: &mut [u64]) {
         if let [(f, slot)] = self.wanted[..] {
-            slots[slot] = AreaQuery { f, ..self.query }.eval(s).to_bits();
+            slots[slot] = f.fold(s, self.cells.on(s)).to_bits();
             return;
         }
         let m = &s.memory;
@@ -285,9 +289,7 @@ impl AreaPass {
         let [want_food, want_empty, want_visited] = self.sums;
         let (mut any_food, mut enemy_in, mut visited) = (false, false, 0u32);
         let (mut n_food, mut n_empty) = (0.0f64, 0.0f64);
-        let cells = &self.query.cells[usize::from(s.turns & 3)][..usize::from(self.query.len)];
-        for &i in cells {
-            let c = relative_cell(s.view.cell, i);
+        for c in self.cells.on(s) {
             let food = m.food(c);
             let is_enemy = Some(c) == enemy;
             any_food |= food;
@@ -505,8 +507,8 @@ mod tests {
         out
     }
 
-    /// Queries (one function) and passes (a random selection of the
-    /// functions, in a random order) of random areas against the functions'
+    /// Passes of one function and of a random selection of the functions
+    /// (in a random order) over random areas against the functions'
     /// definitions, bit for bit.
     #[test]
     fn prepared_areas_give_the_bits_of_the_area_functions() {
@@ -518,9 +520,13 @@ mod tests {
             let mut pass = AreaPass::new(index);
             let mut fns = Vec::new();
             for (_, f) in AreaFn::ALL {
-                let query = AreaQuery::new(f, index);
+                // One function alone (the pass's shortcut).
+                let mut alone = AreaPass::new(index);
+                alone.want(f, 0);
+                let mut slot = [0u64];
                 for s in sights.iter().step_by(7) {
-                    assert_eq!(query.eval(s).to_bits(), f.eval(s, index).to_bits(), "{f:?} of area {index}");
+                    alone.eval_into(s, &mut slot);
+                    assert_eq!(slot[0], f.eval(s, index).to_bits(), "{f:?} of area {index}");
                 }
                 if rng.random_bool(0.6) {
                     fns.push(f);
