@@ -101,3 +101,41 @@ fn a_puzzles_file_with_a_bad_line_points_at_it() {
     assert!(stderr.contains("bad.txt:2:"), "{stderr}");
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// `(seed-population NAME)`: the shipped 6×6 champion joins generation 0
+/// as it is, and, far better than random policies, is the champion of a
+/// one-generation run; without the clause generation 0 is random.
+#[test]
+fn a_seeded_population_starts_from_the_named_policy() {
+    let dir = temp("rush-seeded");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let champion = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/champions/rush-hour-6x6.sg");
+    let run = |seeded: bool| {
+        let (import, clause) = if seeded {
+            (format!("(import {champion:?})\n"), "(seed-population rush-hour-6x6)")
+        } else {
+            Default::default()
+        };
+        let text = format!(
+            "(import rush-hour)\n{import}\
+             (experiment rush\n  (primset rush-hour) (game rush-hour)\n  \
+             (puzzles \"{DATA}/rush_12k.txt\" (every 100 0) (lengths 15 25))\n  (max-nodes 200000)\n  \
+             (fitness (solve 2))\n  (individual policy (max-rules 5))\n  {clause}\n  \
+             (population 4) (generations 1) (seed 5) (init 2 4) (max-depth 5))\n"
+        );
+        let name = if seeded { "seeded" } else { "random" };
+        let file = dir.join(format!("{name}.sg"));
+        std::fs::write(&file, text).expect("write experiment");
+        let out = dir.join(name);
+        let (code, _, stderr) =
+            stratagem(&["evolve", file.to_str().expect("utf-8"), "--out", out.to_str().expect("utf-8")]);
+        assert_eq!(code, 0, "{stderr}");
+        read(&out, "champions/rush.sg")
+    };
+    let founder = "(* (* Hybrid (* BlockersLowerBound (* Hybrid Hybrid))) GoalDistance)";
+    let seeded = run(true);
+    assert!(seeded.contains(founder), "{seeded}");
+    let random = run(false);
+    assert!(!random.contains(founder), "{random}");
+    std::fs::remove_dir_all(dir).ok();
+}

@@ -240,6 +240,17 @@ impl<'a> Engine<'a> {
         State { generation: 0, population, neat }
     }
 
+    /// Generation 0 with `founders` in its first places, the rest drawn as
+    /// [`Engine::initial`] draws them (the same stream: without founders
+    /// the two are equal).
+    pub fn initial_with(&self, founders: &[Genome]) -> State {
+        let mut state = self.initial();
+        for (member, founder) in state.population.iter_mut().zip(founders) {
+            *member = founder.clone();
+        }
+        state
+    }
+
     /// Evaluates `state` and breeds the next generation.
     pub fn step(&self, state: &State, fitness: &dyn Fitness) -> (State, GenerationStats, Evaluation) {
         let mut eval = fitness.evaluate(&state.population, state.generation, self.params.seed);

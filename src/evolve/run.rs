@@ -405,7 +405,7 @@ pub(super) fn run_generations<F: RunFitness>(
                 None => Vec::new(),
             };
             std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
-            let state = engine.initial();
+            let state = engine.initial_with(&exp.founders);
             save(&snapshot(&state, &problems, &[], &None, &[], None))?;
             Start { state, problems, log: Vec::new(), fittest: None, finalists: Vec::new(), final_round: None }
         }

@@ -40,16 +40,24 @@ struct Node {
 pub(super) struct Terms {
     nodes: Vec<Node>,
     children: Vec<u32>,
-    table: HashTable<u32>,
+    /// Each term's number with 32 bits of its hash: the table grows (and
+    /// lookups pass over most other terms) without reading the terms.
+    table: HashTable<(u32, u32)>,
 }
 
-fn node_hash(functor: Sym, compound: bool, children: &[u32]) -> u64 {
+fn node_hash(functor: Sym, compound: bool, children: &[u32]) -> u32 {
     let tag = if compound { children.len() as u64 } else { u64::MAX };
     let mut h = mix(u64::from(functor) ^ 0x5851_F42D_4C95_7F2D, tag);
     for &c in children {
         h = mix(h, u64::from(c));
     }
-    h
+    (h >> 32) as u32
+}
+
+/// The table's 64-bit hash of a term's 32 bits, spread over both the high
+/// bits (the table's tags) and the low ones (its buckets).
+fn spread(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 impl Terms {
@@ -62,22 +70,21 @@ impl Terms {
     pub(super) fn intern(&mut self, functor: Sym, compound: bool, children: &[u32]) -> u32 {
         let h = node_hash(functor, compound, children);
         let Terms { nodes, children: pool, table } = self;
-        let same = |&id: &u32| {
-            let n = nodes[id as usize];
-            n.functor == functor
-                && n.compound == compound
-                && &pool[n.start as usize..(n.start + n.len) as usize] == children
+        let same = |&(id, hash): &(u32, u32)| {
+            hash == h && {
+                let n = nodes[id as usize];
+                n.functor == functor
+                    && n.compound == compound
+                    && &pool[n.start as usize..(n.start + n.len) as usize] == children
+            }
         };
-        if let Some(&id) = table.find(h, same) {
+        if let Some(&(id, _)) = table.find(spread(h), same) {
             return id;
         }
         let id = nodes.len() as u32;
         nodes.push(Node { functor, compound, start: pool.len() as u32, len: children.len() as u32 });
         pool.extend_from_slice(children);
-        table.insert_unique(h, id, |&j| {
-            let n = nodes[j as usize];
-            node_hash(n.functor, n.compound, &pool[n.start as usize..(n.start + n.len) as usize])
-        });
+        table.insert_unique(spread(h), (id, h), |&(_, hash)| spread(hash));
         id
     }
 

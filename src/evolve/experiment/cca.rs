@@ -100,6 +100,16 @@ pub(super) fn check_cca_run(cx: &mut Cx, clauses: &Clauses, game: &Entry, run: &
             "keep (cca ...) alone; its (bouts N) are the games against the opposing population",
         );
     }
+    if clauses.get("seed-population").is_some() {
+        refuse(
+            "seed-population",
+            "covering coevolution breeds a population per role from random programs: it takes no \
+             `(seed-population ...)`"
+                .into(),
+            "not for covering coevolution",
+            "remove the clause",
+        );
+    }
     // Two roles taking turns play by α-β; a GDL game of any other kind
     // (simultaneous moves, more than two roles) by the sampled search
     // (src/search/sampled.rs).

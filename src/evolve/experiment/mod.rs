@@ -13,6 +13,7 @@
 //!   (crossover 0.8 [one-way]) (mutation 0.2) (reproduction 0.0) (local-mutation 0.5)
 //!   (selection (tournament 2) | proportionate | (fitnessless 5)) (match-games 2)
 //!   (elitism 1)
+//!   (seed-population NAME ...)                       ; programs of the module in generation 0 (founders.rs)
 //!   (player (alphabeta 1) | (select D (ratio R) (maxbranch M) (full F)))  ; either with (perspective root)
 //!   (introns on|off)                                 ; generate NullFuncJ / NOTG (explicit introns)
 //!   (engine jit|interp)                              ; how evolved trees are evaluated
@@ -38,6 +39,7 @@ mod cca;
 mod clauses;
 mod coevolution;
 mod duels;
+mod founders;
 mod individual;
 mod network;
 mod players;
@@ -53,7 +55,7 @@ pub use coevolution::{DealSetSpec, Goal, HillisSpec, ProblemStart};
 pub use puzzles::{DEFAULT_MAX_NODES, Numbered, PuzzleSource};
 
 use super::engine::{Islands, Selection};
-use super::genome::{Representation, Variation};
+use super::genome::{Genome, Representation, Variation};
 use super::init::Introns;
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::registry::{self, Entry, Kind};
@@ -193,10 +195,13 @@ pub struct Experiment {
     /// Runs by duels judged by games against fixed players instead of by
     /// matches: `(fitness (versus "PLAYER" D) ...)`.
     pub opponents: Vec<Monitor>,
+    /// Programs that join generation 0 as they are (`(seed-population ...)`).
+    pub founders: Vec<Genome>,
 }
 
-const KEYS: [&str; 30] = [
+const KEYS: [&str; 31] = [
     "islands",
+    "seed-population",
     "erc-mutation",
     "monitor",
     "individual",
@@ -467,6 +472,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
         one_way,
         local_mutation,
     };
+    let founders = founders::lower_founders(cx, module, &clauses, (ps_id, &representation, &variation, population));
     Some(Experiment {
         name,
         file: cx.file,
@@ -493,6 +499,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
         islands,
         monitor,
         opponents,
+        founders,
     })
 }
 
