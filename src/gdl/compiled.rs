@@ -57,6 +57,9 @@ const CONE_ASSIGNMENTS: usize = 200_000;
 /// its 174 K cones.
 const ALWAYS_SHARED: u32 = 4096;
 
+/// Inputs a thread takes at a time when their cones are found.
+const CONE_BLOCK: usize = 512;
+
 /// Edges of the optimised network above which the game is not compiled
 /// (code generation would take longer than the budget of a few seconds).
 pub const MAX_EDGES: usize = 3_000_000;

@@ -23,7 +23,7 @@ use super::demand;
 use super::description::{self as d, Description, Pattern};
 use super::plan::{Demand, Dep, Lit, Plan, dnf};
 use super::prover::{ProverError, Workspace};
-use super::relaxed::{BodyLit, Fixpoint, Instances, Optional, P, Relation, RelaxedRule, Stop, Terms};
+use super::relaxed::{BodyLit, Fixpoint, Instances, NONE, Optional, P, Relation, RelaxedRule, Stop, Terms};
 use super::term::{Sym, Term};
 use crate::diagnostic::Diagnostic;
 
@@ -199,7 +199,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
             let head = &desc.rules[a.rule].head;
             let demand = usize::from(demanded.contains(&(head.relation, head.args.len())));
-            Instances::new(desc.rules[a.rule].vars.len() + n_pos + demand)
+            Instances::new(desc.rules[a.rule].vars.len() + n_pos + demand + 1)
         })
         .collect();
     // What only goals need, in the relaxed game: relations the others reach
@@ -271,7 +271,6 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             continue;
         }
         let rule = &desc.rules[alternative.rule];
-        let head = P::atom(rule.head.relation, &rule.head.args, &mut terms);
         // Positive literals' atoms come with the instance; negative ones
         // are built from its variables' values.
         let negated: Vec<Option<P>> = alternative
@@ -287,7 +286,10 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
         'rows: for i in 0..found.len() {
             let row = found.row(i);
             let (binds, matched) = row.split_at(n_vars);
-            let Some(h) = terms.build(&head, binds) else { continue };
+            let Some((&h, matched)) = matched.split_last() else { continue };
+            if h == NONE {
+                continue;
+            }
             let (mut positive, mut negative) = (Vec::new(), Vec::new());
             let mut matched = matched.iter();
             for literal in &negated {

@@ -259,8 +259,9 @@ impl Relation {
 
 /// A rule's satisfying assignments, without repeats: rows of its variables'
 /// values (`NONE` for a variable no literal binds) followed by the atoms its
-/// positive literals matched, in body order (grounding reads them instead
-/// of building them again).
+/// positive literals matched, in body order, and its head's atom (`NONE`
+/// if a head variable is unbound): grounding reads them instead of
+/// building them again.
 #[derive(Default)]
 pub(super) struct Instances {
     /// Values in a row.
@@ -440,6 +441,7 @@ impl Joiner<'_> {
     }
 
     fn emit(&mut self) {
+        let head = self.terms.build(&self.rule.head, &self.binds);
         if let Some(instances) = self.instances.as_deref_mut() {
             self.row.clear();
             self.row.extend_from_slice(&self.binds);
@@ -448,9 +450,10 @@ impl Joiner<'_> {
                     self.row.push(atom);
                 }
             }
+            self.row.push(head.unwrap_or(NONE));
             instances.push(&self.row);
         }
-        if let Some(head) = self.terms.build(&self.rule.head, &self.binds) {
+        if let Some(head) = head {
             self.out.push((self.rule.head_rel, head));
         }
         self.made += 1;

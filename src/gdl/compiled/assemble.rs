@@ -163,15 +163,12 @@ pub(super) fn assemble(
     const UP: u8 = 1;
     const DOWN: u8 = 2;
     const MIXED: u8 = 3;
-    let mut input_routine = vec![Cone::Empty; net.inputs.len()];
-    let mut cone_slots = vec![Vec::new(); net.inputs.len()];
-    let mut polarity = vec![0u8; net.gates.len()];
     // Gates of the cone that a played move surely sets: ORs that read the
     // input, or another such OR. A cone of such gates only (amazons' "a
     // piece lands here") needs no code: its slots are set to 1.
-    let mut raised = vec![false; net.gates.len()];
-    for (g, gate) in net.gates.iter().enumerate() {
-        let Gate::Input(x) = gate else { continue };
+    // An input's cone: its gates' slots, and its routine unless it only
+    // raises them; `polarity` and `raised` are all clear between calls.
+    let cone_of = |g: GateId, polarity: &mut [u8], raised: &mut [bool]| -> (Vec<u32>, Option<Routine>) {
         let mut cone = Vec::new();
         let mut stack = vec![g];
         polarity[g] = UP;
@@ -231,16 +228,55 @@ pub(super) fn assemble(
             polarity[z] = 0;
             raised[z] = false;
         }
-        if cone.is_empty() {
+        let slots = cone.iter().map(|&z| slot[z]).collect();
+        (slots, (!all_raised).then_some(routine))
+    };
+    // Cones are found apart from each other, so threads take blocks of
+    // inputs in turn; the routines are numbered after, in input order.
+    let input_gates: Vec<(GateId, usize)> = net
+        .gates
+        .iter()
+        .enumerate()
+        .filter_map(|(g, gate)| if let Gate::Input(x) = gate { Some((g, *x)) } else { None })
+        .collect();
+    let blocks: Vec<&[(GateId, usize)]> = input_gates.chunks(CONE_BLOCK).collect();
+    let next_block = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let (mut polarity, mut raised) = (vec![0u8; net.gates.len()], vec![false; net.gates.len()]);
+        let mut done = Vec::new();
+        loop {
+            let b = next_block.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(block) = blocks.get(b) else { return done };
+            done.push((b, block.iter().map(|&(g, _)| cone_of(g, &mut polarity, &mut raised)).collect::<Vec<_>>()));
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks.len()).max(1);
+    let mut found: Vec<(usize, Vec<(Vec<u32>, Option<Routine>)>)> = std::thread::scope(|s| {
+        let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
+        let mut found = work();
+        for h in helpers {
+            match h.join() {
+                Ok(done) => found.extend(done),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        found
+    });
+    found.sort_unstable_by_key(|(b, _)| *b);
+    let mut input_routine = vec![Cone::Empty; net.inputs.len()];
+    let mut cone_slots = vec![Vec::new(); net.inputs.len()];
+    for (&(_, x), (slots, routine)) in input_gates.iter().zip(found.into_iter().flat_map(|(_, cones)| cones)) {
+        if slots.is_empty() {
             continue;
         }
-        cone_slots[*x] = cone.iter().map(|&z| slot[z]).collect();
-        if all_raised {
-            input_routine[*x] = Cone::Raise;
-            continue;
-        }
-        input_routine[*x] = Cone::Routine(routines.len());
-        routines.push(routine);
+        cone_slots[x] = slots;
+        input_routine[x] = match routine {
+            None => Cone::Raise,
+            Some(routine) => {
+                routines.push(routine);
+                Cone::Routine(routines.len() - 1)
+            }
+        };
     }
     let mut initial_values = vec![0u8; n_values as usize];
     for (g, c) in baseline.iter().enumerate() {
