@@ -168,7 +168,7 @@ pub(super) fn assemble(
     // piece lands here") needs no code: its slots are set to 1.
     // An input's cone: its gates' slots, and its routine unless it only
     // raises them; `polarity` and `raised` are all clear between calls.
-    let cone_of = |g: GateId, polarity: &mut [u8], raised: &mut [bool]| -> (Vec<u32>, Option<Routine>) {
+    let cone_of = |g: GateId, polarity: &mut [u8], raised: &mut [bool]| -> FoundCone {
         let mut cone = Vec::new();
         let mut stack = vec![g];
         polarity[g] = UP;
@@ -251,7 +251,7 @@ pub(super) fn assemble(
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(blocks.len()).max(1);
-    let mut found: Vec<(usize, Vec<(Vec<u32>, Option<Routine>)>)> = std::thread::scope(|s| {
+    let mut found: Vec<(usize, Vec<FoundCone>)> = std::thread::scope(|s| {
         let helpers: Vec<_> = (1..threads).map(|_| s.spawn(work)).collect();
         let mut found = work();
         for h in helpers {
@@ -369,6 +369,10 @@ pub(super) fn assemble(
     game.initial = game.bits_of(initial).ok_or("the initial state has a fluent outside the network")?;
     Ok(game)
 }
+
+/// An input's cone: the slots of its gates, and its routine unless playing
+/// the input only raises them.
+type FoundCone = (Vec<u32>, Option<Routine>);
 
 /// How many inputs' cones each gate is in, given the readers of each gate
 /// that read moves (`fanout`):
