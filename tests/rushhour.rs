@@ -213,6 +213,16 @@ fn the_shipped_champion_solves_the_cards_in_under_40_percent_of_iterative_deepen
     assert!(champion * 10 <= id * 4, "champion {champion} nodes, ID {id}");
 }
 
+/// The shipped 8×8 policy solves the cards too, every solution replayed
+/// (its 8×8 figures, on generated boards, are in docs/RESULTS.md).
+#[test]
+fn the_shipped_8x8_policy_solves_the_cards() {
+    let policy = concat!(env!("CARGO_MANIFEST_DIR"), "/programs/champions/rush-hour-8x8.sg:rush-hour-8x8");
+    let nodes = policy_solves_the_cards(policy, "8x8");
+    let id = policy_solves_the_cards("", "id-8x8");
+    assert!(nodes < id, "8×8 policy {nodes} nodes, ID {id}");
+}
+
 /// `policy` guides IDA* (or, when empty, iterative deepening) to a legal
 /// solution of every card: all 40 in a release build (tens of seconds); a
 /// debug build, as CI runs the tests, evaluates it several times slower:
