@@ -61,7 +61,12 @@ pub(super) fn lower_founders(
         };
         let wrong_primset = |cx: &mut Cx, theirs: PrimSetId| {
             let (mine, theirs) = (&ps.name, &module.primset(theirs).name);
-            cx.error(CODE, sexp, format!("`{name}` is over primset `{theirs}`, the experiment over `{mine}`"), "another primset");
+            cx.error(
+                CODE,
+                sexp,
+                format!("`{name}` is over primset `{theirs}`, the experiment over `{mine}`"),
+                "another primset",
+            );
         };
         let genome = match rep {
             Representation::Policy(pp) => {
