@@ -59,25 +59,28 @@ pub(super) fn lower_founders(
             }
             true
         };
-        let wrong_primset = |cx: &mut Cx, theirs: PrimSetId| {
-            let (mine, theirs) = (&ps.name, &module.primset(theirs).name);
-            cx.error(
-                CODE,
-                sexp,
-                format!("`{name}` is over primset `{theirs}`, the experiment over `{mine}`"),
-                "another primset",
-            );
+        // Whether a program of `kind` was found by that name (`found`: its
+        // primset), over the experiment's primset; if not, says why.
+        let usable = |cx: &mut Cx, found: Option<PrimSetId>, (kind, label): (&str, &str)| match found {
+            None => {
+                cx.error(CODE, sexp, missing(module, name, kind), label);
+                false
+            }
+            Some(theirs) if theirs != primset => {
+                let (mine, theirs) = (&ps.name, &module.primset(theirs).name);
+                let msg = format!("`{name}` is over primset `{theirs}`, the experiment over `{mine}`");
+                cx.error(CODE, sexp, msg, "another primset");
+                false
+            }
+            Some(_) => true,
         };
         let genome = match rep {
             Representation::Policy(pp) => {
-                let Some(p) = module.policies.iter().find(|p| p.name == name) else {
-                    cx.error(CODE, sexp, missing(module, name, "policy"), "not a policy");
-                    continue;
-                };
-                if p.primset != primset {
-                    wrong_primset(cx, p.primset);
+                let found = module.policies.iter().find(|p| p.name == name);
+                if !usable(cx, found.map(|x| x.primset), ("policy", "not a policy")) {
                     continue;
                 }
+                let Some(p) = found else { continue };
                 if p.rules.len() > pp.max_rules {
                     let msg = format!("`{name}` has {} rules, more than max-rules {}", p.rules.len(), pp.max_rules);
                     cx.error(CODE, sexp, msg, "too many rules");
@@ -93,14 +96,11 @@ pub(super) fn lower_founders(
                 Genome::Policy(list)
             }
             Representation::Trees(slots) => {
-                let Some(ind) = module.find_individual(name) else {
-                    cx.error(CODE, sexp, missing(module, name, "individual"), "not an individual");
-                    continue;
-                };
-                if ind.primset != primset {
-                    wrong_primset(cx, ind.primset);
+                let found = module.find_individual(name);
+                if !usable(cx, found.map(|x| x.primset), ("individual", "not an individual")) {
                     continue;
                 }
+                let Some(ind) = found else { continue };
                 let same_shape = ind.trees.len() == slots.len()
                     && ind.trees.iter().zip(slots).all(|(t, (slot, ty))| t.name == *slot && t.ty == *ty);
                 if !same_shape {
@@ -117,14 +117,11 @@ pub(super) fn lower_founders(
                 )
             }
             Representation::Weights { terms, .. } => {
-                let Some(w) = module.weights.iter().find(|w| w.name == name) else {
-                    cx.error(CODE, sexp, missing(module, name, "weight vector"), "not weights");
-                    continue;
-                };
-                if w.primset != primset {
-                    wrong_primset(cx, w.primset);
+                let found = module.weights.iter().find(|w| w.name == name);
+                if !usable(cx, found.map(|x| x.primset), ("weight vector", "not weights")) {
                     continue;
                 }
+                let Some(w) = found else { continue };
                 if let Some((term, _)) = w.terms.iter().find(|(t, _)| !terms.contains(t)) {
                     let term = &ps.prim(*term).name;
                     let msg = format!("`{name}` weighs `{term}`, which the experiment's (terms ...) leave out");
