@@ -195,7 +195,8 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     let mut instances: Vec<Instances> = alternatives
         .iter()
         .map(|a| {
-            // A demanded head adds its demand literal's atom to each row.
+            // A demanded head adds its demand literal's atom to each row;
+            // the head's own atom comes last.
             let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
             let head = &desc.rules[a.rule].head;
             let demand = usize::from(demanded.contains(&(head.relation, head.args.len())));
