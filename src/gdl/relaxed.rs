@@ -303,6 +303,19 @@ struct Index {
     buckets: FxHashMap<u64, Vec<u32>>,
 }
 
+/// What identifies an index: the relation, the literal's pattern with its
+/// variables numbered in order, and the places of its key's variables.
+type IndexKey = (usize, P, Vec<u32>);
+
+/// `p` with each variable numbered by its place in `vars`.
+fn renamed(p: &P, vars: &[u32]) -> P {
+    match p {
+        P::Var(v) => P::Var(vars.iter().position(|x| x == v).map_or(*v, |i| i as u32)),
+        P::Id(i) => P::Id(*i),
+        P::Fn(f, args) => P::Fn(*f, args.iter().map(|a| renamed(a, vars)).collect()),
+    }
+}
+
 fn key_of(vars: &[u32], binds: &[u32]) -> u64 {
     vars.iter().fold(0x9E37_79B9_7F4A_7C15, |h, &v| mix(h, u64::from(binds[v as usize])))
 }
@@ -311,8 +324,9 @@ fn key_of(vars: &[u32], binds: &[u32]) -> u64 {
 enum JStep {
     /// The literal's facts in `lo..hi` of its relation (a delta), scanned.
     Delta(usize),
-    /// The literal's facts through an index.
-    Probe(usize, usize),
+    /// The literal's facts through an index, keyed by the rule's variables
+    /// at a place of the component's list of keys.
+    Probe(usize, usize, usize),
     Test(usize),
 }
 
@@ -346,6 +360,8 @@ struct Joiner<'j> {
     indexes: &'j [Index],
     rule: &'j RelaxedRule,
     steps: &'j [JStep],
+    /// The rule variables each probe's key is made of.
+    keys: &'j [Vec<u32>],
     delta: (usize, usize),
     binds: Vec<u32>,
     trail: Vec<u32>,
@@ -396,10 +412,10 @@ impl Joiner<'_> {
                     self.undo(mark);
                 }
             }
-            JStep::Probe(lit, ix) => {
+            JStep::Probe(lit, ix, key) => {
                 let BodyLit::Pos { pat, .. } = &rule.body[lit] else { return };
                 let index = &indexes[ix];
-                let Some(bucket) = index.buckets.get(&key_of(&index.key_vars, &self.binds)) else { return };
+                let Some(bucket) = index.buckets.get(&key_of(&self.keys[key], &self.binds)) else { return };
                 let facts = &relations[index.rel].facts;
                 let limit = self.limits[lit];
                 // Buckets list facts in the order they came.
@@ -518,7 +534,8 @@ impl Fixpoint<'_> {
 
     fn component(&mut self, members: &[usize], rules: &[usize], recursive: bool, made: &mut usize) -> Result<(), Stop> {
         let mut indexes: Vec<Index> = Vec::new();
-        let mut index_ids: FxHashMap<(usize, usize, Vec<u32>), usize> = FxHashMap::default();
+        let mut index_ids: FxHashMap<IndexKey, usize> = FxHashMap::default();
+        let mut keys: Vec<Vec<u32>> = Vec::new();
         let mut plans: FxHashMap<(usize, Option<usize>), Vec<JStep>> = FxHashMap::default();
         let mut out: Vec<(usize, u32)> = Vec::new();
         // Facts of each member before the last round (the delta starts there).
@@ -547,7 +564,7 @@ impl Fixpoint<'_> {
             }
             for &(r, d, _) in &work {
                 if let std::collections::hash_map::Entry::Vacant(e) = plans.entry((r, d)) {
-                    e.insert(self.plan(r, d, &mut indexes, &mut index_ids));
+                    e.insert(self.plan(r, d, &mut indexes, &mut index_ids, &mut keys));
                 }
             }
             for index in &mut indexes {
@@ -576,6 +593,7 @@ impl Fixpoint<'_> {
                     indexes: &indexes,
                     rule,
                     steps: &plans[&(r, d)],
+                    keys: &keys,
                     delta,
                     binds: vec![NONE; rule.n_vars],
                     trail: Vec::new(),
@@ -637,7 +655,8 @@ impl Fixpoint<'_> {
         r: usize,
         delta: Option<usize>,
         indexes: &mut Vec<Index>,
-        index_ids: &mut FxHashMap<(usize, usize, Vec<u32>), usize>,
+        index_ids: &mut FxHashMap<IndexKey, usize>,
+        keys: &mut Vec<Vec<u32>>,
     ) -> Vec<JStep> {
         let rule = &self.rules[r];
         let mut bound = vec![false; rule.n_vars];
@@ -702,19 +721,24 @@ impl Fixpoint<'_> {
             let BodyLit::Pos { rel, pat } = &rule.body[l] else { break };
             let mut vs = Vec::new();
             pat.vars(&mut vs);
+            // The key's variables in their order in the pattern: literals
+            // alike but for their variables' names share an index.
             let key_vars: Vec<u32> = vs.iter().copied().filter(|&v| bound[v as usize]).collect();
-            let id = *index_ids.entry((r, l, key_vars.clone())).or_insert_with(|| {
+            let places: Vec<u32> = (0..vs.len() as u32).filter(|&i| bound[vs[i as usize] as usize]).collect();
+            let shape = renamed(pat, &vs);
+            let id = *index_ids.entry((*rel, shape.clone(), places.clone())).or_insert_with(|| {
                 indexes.push(Index {
                     rel: *rel,
-                    pat: pat.clone(),
-                    key_vars,
-                    n_vars: rule.n_vars,
+                    pat: shape,
+                    key_vars: places,
+                    n_vars: vs.len(),
                     upto: 0,
                     buckets: FxHashMap::default(),
                 });
                 indexes.len() - 1
             });
-            steps.push(JStep::Probe(l, id));
+            keys.push(key_vars);
+            steps.push(JStep::Probe(l, id, keys.len() - 1));
             bind(pat, &mut bound);
         }
         // Tests that never could run fail when they are reached.
