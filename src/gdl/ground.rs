@@ -64,6 +64,9 @@ pub struct Grounding {
     /// Why the rules of `goal` (and the relations only they need) were left
     /// out, if they were: the program then answers everything but goals.
     pub goals_left_out: Option<String>,
+    /// The ranges of `rules` that instantiate one rule alternative each:
+    /// their literals come in the same order, relation by relation.
+    pub groups: Vec<std::ops::Range<usize>>,
 }
 
 /// Sizes of a ground program, before and after static facts are folded.
@@ -284,6 +287,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             })
             .collect();
         let n_vars = rule.vars.len();
+        let first = g.rules.len();
         'rows: for i in 0..found.len() {
             let row = found.row(i);
             let (binds, matched) = row.split_at(n_vars);
@@ -310,6 +314,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             let head = atom(&mut g, &terms, h);
             g.rules.push(GroundRule { head, positive, negative });
         }
+        g.groups.push(first..g.rules.len());
     }
     Ok(g)
 }

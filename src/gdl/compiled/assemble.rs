@@ -68,6 +68,18 @@ pub(super) fn assemble(
     }
     let for_next = cone(&mut net.next.iter().map(|n| n.1));
     let moved = |g: GateId| for_next[g] && reads_move[g];
+    // ORs that read moves straight from their inputs only: playing a move
+    // sets them to 1, which needs no code however many cones they are in
+    // (amazons' "a queen lands here": ~900 moves each).
+    let mut raised_only = vec![false; net.gates.len()];
+    for (members, cyclic) in net.components() {
+        for &g in members.iter().filter(|_| !cyclic) {
+            if let Gate::Or(ins) = &net.gates[g] {
+                raised_only[g] =
+                    moved(g) && ins.iter().all(|&x| matches!(net.gates[x], Gate::Input(_)) || !reads_move[x]);
+            }
+        }
+    }
     // The readers of each gate that read moves and serve `next`: the only
     // gates the walks from the inputs below visit.
     let mut fanout: Vec<Vec<GateId>> = vec![Vec::new(); net.gates.len()];
@@ -85,8 +97,9 @@ pub(super) fn assemble(
     // `ALWAYS_SHARED` cones or more. Being in more cones passes down to a
     // gate's readers, so no gate of a cone reads a shared one.
     let in_cones = cone_counts(net, &fanout, ALWAYS_SHARED);
-    let limit = share_limit(net, &in_cones, &moved).min(ALWAYS_SHARED - 1);
-    let shared = |g: GateId| moved(g) && in_cones[g] > limit;
+    let costs = |g: GateId| moved(g) && !raised_only[g];
+    let limit = share_limit(net, &in_cones, &costs).min(ALWAYS_SHARED - 1);
+    let shared = |g: GateId| costs(g) && in_cones[g] > limit;
     // Only gates that are not shared are in cones.
     for readers in &mut fanout {
         readers.retain(|&z| !shared(z));
@@ -170,10 +183,14 @@ pub(super) fn assemble(
     // raises them; `polarity` and `raised` are all clear between calls.
     let cone_of = |g: GateId, polarity: &mut [u8], raised: &mut [bool]| -> FoundCone {
         let mut cone = Vec::new();
+        // Each cone gate's inputs in the cone, as (gate, input) pairs: a
+        // wide OR's other inputs are not looked at.
+        let mut reads = Vec::new();
         let mut stack = vec![g];
         polarity[g] = UP;
         while let Some(y) = stack.pop() {
             for &z in &fanout[y] {
+                reads.push((z, y));
                 if polarity[z] == 0 {
                     polarity[z] = MIXED;
                     cone.push(z);
@@ -182,14 +199,17 @@ pub(super) fn assemble(
             }
         }
         cone.sort_unstable_by_key(|&z| (position[z], z));
+        reads.sort_unstable();
         let mut routine = Routine::default();
         let mut all_raised = true;
         for same in cone.chunk_by(|a, b| position[*a] == position[*b]) {
             let cyclic = cyclic_of[same[0]];
             let mut assigns = Vec::new();
             for &z in same {
-                let ins = inputs_of(z);
-                let in_cone: Vec<GateId> = ins.iter().copied().filter(|&i| polarity[i] != 0).collect();
+                let from = reads.partition_point(|&(r, _)| r < z);
+                let to = reads.partition_point(|&(r, _)| r <= z);
+                // In the order of the gate's inputs, which are sorted.
+                let in_cone: Vec<GateId> = reads[from..to].iter().map(|&(_, i)| i).collect();
                 let mut p = 0;
                 for &i in &in_cone {
                     let q = match (&net.gates[z], polarity[i]) {

@@ -65,7 +65,9 @@ impl Propnet {
     /// The network of `g`, as grounded (static atoms are constants, and the
     /// rules they falsify are left out).
     pub fn new(g: &Grounding) -> Propnet {
-        let mut gates: Vec<Gate> = Vec::with_capacity(g.atoms.len() + g.rules.len());
+        // At most a NOT per atom and a shared prefix per rule beside the
+        // atoms and rules: room for all, so the vector is never moved.
+        let mut gates: Vec<Gate> = Vec::with_capacity(2 * (g.atoms.len() + g.rules.len()));
         let mut base = Vec::new();
         let mut inputs = Vec::new();
         // Atom gates first (ids = atom ids), filled in below.
@@ -86,27 +88,45 @@ impl Propnet {
         }
         // One NOT per atom read negatively, shared by its readers.
         let mut negation: Vec<Option<GateId>> = vec![None; g.atoms.len()];
-        for rule in &g.rules {
-            let decided = |a: &usize, holds: bool| g.static_value[*a] == Some(!holds);
-            if !matches!(gates[rule.head], Gate::Or(_))
-                || rule.positive.iter().any(|a| decided(a, true))
-                || rule.negative.iter().any(|a| decided(a, false))
-            {
-                continue;
+        let mut rows: Vec<(GateId, Vec<GateId>)> = Vec::new();
+        for group in groups(g) {
+            rows.clear();
+            for rule in &g.rules[group] {
+                let decided = |a: &usize, holds: bool| g.static_value[*a] == Some(!holds);
+                if !matches!(gates[rule.head], Gate::Or(_))
+                    || rule.positive.iter().any(|a| decided(a, true))
+                    || rule.negative.iter().any(|a| decided(a, false))
+                {
+                    continue;
+                }
+                let open = |a: &&usize| g.static_value[**a].is_none();
+                let mut ins: Vec<GateId> = rule.positive.iter().filter(open).copied().collect();
+                for &n in rule.negative.iter().filter(open) {
+                    let not = *negation[n].get_or_insert_with(|| {
+                        gates.push(Gate::Not(n));
+                        gates.len() - 1
+                    });
+                    ins.push(not);
+                }
+                rows.push((rule.head, ins));
             }
-            let open = |a: &&usize| g.static_value[**a].is_none();
-            let mut ins: Vec<GateId> = rule.positive.iter().filter(open).copied().collect();
-            for &n in rule.negative.iter().filter(open) {
-                let not = *negation[n].get_or_insert_with(|| {
-                    gates.push(Gate::Not(n));
-                    gates.len() - 1
-                });
-                ins.push(not);
-            }
-            gates.push(Gate::And(ins));
-            let and = gates.len() - 1;
-            if let Gate::Or(ins) = &mut gates[rule.head] {
-                ins.push(and);
+            // The rules' conjunctions, a shared prefix made once.
+            let shared = shared_prefix(&rows);
+            let mut prefix_gate: Vec<GateId> = vec![usize::MAX; shared.as_ref().map_or(0, |s| s.count)];
+            for (r, (head, mut ins)) in rows.drain(..).enumerate() {
+                if let Some(s) = &shared {
+                    let p = &mut prefix_gate[s.id[r] as usize];
+                    if *p == usize::MAX {
+                        gates.push(Gate::And(ins[..s.len].to_vec()));
+                        *p = gates.len() - 1;
+                    }
+                    ins.splice(..s.len, [*p]);
+                }
+                gates.push(Gate::And(ins));
+                let and = gates.len() - 1;
+                if let Gate::Or(ins) = &mut gates[head] {
+                    ins.push(and);
+                }
             }
         }
         let mut net = Propnet {
@@ -239,6 +259,66 @@ impl Propnet {
     }
 }
 
+/// The ranges of rules that instantiate one rule alternative each (every
+/// rule on its own where the grounding does not say).
+fn groups(g: &Grounding) -> Vec<std::ops::Range<usize>> {
+    if g.groups.iter().map(|r| r.len()).sum::<usize>() == g.rules.len() {
+        g.groups.clone()
+    } else {
+        (0..g.rules.len()).map(|i| i..i + 1).collect()
+    }
+}
+
+/// Rules sharing a conjunction prefix: fewer than this and none is made.
+const PREFIX_MIN_RULES: usize = 64;
+
+/// A prefix of the conjunctions of a group of rules, made once: its length,
+/// how many distinct ones there are and each rule's.
+struct SharedPrefix {
+    len: usize,
+    count: usize,
+    id: Vec<u32>,
+}
+
+/// The prefix length that saves the most edges when each distinct prefix of
+/// the rules' conjunctions (`rows`: each rule's head and inputs, in literal
+/// order) is one AND that the rules read instead (amazons' legal moves: the
+/// queen's move is shared by the ~30 arrows after it), if it saves at least
+/// half an edge a rule.
+fn shared_prefix(rows: &[(GateId, Vec<GateId>)]) -> Option<SharedPrefix> {
+    let shortest = rows.iter().map(|r| r.1.len()).min()?;
+    if rows.len() < PREFIX_MIN_RULES || shortest < 3 {
+        return None;
+    }
+    // Rules with the same head are ORed, and the optimiser factors what
+    // their conjunctions share itself: a prefix gate would hide it.
+    let mut heads: Vec<GateId> = rows.iter().map(|r| r.0).collect();
+    heads.sort_unstable();
+    heads.dedup();
+    if heads.len() < rows.len() {
+        return None;
+    }
+    let mut id = vec![0u32; rows.len()];
+    let mut ids: FxHashMap<(u32, GateId), u32> = FxHashMap::default();
+    let mut best: Option<SharedPrefix> = None;
+    let mut best_saving = rows.len() / 2;
+    // After position k, `id` numbers the distinct prefixes of length k + 1.
+    for k in 0..shortest - 1 {
+        ids.clear();
+        for (r, (_, ins)) in rows.iter().enumerate() {
+            let n = ids.len() as u32;
+            id[r] = *ids.entry((id[r], ins[k])).or_insert(n);
+        }
+        let (len, count) = (k + 1, ids.len());
+        let saving = (rows.len() * (len - 1)).saturating_sub(count * len);
+        if len >= 2 && saving > best_saving {
+            best_saving = saving;
+            best = Some(SharedPrefix { len, count, id: id.clone() });
+        }
+    }
+    best
+}
+
 /// The gates a gate reads.
 fn inputs(gate: &Gate) -> &[GateId] {
     gate.inputs()
@@ -314,11 +394,56 @@ fn each_component(gates: &[Gate], mut f: impl FnMut(&[GateId], bool)) {
         (0..gates.len()).for_each(|i| f(&[i], false));
         return;
     }
+    if let Some(order) = acyclic_order(gates) {
+        order.into_iter().for_each(|g| f(&[g], false));
+        return;
+    }
     super::scc::each_component(
         gates.len(),
         |v, k| inputs(&gates[v]).get(k).copied(),
         |members| f(members, members.len() > 1 || inputs(&gates[members[0]]).contains(&members[0])),
     );
+}
+
+/// The gates in dependency order when the gate graph has no cycle (the
+/// usual case, even for recursive rules): a depth-first search's post-order,
+/// the order in which Tarjan's search would find them, without its
+/// bookkeeping; `None` at the first cycle.
+fn acyclic_order(gates: &[Gate]) -> Option<Vec<GateId>> {
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; gates.len()];
+    let mut order = Vec::with_capacity(gates.len());
+    let mut stack: Vec<(GateId, usize)> = Vec::new();
+    for root in 0..gates.len() {
+        if state[root] != NEW {
+            continue;
+        }
+        state[root] = OPEN;
+        stack.push((root, 0));
+        while let Some((v, next)) = stack.last_mut() {
+            match inputs(&gates[*v]).get(*next) {
+                Some(&w) => {
+                    *next += 1;
+                    match state[w] {
+                        NEW => {
+                            state[w] = OPEN;
+                            stack.push((w, 0));
+                        }
+                        OPEN => return None,
+                        _ => {}
+                    }
+                }
+                None => {
+                    state[*v] = DONE;
+                    order.push(*v);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    Some(order)
 }
 
 /// What `name` is as a symbol of the game (goal values are constants).
@@ -398,6 +523,112 @@ mod tests {
             Or(vec![4, 5, 7, 0, 8]),
             Or(vec![4, 5, 7, 8]),
         ]);
+    }
+
+    /// A ground program of 64 rules `next(h_xyz) <= true(a_x) true(b_y)
+    /// true(c_z) not true(d_z)` for x, y in 0..2 and z in 0..16: four
+    /// prefixes `a_x b_y` shared by 16 rules each.
+    fn prefixed(grouped: bool) -> Grounding {
+        let mut g = Grounding::default();
+        for i in 0..40 {
+            g.atoms.push((d::TRUE, vec![Term::Const(100 + i)]));
+        }
+        let (a, b, c, nd) = (0, 2, 4, 20);
+        for x in 0..2 {
+            for y in 0..2 {
+                for z in 0..16 {
+                    g.atoms.push((d::NEXT, vec![Term::Const((200 + g.rules.len()) as Sym)]));
+                    let head = g.atoms.len() - 1;
+                    g.rules.push(crate::gdl::ground::GroundRule {
+                        head,
+                        positive: vec![a + x, b + y, c + z],
+                        negative: vec![nd + z],
+                    });
+                }
+            }
+        }
+        g.static_value = vec![None; g.atoms.len()];
+        if grouped {
+            g.groups.push(0..g.rules.len());
+        }
+        g
+    }
+
+    #[test]
+    fn rules_share_their_conjunctions_prefixes() {
+        let (shared, apart) = (Propnet::new(&prefixed(true)), Propnet::new(&prefixed(false)));
+        // Each rule reads its prefix, c_z and not d_z instead of four gates.
+        assert_eq!(apart.size().edges - shared.size().edges, 64 - 4 * 2, "{:?} {:?}", apart.size(), shared.size());
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        for state in [0u64, u64::MAX, 0x5555_5555_5555, 0x0F0F_3C3C_A5A5, 0xFFFF_0000_FFFF, 0x1234_5678_9ABC] {
+            let base: Vec<bool> = (0..40).map(|i| state >> i & 1 == 1).collect();
+            shared.evaluate(&base, &[], &mut x);
+            apart.evaluate(&base, &[], &mut y);
+            for ((_, g), (_, h)) in shared.next.iter().zip(&apart.next) {
+                assert_eq!(x[*g], y[*h], "state {state:x}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_moves_of_an_or_are_gathered_apart() {
+        use Gate::{And, Input, Or};
+        // next = m0 or ... or m9 or (b0 and b1): the moves in an OR of their own.
+        let mut more: Vec<Gate> = (0..10).map(Input).collect();
+        more.push(And(vec![0, 1]));
+        more.push(Or((4..15).collect()));
+        let mut net = network(more);
+        net.inputs = (0..10).map(|i| (Term::Const(0), Term::Const(i))).collect();
+        net.next = vec![(Term::Const(0), 15)];
+        let small = net.optimised();
+        let ors: Vec<&Vec<GateId>> =
+            small.gates.iter().filter_map(|g| if let Or(ins) = g { Some(ins) } else { None }).collect();
+        assert_eq!(ors.len(), 2, "{:?}", small.gates);
+        assert!(ors.iter().any(|ins| ins.len() == 10 && ins.iter().all(|&i| matches!(small.gates[i], Input(_)))));
+        let (mut raw, mut opt) = (Vec::new(), Vec::new());
+        for state in 0..16u32 {
+            for played in [None, Some(0), Some(7)] {
+                let base: Vec<bool> = (0..4).map(|b| state >> b & 1 == 1).collect();
+                let inputs: Vec<bool> = (0..10).map(|i| Some(i) == played).collect();
+                net.evaluate(&base, &inputs, &mut raw);
+                small.evaluate(&base, &inputs, &mut opt);
+                assert_eq!(raw[15], opt[small.next[0].1], "state {state:04b}, move {played:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn acyclic_networks_are_ordered_as_tarjan_orders_them() {
+        // A network whose gates read gates on either side of them.
+        let n = 2000;
+        let mut gates: Vec<Gate> = (0..n).map(|_| Gate::Or(Vec::new())).collect();
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let rank: Vec<usize> = {
+            let mut r: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                r.swap(i, next() % (i + 1));
+            }
+            r
+        };
+        // Gate g reads gates of lower rank only: no cycle.
+        for g in 0..n {
+            let mut ins: Vec<GateId> = (0..next() % 4).map(|_| next() % n).filter(|&x| rank[x] < rank[g]).collect();
+            ins.sort_unstable();
+            ins.dedup();
+            gates[g] = if ins.is_empty() { Gate::Base(g) } else { Gate::And(ins) };
+        }
+        let fast = acyclic_order(&gates).expect("no cycle");
+        let mut tarjan = Vec::new();
+        super::super::scc::each_component(n, |v, k| inputs(&gates[v]).get(k).copied(), |c| tarjan.extend_from_slice(c));
+        assert_eq!(fast, tarjan);
+        // A cycle is found.
+        gates[0] = Gate::Or(vec![1]);
+        gates[1] = Gate::Or(vec![0]);
+        assert!(acyclic_order(&gates).is_none());
     }
 
     #[test]

@@ -20,6 +20,10 @@ const FACTOR_DEPTH: usize = 8;
 /// them anew for each group it makes).
 const FACTOR_WORK: usize = 64;
 
+/// Move inputs of an OR beside other inputs that are gathered in an OR of
+/// their own ([`Simplifier::or_of`]): at least this many.
+const MOVE_GROUP: usize = 8;
+
 /// The inputs of an AND, or the gate itself.
 fn conjuncts<'a>(gates: &'a [Gate], x: &'a GateId) -> &'a [GateId] {
     match &gates[*x] {
@@ -163,11 +167,30 @@ impl Simplifier {
             1 => ins[0],
             _ if absorbing && depth > 0 => match self.factored(ins, depth) {
                 Some(id) => id,
-                None => self.make(Kind::Or, ins),
+                None => self.or_of(ins),
             },
-            _ if absorbing => self.make(Kind::Or, ins),
+            _ if absorbing => self.or_of(ins),
             _ => self.make(Kind::And, ins),
         }
+    }
+
+    /// The OR of `ins` (sorted, two or more, no constants), its move inputs
+    /// in an OR of their own when there are many and something else: the
+    /// compiled engine sets that OR to 1 when one of them is played, which
+    /// needs no code, and leaves little for the rest to recompute (amazons'
+    /// "a queen lands here, or one was here and another moved": ~700 moves
+    /// and one AND).
+    fn or_of(&mut self, ins: &[GateId]) -> GateId {
+        let is_move = |x: &GateId| matches!(self.gates[*x], Gate::Input(_));
+        let moves = ins.iter().filter(|x| is_move(x)).count();
+        if moves < MOVE_GROUP || moves == ins.len() {
+            return self.make(Kind::Or, ins);
+        }
+        let (moves, mut rest): (Vec<GateId>, Vec<GateId>) = ins.iter().partition(|x| is_move(x));
+        let moves = self.make(Kind::Or, &moves);
+        rest.push(moves);
+        rest.sort_unstable();
+        self.make(Kind::Or, &rest)
     }
 
     /// An OR of ANDs that share inputs, the ANDs that share the most shared
