@@ -43,13 +43,17 @@ pub const GOAL_GROUND_MILLIS: u64 = 500;
 /// A ground atom: a relation name and ground arguments.
 pub type Atom = (Sym, Vec<Term>);
 
-/// A rule with no variables: `head` holds when every atom of `positive`
-/// holds and none of `negative` does.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A rule with no variables: `head` holds when every atom of its positive
+/// literals holds and none of its negative ones does
+/// ([`Grounding::positive`], [`Grounding::negative`]). The literals of all
+/// rules are kept in one vector of the grounding: a game of a million ground
+/// rules would otherwise allocate two million small vectors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GroundRule {
     pub head: usize,
-    pub positive: Vec<usize>,
-    pub negative: Vec<usize>,
+    start: usize,
+    positive: u32,
+    negative: u32,
 }
 
 /// The ground program of a game.
@@ -67,6 +71,8 @@ pub struct Grounding {
     /// The ranges of `rules` that instantiate one rule alternative each:
     /// their literals come in the same order, relation by relation.
     pub groups: Vec<std::ops::Range<usize>>,
+    /// The rules' literals, rule after rule, positive ones first.
+    literals: Vec<usize>,
 }
 
 /// Sizes of a ground program, before and after static facts are folded.
@@ -78,12 +84,27 @@ pub struct Sizes {
 }
 
 impl Grounding {
+    /// Adds the rule `head <= positive, not negative`.
+    pub fn push_rule(&mut self, head: usize, positive: &[usize], negative: &[usize]) {
+        let start = self.literals.len();
+        self.literals.extend_from_slice(positive);
+        self.literals.extend_from_slice(negative);
+        self.rules.push(GroundRule { head, start, positive: positive.len() as u32, negative: negative.len() as u32 });
+    }
+
+    /// The atoms `rule` needs to hold.
+    pub fn positive(&self, rule: &GroundRule) -> &[usize] {
+        &self.literals[rule.start..rule.start + rule.positive as usize]
+    }
+
+    /// The atoms `rule` needs not to hold.
+    pub fn negative(&self, rule: &GroundRule) -> &[usize] {
+        let from = rule.start + rule.positive as usize;
+        &self.literals[from..from + rule.negative as usize]
+    }
+
     pub fn sizes(&self) -> Sizes {
-        Sizes {
-            atoms: self.atoms.len(),
-            rules: self.rules.len(),
-            literals: self.rules.iter().map(|r| r.positive.len() + r.negative.len()).sum(),
-        }
+        Sizes { atoms: self.atoms.len(), rules: self.rules.len(), literals: self.literals.len() }
     }
 
     /// The program after constant propagation of static facts: literals on
@@ -97,14 +118,14 @@ impl Grounding {
             if self.static_value[rule.head].is_some() {
                 continue;
             }
-            let fails = rule.positive.iter().any(|&a| self.static_value[a] == Some(false))
-                || rule.negative.iter().any(|&a| self.static_value[a] == Some(true));
+            let fails = self.positive(rule).iter().any(|&a| self.static_value[a] == Some(false))
+                || self.negative(rule).iter().any(|&a| self.static_value[a] == Some(true));
             if fails {
                 continue;
             }
             rules += 1;
             used[rule.head] = true;
-            for &a in rule.positive.iter().chain(&rule.negative) {
+            for &a in self.positive(rule).iter().chain(self.negative(rule)) {
                 if self.static_value[a].is_none() {
                     literals += 1;
                     used[a] = true;
@@ -233,7 +254,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
     let mut g = Grounding { goals_left_out: goals_left_out.clone(), ..Grounding::default() };
     // The ground program's number of each atom's term, `usize::MAX` if none yet.
     let mut ids: Vec<usize> = Vec::new();
-    let mut memo: FxHashMap<u32, Term> = FxHashMap::default();
+    let mut memo: Vec<Option<Term>> = Vec::new();
     // Static relations are evaluated exactly: their atoms are constants.
     let mut atom = |g: &mut Grounding, terms: &Terms, id: u32| -> usize {
         let slot = id as usize;
@@ -288,6 +309,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             .collect();
         let n_vars = rule.vars.len();
         let first = g.rules.len();
+        let (mut positive, mut negative) = (Vec::new(), Vec::new());
         'rows: for i in 0..found.len() {
             let row = found.row(i);
             let (binds, matched) = row.split_at(n_vars);
@@ -295,7 +317,8 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
             if h == NONE {
                 continue;
             }
-            let (mut positive, mut negative) = (Vec::new(), Vec::new());
+            positive.clear();
+            negative.clear();
             let mut matched = matched.iter();
             for literal in &negated {
                 match literal {
@@ -312,7 +335,7 @@ pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
                 }
             }
             let head = atom(&mut g, &terms, h);
-            g.rules.push(GroundRule { head, positive, negative });
+            g.push_rule(head, &positive, &negative);
         }
         g.groups.push(first..g.rules.len());
     }
@@ -508,8 +531,8 @@ impl<'g> GroundEvaluator<'g> {
         let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (i, rule) in grounding.rules.iter().enumerate() {
             rules_of[rule.head].push(i);
-            edges[rule.head].extend(rule.positive.iter().map(|&a| (a, true)));
-            edges[rule.head].extend(rule.negative.iter().map(|&a| (a, false)));
+            edges[rule.head].extend(grounding.positive(rule).iter().map(|&a| (a, true)));
+            edges[rule.head].extend(grounding.negative(rule).iter().map(|&a| (a, false)));
         }
         let components = super::plan::strongly_connected(&edges);
         let mut component_of = vec![0; n];
@@ -556,8 +579,8 @@ impl<'g> GroundEvaluator<'g> {
                 for &i in rules {
                     let rule = &g.rules[i];
                     if !self.value[rule.head]
-                        && rule.positive.iter().all(|&a| self.value[a])
-                        && rule.negative.iter().all(|&a| !self.value[a])
+                        && g.positive(rule).iter().all(|&a| self.value[a])
+                        && g.negative(rule).iter().all(|&a| !self.value[a])
                     {
                         self.value[rule.head] = true;
                         changed = true;

@@ -104,9 +104,10 @@ impl Terms {
         self.intern(relation, true, &kids)
     }
 
-    /// The term numbered `id`, built once and remembered in `memo`.
-    pub(super) fn term(&self, id: u32, memo: &mut FxHashMap<u32, Term>) -> Term {
-        if let Some(t) = memo.get(&id) {
+    /// The term numbered `id`, built once and remembered in `memo` (by
+    /// number).
+    pub(super) fn term(&self, id: u32, memo: &mut Vec<Option<Term>>) -> Term {
+        if let Some(Some(t)) = memo.get(id as usize) {
             return t.clone();
         }
         let n = self.nodes[id as usize];
@@ -116,12 +117,15 @@ impl Terms {
         } else {
             Term::Const(n.functor)
         };
-        memo.insert(id, t.clone());
+        if memo.len() <= id as usize {
+            memo.resize(self.nodes.len().max(id as usize + 1), None);
+        }
+        memo[id as usize] = Some(t.clone());
         t
     }
 
     /// The relation and arguments of the atom numbered `id`.
-    pub(super) fn atom(&self, id: u32, memo: &mut FxHashMap<u32, Term>) -> (Sym, Vec<Term>) {
+    pub(super) fn atom(&self, id: u32, memo: &mut Vec<Option<Term>>) -> (Sym, Vec<Term>) {
         let n = self.nodes[id as usize];
         (n.functor, self.kids(&n).iter().map(|&k| self.term(k, memo)).collect())
     }

@@ -94,14 +94,14 @@ impl Propnet {
             for rule in &g.rules[group] {
                 let decided = |a: &usize, holds: bool| g.static_value[*a] == Some(!holds);
                 if !matches!(gates[rule.head], Gate::Or(_))
-                    || rule.positive.iter().any(|a| decided(a, true))
-                    || rule.negative.iter().any(|a| decided(a, false))
+                    || g.positive(rule).iter().any(|a| decided(a, true))
+                    || g.negative(rule).iter().any(|a| decided(a, false))
                 {
                     continue;
                 }
                 let open = |a: &&usize| g.static_value[**a].is_none();
-                let mut ins: Vec<GateId> = rule.positive.iter().filter(open).copied().collect();
-                for &n in rule.negative.iter().filter(open) {
+                let mut ins: Vec<GateId> = g.positive(rule).iter().filter(open).copied().collect();
+                for &n in g.negative(rule).iter().filter(open) {
                     let not = *negation[n].get_or_insert_with(|| {
                         gates.push(Gate::Not(n));
                         gates.len() - 1
@@ -539,11 +539,7 @@ mod tests {
                 for z in 0..16 {
                     g.atoms.push((d::NEXT, vec![Term::Const((200 + g.rules.len()) as Sym)]));
                     let head = g.atoms.len() - 1;
-                    g.rules.push(crate::gdl::ground::GroundRule {
-                        head,
-                        positive: vec![a + x, b + y, c + z],
-                        negative: vec![nd + z],
-                    });
+                    g.push_rule(head, &[a + x, b + y, c + z], &[nd + z]);
                 }
             }
         }
