@@ -266,18 +266,24 @@ impl Relation {
 /// positive literals matched, in body order, and its head's atom (`NONE`
 /// if a head variable is unbound): grounding reads them instead of
 /// building them again.
-#[derive(Default)]
 pub(super) struct Instances {
     /// Values in a row.
     pub width: usize,
-    pub rows: Vec<u32>,
-    /// Rows kept (a row may be empty, so not `rows.len() / width`).
+    /// Rows in blocks of `per_block`: a block is never moved once made,
+    /// where one growing vector of a million rows would be copied again
+    /// and again.
+    blocks: Vec<Vec<u32>>,
+    per_block: usize,
+    /// Rows kept (a row may be empty, so not counted by its values).
     n: usize,
 }
 
+/// Values in a block of rows, at most (a row wider than this has a block).
+const BLOCK_VALUES: usize = 1 << 16;
+
 impl Instances {
     pub(super) fn new(width: usize) -> Instances {
-        Instances { width, ..Instances::default() }
+        Instances { width, blocks: Vec::new(), per_block: (BLOCK_VALUES / width.max(1)).max(1), n: 0 }
     }
 
     pub(super) fn len(&self) -> usize {
@@ -285,13 +291,19 @@ impl Instances {
     }
 
     pub(super) fn row(&self, i: usize) -> &[u32] {
-        &self.rows[i * self.width..(i + 1) * self.width]
+        let at = i % self.per_block * self.width;
+        &self.blocks[i / self.per_block][at..at + self.width]
     }
 
     /// Adds a row: the fixpoint's joins find each assignment once (hashing
     /// rows to catch repeats was a tenth of amazons' grounding).
     fn push(&mut self, row: &[u32]) {
-        self.rows.extend_from_slice(row);
+        if self.n % self.per_block == 0 {
+            self.blocks.push(Vec::with_capacity(self.per_block * self.width));
+        }
+        if let Some(block) = self.blocks.last_mut() {
+            block.extend_from_slice(row);
+        }
         self.n += 1;
     }
 }
