@@ -298,7 +298,7 @@ impl Instances {
     /// Adds a row: the fixpoint's joins find each assignment once (hashing
     /// rows to catch repeats was a tenth of amazons' grounding).
     fn push(&mut self, row: &[u32]) {
-        if self.n % self.per_block == 0 {
+        if self.n.is_multiple_of(self.per_block) {
             self.blocks.push(Vec::with_capacity(self.per_block * self.width));
         }
         if let Some(block) = self.blocks.last_mut() {
@@ -316,7 +316,13 @@ struct Index {
     key_vars: Vec<u32>,
     n_vars: usize,
     upto: usize,
-    buckets: FxHashMap<u64, Vec<u32>>,
+    /// The first and last fact of each key's chain, linked through `next`:
+    /// facts come only at the end, so a chain needs no vector of its own
+    /// (thousands of small vectors growing on large relations).
+    chains: FxHashMap<u64, (u32, u32)>,
+    /// The fact after each one in its key's chain, by fact number (`NONE`
+    /// at a chain's end and for facts the pattern does not match).
+    next: Vec<u32>,
 }
 
 /// What identifies an index: the relation, the literal's pattern with its
@@ -431,17 +437,19 @@ impl Joiner<'_> {
             JStep::Probe(lit, ix, key) => {
                 let BodyLit::Pos { pat, .. } = &rule.body[lit] else { return };
                 let index = &indexes[ix];
-                let Some(bucket) = index.buckets.get(&key_of(&self.keys[key], &self.binds)) else { return };
+                let Some(&(first, _)) = index.chains.get(&key_of(&self.keys[key], &self.binds)) else { return };
                 let facts = &relations[index.rel].facts;
                 let limit = self.limits[lit];
-                // Buckets list facts in the order they came.
-                for &f in bucket.iter().take_while(|&&f| f < limit) {
+                // Chains list facts in the order they came.
+                let mut f = first;
+                while f != NONE && f < limit {
                     let t = facts[f as usize];
                     self.matched[lit] = t;
                     if self.terms.unify(pat, t, &mut self.binds, &mut self.trail) {
                         self.join(pos + 1);
                     }
                     self.undo(mark);
+                    f = index.next[f as usize];
                 }
             }
             JStep::Test(lit) => {
@@ -652,9 +660,20 @@ impl Fixpoint<'_> {
         let facts = &self.relations[index.rel].facts;
         let mut binds = vec![NONE; index.n_vars];
         let mut trail = Vec::new();
+        index.next.resize(facts.len(), NONE);
         for (f, &t) in facts.iter().enumerate().skip(index.upto) {
             if self.terms.unify(&index.pat, t, &mut binds, &mut trail) {
-                index.buckets.entry(key_of(&index.key_vars, &binds)).or_default().push(f as u32);
+                let f = f as u32;
+                match index.chains.entry(key_of(&index.key_vars, &binds)) {
+                    std::collections::hash_map::Entry::Occupied(mut e) => {
+                        let (_, last) = e.get_mut();
+                        index.next[*last as usize] = f;
+                        *last = f;
+                    }
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert((f, f));
+                    }
+                }
             }
             for v in trail.drain(..) {
                 binds[v as usize] = NONE;
@@ -749,7 +768,8 @@ impl Fixpoint<'_> {
                     key_vars: places,
                     n_vars: vs.len(),
                     upto: 0,
-                    buckets: FxHashMap::default(),
+                    chains: FxHashMap::default(),
+                    next: Vec::new(),
                 });
                 indexes.len() - 1
             });

@@ -325,39 +325,23 @@ pub(super) fn assemble(
             "its rules recurse through {largest_cycle} ground rules at once, more than the {MAX_CYCLE} the compiled engine evaluates by rounds"
         ));
     }
-    let compiled = CompiledCircuit::new(&circuit, Layout::Packed).map_err(|e| e.to_string())?;
+    // The tables of moves and goals are made while the circuit compiles.
+    let tables = || MoveTables::of(net, roles, symbols, &wire);
+    let (compiled, tables) = std::thread::scope(|s| {
+        let helper = std::thread::Builder::new().name("tables".to_owned()).spawn_scoped(s, tables);
+        let compiled = CompiledCircuit::new(&circuit, Layout::Packed);
+        let tables = match helper {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => tables(),
+        };
+        (compiled, tables)
+    });
+    let compiled = compiled.map_err(|e| e.to_string())?;
+    let MoveTables { input_of, legal, goals, terminal } = tables;
     let sliced_circuit = Circuit { routines: sliced_routines, ..circuit };
     if std::env::var_os("STRATAGEM_CIRCUIT_SIZES").is_some() {
         eprintln!("sliced circuit: {:?}", sliced_circuit.size());
     }
-
-    let role_index = |r: &Term| roles.iter().position(|x| x == r);
-    let mut input_of = vec![FxHashMap::default(); roles.len()];
-    for (x, (r, m)) in net.inputs.iter().enumerate() {
-        if let Some(r) = role_index(r) {
-            input_of[r].insert(m.clone(), x as u32);
-        }
-    }
-    let mut legal: Vec<Vec<LegalMove>> = vec![Vec::new(); roles.len()];
-    for (r, m, g) in &net.legal {
-        let w = wire(*g);
-        if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
-            legal[ri].push(LegalMove { mv: m.clone(), wire: w, input: input_of[ri].get(m).copied() });
-        }
-    }
-    // In canonical text order, as users see moves: the machine's sorted
-    // answers then need no sorting per state.
-    for moves in &mut legal {
-        moves.sort_by_cached_key(|m| m.mv.text(symbols));
-    }
-    let mut goals: Vec<Vec<(Option<u32>, Wire)>> = vec![Vec::new(); roles.len()];
-    for (r, v, g) in &net.goals {
-        let w = wire(*g);
-        if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
-            goals[ri].push((goal_value(symbols, v), w));
-        }
-    }
-    let terminal = net.terminal.map_or(Wire::Const(false), wire);
     static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let mut game = CompiledGame {
         id: GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -388,6 +372,49 @@ pub(super) fn assemble(
     };
     game.initial = game.bits_of(initial).ok_or("the initial state has a fluent outside the network")?;
     Ok(game)
+}
+
+/// What the compiled game reads the circuit's values through: each role's
+/// move inputs by move, legal moves (in canonical text order), goals, and
+/// terminal.
+struct MoveTables {
+    input_of: Vec<FxHashMap<Term, u32>>,
+    legal: Vec<Vec<LegalMove>>,
+    goals: Vec<Vec<(Option<u32>, Wire)>>,
+    terminal: Wire,
+}
+
+impl MoveTables {
+    fn of(net: &Propnet, roles: &[Term], symbols: &Symbols, wire: &(impl Fn(GateId) -> Wire + Sync)) -> MoveTables {
+        let role_index = |r: &Term| roles.iter().position(|x| x == r);
+        let mut input_of = vec![FxHashMap::default(); roles.len()];
+        for (x, (r, m)) in net.inputs.iter().enumerate() {
+            if let Some(r) = role_index(r) {
+                input_of[r].insert(m.clone(), x as u32);
+            }
+        }
+        let mut legal: Vec<Vec<LegalMove>> = vec![Vec::new(); roles.len()];
+        for (r, m, g) in &net.legal {
+            let w = wire(*g);
+            if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
+                legal[ri].push(LegalMove { mv: m.clone(), wire: w, input: input_of[ri].get(m).copied() });
+            }
+        }
+        // In canonical text order, as users see moves: the machine's sorted
+        // answers then need no sorting per state.
+        for moves in &mut legal {
+            moves.sort_by_cached_key(|m| m.mv.text(symbols));
+        }
+        let mut goals: Vec<Vec<(Option<u32>, Wire)>> = vec![Vec::new(); roles.len()];
+        for (r, v, g) in &net.goals {
+            let w = wire(*g);
+            if let (Some(ri), false) = (role_index(r), w == Wire::Const(false)) {
+                goals[ri].push((goal_value(symbols, v), w));
+            }
+        }
+        let terminal = net.terminal.map_or(Wire::Const(false), wire);
+        MoveTables { input_of, legal, goals, terminal }
+    }
 }
 
 /// An input's cone: the slots of its gates, and its routine unless playing
