@@ -1,8 +1,8 @@
 //! The propositional network of a ground program: one gate per ground atom
-//! (an OR of its rules), per rule (an AND of its literals) and per atom read
-//! negatively (a NOT), with `true` atoms as base inputs and `does` atoms as
-//! move inputs; static atoms are constants and the rules they decide are
-//! left out. Optimised in one pass over the gates in dependency order:
+//! (an OR of its rules), per rule of two literals or more (an AND of them; a
+//! rule of one is that literal) and per atom read negatively (a NOT), with
+//! `true` atoms as base inputs and `does` atoms as move inputs; static atoms
+//! are constants and the rules they decide are left out. Optimised in one pass over the gates in dependency order:
 //! constants propagate, single-input gates and double negations become their
 //! input, ANDs under an OR that share inputs are factored, and each gate is
 //! made once (identical gates merge); gates no output (legal, goal,
@@ -122,10 +122,16 @@ impl Propnet {
                     }
                     ins.splice(..s.len, [*p]);
                 }
-                gates.push(Gate::And(ins));
-                let and = gates.len() - 1;
+                // A rule of one literal is that literal: no AND for it.
+                let body = match ins.as_slice() {
+                    &[one] => one,
+                    _ => {
+                        gates.push(Gate::And(ins));
+                        gates.len() - 1
+                    }
+                };
                 if let Gate::Or(ins) = &mut gates[head] {
-                    ins.push(and);
+                    ins.push(body);
                 }
             }
         }
