@@ -2,11 +2,12 @@
 //! (an OR of its rules), per rule of two literals or more (an AND of them; a
 //! rule of one is that literal) and per atom read negatively (a NOT), with
 //! `true` atoms as base inputs and `does` atoms as move inputs; static atoms
-//! are constants and the rules they decide are left out. Optimised in one pass over the gates in dependency order:
-//! constants propagate, single-input gates and double negations become their
-//! input, ANDs under an OR that share inputs are factored, and each gate is
-//! made once (identical gates merge); gates no output (legal, goal,
-//! terminal, next) reads are dropped.
+//! are constants and the rules they decide are left out. Optimised in one
+//! pass over the gates in dependency order: constants propagate,
+//! single-input gates and double negations become their input, ANDs under
+//! an OR that share inputs are factored, and each gate is made once
+//! (identical gates merge); gates no output (legal, goal, terminal, next)
+//! reads are dropped.
 //!
 //! Ground recursion makes cycles; gates are evaluated in strongly connected
 //! components, in dependency order, a cyclic component until nothing
