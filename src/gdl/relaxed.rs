@@ -316,12 +316,13 @@ struct Index {
     key_vars: Vec<u32>,
     n_vars: usize,
     upto: usize,
-    /// The first and last fact of each key's chain, linked through `next`:
+    /// The first and last entry of each key's chain, linked through `next`:
     /// facts come only at the end, so a chain needs no vector of its own
     /// (thousands of small vectors growing on large relations).
     chains: FxHashMap<u64, (u32, u32)>,
-    /// The fact after each one in its key's chain, by fact number (`NONE`
-    /// at a chain's end and for facts the pattern does not match).
+    /// The facts the pattern matches, in the order they came, and the entry
+    /// after each in its key's chain (`NONE` at a chain's end).
+    facts: Vec<u32>,
     next: Vec<u32>,
 }
 
@@ -441,15 +442,19 @@ impl Joiner<'_> {
                 let facts = &relations[index.rel].facts;
                 let limit = self.limits[lit];
                 // Chains list facts in the order they came.
-                let mut f = first;
-                while f != NONE && f < limit {
+                let mut entry = first;
+                while entry != NONE {
+                    let f = index.facts[entry as usize];
+                    if f >= limit {
+                        break;
+                    }
                     let t = facts[f as usize];
                     self.matched[lit] = t;
                     if self.terms.unify(pat, t, &mut self.binds, &mut self.trail) {
                         self.join(pos + 1);
                     }
                     self.undo(mark);
-                    f = index.next[f as usize];
+                    entry = index.next[entry as usize];
                 }
             }
             JStep::Test(lit) => {
@@ -660,18 +665,19 @@ impl Fixpoint<'_> {
         let facts = &self.relations[index.rel].facts;
         let mut binds = vec![NONE; index.n_vars];
         let mut trail = Vec::new();
-        index.next.resize(facts.len(), NONE);
         for (f, &t) in facts.iter().enumerate().skip(index.upto) {
             if self.terms.unify(&index.pat, t, &mut binds, &mut trail) {
-                let f = f as u32;
+                let entry = index.facts.len() as u32;
+                index.facts.push(f as u32);
+                index.next.push(NONE);
                 match index.chains.entry(key_of(&index.key_vars, &binds)) {
                     std::collections::hash_map::Entry::Occupied(mut e) => {
                         let (_, last) = e.get_mut();
-                        index.next[*last as usize] = f;
-                        *last = f;
+                        index.next[*last as usize] = entry;
+                        *last = entry;
                     }
                     std::collections::hash_map::Entry::Vacant(e) => {
-                        e.insert((f, f));
+                        e.insert((entry, entry));
                     }
                 }
             }
@@ -769,6 +775,7 @@ impl Fixpoint<'_> {
                     n_vars: vs.len(),
                     upto: 0,
                     chains: FxHashMap::default(),
+                    facts: Vec::new(),
                     next: Vec::new(),
                 });
                 indexes.len() - 1
