@@ -72,8 +72,8 @@ pub(super) fn assemble(
     // sets them to 1, which needs no code however many cones they are in
     // (amazons' "a queen lands here": ~900 moves each).
     let mut raised_only = vec![false; net.gates.len()];
-    for (members, cyclic) in net.components() {
-        for &g in members.iter().filter(|_| !cyclic) {
+    for (members, _) in net.components().iter().filter(|(_, cyclic)| !cyclic) {
+        for &g in members {
             if let Gate::Or(ins) = &net.gates[g] {
                 raised_only[g] =
                     moved(g) && ins.iter().all(|&x| matches!(net.gates[x], Gate::Input(_)) || !reads_move[x]);
