@@ -17,10 +17,11 @@ use std::fmt;
 use std::path::Path;
 
 use super::memory::AntMemory;
-use super::sight::{AntSight, AreaFn, AreaPass, bind};
+use super::sight::{AntSight, AreaFn, AreaPass, Frame, STATE_FEATURES, bind};
 use super::{Dir, View};
 use crate::eval::interp::Interp;
-use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
+use crate::eval::jit::{BatchFn, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
+use crate::eval::table::Columns;
 use crate::games::domain::{Binding, PositionContext};
 use crate::games::duel::PlayerError;
 use crate::lang::{Loader, Node, PrimId, PrimKind, PrimSet, Primitive, Tree, Value};
@@ -43,13 +44,24 @@ struct AntTree {
 /// so the code is arithmetic over slots; natives of computed arguments, if
 /// any are left, are called back.
 struct CompiledTree {
-    f: PositionFn,
-    /// The area functions it reads, one pass per area.
-    areas: Vec<AreaPass>,
-    /// Its other native calls of constant arguments, with their slots.
+    code: TreeCode,
+    /// The primset's features it reads that depend on the direction scored.
+    features: Vec<u32>,
+    /// Its native calls of constant arguments other than area functions,
+    /// with their slots.
     natives: Vec<(usize, u32, Vec<Value>)>,
-    calls_back: bool,
 }
+
+enum TreeCode {
+    /// The four quarter turns in one call, as the rows of a table (the
+    /// code runs two of them at once in f64x2 lanes).
+    Turns(BatchFn),
+    /// One call per turn, for a tree that calls natives back.
+    Position(PositionFn),
+}
+
+/// The rows of a table of turns: one per quarter turn.
+const TURNS: usize = 4;
 
 #[derive(Clone)]
 enum Call {
@@ -67,6 +79,13 @@ pub struct AntProgram {
     trees: [AntTree; 2],
     /// Slots a compiled tree reads: the features, then the constant calls.
     n_slots: usize,
+    /// The area functions the compiled trees read, one pass per area for
+    /// both trees: an area turns with the sight, whichever direction of the
+    /// quarter turn is scored.
+    areas: Vec<AreaPass>,
+    /// The features of the ant's state the compiled trees read
+    /// ([`STATE_FEATURES`]): computed once a move.
+    state_features: Vec<u32>,
 }
 
 impl fmt::Debug for AntProgram {
@@ -118,30 +137,46 @@ impl AntProgram {
     pub fn from_trees(name: &str, ps: PrimSet, binding: Binding<AntSight>, trees: [Tree; 2]) -> AntProgram {
         let mut hoisted = Hoisted { ps: ps.clone(), calls: Vec::new(), first_slot: binding.features.len() };
         let rewritten = trees.each_ref().map(|t| hoisted.rewrite(&ps, t));
-        let jits = compile(&hoisted.ps, &rewritten);
+        let mut jits = compile(&hoisted.ps, &rewritten);
         let n_slots = hoisted.first_slot + hoisted.calls.len();
+        let (mut areas, mut state_features) = (Vec::<AreaPass>::new(), Vec::new());
         let trees = [0, 1].map(|k| {
             let tree = &trees[k];
-            let jit = jits[k].clone().map(|f| {
-                let hoisted_slots = rewritten[k].features_used(&hoisted.ps).into_iter().map(|s| s as usize);
-                let (mut areas, mut natives) = (Vec::<AreaPass>::new(), Vec::new());
-                for slot in hoisted_slots.filter(|&s| s >= hoisted.first_slot) {
-                    match &hoisted.calls[slot - hoisted.first_slot].2 {
+            let used = tree.features_used(&ps);
+            let jit = jits[k].take().map(|code| {
+                let mut tree_features = Vec::new();
+                let mut natives = Vec::new();
+                for slot in rewritten[k].features_used(&hoisted.ps) {
+                    let s = slot as usize;
+                    if s < hoisted.first_slot {
+                        if binding.features[s].is_none() {
+                            continue;
+                        }
+                        match STATE_FEATURES.contains(&ps.features[s].as_str()) {
+                            true if !state_features.contains(&slot) => state_features.push(slot),
+                            true => {}
+                            false => tree_features.push(slot),
+                        }
+                        continue;
+                    }
+                    match &hoisted.calls[s - hoisted.first_slot].2 {
                         Call::Area(f, index) => {
                             let at = areas.iter().position(|a| a.index() == *index).unwrap_or_else(|| {
                                 areas.push(AreaPass::new(*index));
                                 areas.len() - 1
                             });
-                            areas[at].want(*f, slot);
+                            if !areas[at].wants(s) {
+                                areas[at].want(*f, s);
+                            }
                         }
-                        Call::Native { native, args } => natives.push((slot, *native, args.clone())),
+                        Call::Native { native, args } => natives.push((s, *native, args.clone())),
                     }
                 }
-                CompiledTree { f, areas, natives, calls_back: rewritten[k].uses_natives(&hoisted.ps) }
+                CompiledTree { code, features: tree_features, natives }
             });
-            AntTree { used: tree.features_used(&ps), tree: tree.clone(), jit }
+            AntTree { used, tree: tree.clone(), jit }
         });
-        AntProgram { name: name.to_owned(), ps, binding, trees, n_slots }
+        AntProgram { name: name.to_owned(), ps, binding, trees, n_slots, areas, state_features }
     }
 
     /// The individual's name.
@@ -149,47 +184,102 @@ impl AntProgram {
         &self.name
     }
 
-    /// The value of tree `k` (0 straight, 1 diagonal) on `sight`, compiled
-    /// unless `interpret`; `slots` is scratch of [`AntProgram::n_slots`].
-    fn value(&self, k: usize, sight: &AntSight, interpret: bool, slots: &mut [u64]) -> f64 {
+    /// The value of tree `k` (0 straight, 1 diagonal) on `sight`, by the
+    /// interpreter.
+    fn interpreted(&self, k: usize, sight: &AntSight) -> f64 {
         let t = &self.trees[k];
-        let Some(jit) = t.jit.as_ref().filter(|_| !interpret) else {
-            let mut ctx = PositionContext::new(&self.binding, sight, 0, &t.used);
-            return Interp::new(&self.ps, &mut ctx).eval_tree(&t.tree).as_f64();
-        };
-        for &slot in &t.used {
-            if let Some(compute) = &self.binding.features[slot as usize] {
-                slots[slot as usize] = compute.slot(sight, 0);
-            }
-        }
-        for area in &jit.areas {
-            area.eval_into(sight, slots);
-        }
-        for (slot, native, args) in &jit.natives {
-            slots[*slot] = self.binding.natives[*native as usize].call(sight, 0, args).to_bits();
-        }
-        if jit.calls_back {
-            let mut ctx = PositionContext::new(&self.binding, sight, 0, &[]);
-            jit.f.call(slots, Some(&mut ctx)).0.as_f64()
-        } else {
-            jit.f.call(slots, None).0.as_f64()
-        }
+        let mut ctx = PositionContext::new(&self.binding, sight, 0, &t.used);
+        Interp::new(&self.ps, &mut ctx).eval_tree(&t.tree).as_f64()
     }
 
     /// The eight directions' values on `sight` (its view and memory), in the
     /// contest's order; `sight`'s orientation is left turned.
     pub fn values(&self, sight: &mut AntSight) -> [f64; 8] {
-        self.values_on(sight, false, &mut vec![0; self.n_slots])
+        self.values_on(sight, false, &mut Scratch::new(self))
     }
 
-    fn values_on(&self, sight: &mut AntSight, interpret: bool, slots: &mut [u64]) -> [f64; 8] {
+    /// The eight values: a compiled tree reads its slots in the four quarter
+    /// turns from `scratch`'s table, a row per turn, filled once a move for
+    /// what both trees read (areas, the state) and per tree for the rest.
+    fn values_on(&self, sight: &mut AntSight, interpret: bool, scratch: &mut Scratch) -> [f64; 8] {
         let mut values = [0.0; 8];
-        for (d, v) in values.iter_mut().enumerate() {
-            sight.turns = (d / 2) as u8;
-            sight.diagonal = d % 2 == 1;
-            *v = self.value(d % 2, sight, interpret, slots);
+        if !interpret {
+            let table = &mut scratch.columns.data;
+            let frame = Frame::of(sight);
+            for area in &self.areas {
+                area.eval_turns(sight, &frame, table);
+            }
+            for &slot in &self.state_features {
+                if let Some(compute) = &self.binding.features[slot as usize] {
+                    let slot = slot as usize;
+                    table[TURNS * slot..TURNS * slot + TURNS].fill(compute.slot(sight, 0));
+                }
+            }
+        }
+        for (k, t) in self.trees.iter().enumerate() {
+            sight.diagonal = k == 1;
+            let Some(jit) = t.jit.as_ref().filter(|_| !interpret) else {
+                for turns in 0..TURNS {
+                    sight.turns = turns as u8;
+                    values[2 * turns + k] = self.interpreted(k, sight);
+                }
+                continue;
+            };
+            let table = &mut scratch.columns.data;
+            for turns in 0..TURNS {
+                sight.turns = turns as u8;
+                for &slot in &jit.features {
+                    if let Some(compute) = &self.binding.features[slot as usize] {
+                        table[TURNS * slot as usize + turns] = compute.slot(sight, 0);
+                    }
+                }
+                for (slot, native, args) in &jit.natives {
+                    table[TURNS * slot + turns] = self.binding.natives[*native as usize].call(sight, 0, args).to_bits();
+                }
+            }
+            match &jit.code {
+                TreeCode::Turns(f) => {
+                    f.run(&scratch.columns, &mut scratch.out, &mut scratch.aux);
+                    for turns in 0..TURNS {
+                        values[2 * turns + k] = f64::from_bits(scratch.out[turns]);
+                    }
+                }
+                TreeCode::Position(f) => {
+                    for turns in 0..TURNS {
+                        sight.turns = turns as u8;
+                        for (slot, bits) in scratch.slots.iter_mut().enumerate() {
+                            *bits = scratch.columns.data[TURNS * slot + turns];
+                        }
+                        let mut ctx = PositionContext::new(&self.binding, sight, 0, &[]);
+                        values[2 * turns + k] = f.call(&scratch.slots, Some(&mut ctx)).0.as_f64();
+                    }
+                }
+            }
         }
         values
+    }
+}
+
+/// What evaluating an ant's trees writes to, kept across moves.
+#[derive(Debug)]
+struct Scratch {
+    /// A compiled tree's slots, for one call per turn.
+    slots: Vec<u64>,
+    /// The slots of the four turns, a row each, for one call per tree.
+    columns: Columns,
+    out: Vec<u64>,
+    aux: Vec<u64>,
+}
+
+impl Scratch {
+    fn new(program: &AntProgram) -> Scratch {
+        let n = program.n_slots;
+        Scratch {
+            slots: vec![0; n],
+            columns: Columns { n_slots: n, n_rows: TURNS, stride: TURNS, data: vec![0; n * TURNS] },
+            out: vec![0; TURNS],
+            aux: vec![u64::MAX; TURNS],
+        }
     }
 }
 
@@ -265,14 +355,19 @@ impl Hoisted {
     }
 }
 
-/// Both trees JIT-compiled, or `None` for a tree the JIT cannot compile.
-fn compile(ps: &PrimSet, trees: &[Tree; 2]) -> [Option<PositionFn>; 2] {
+/// Both trees JIT-compiled, or `None` for a tree the JIT cannot compile: a
+/// tree that calls no native back runs the four turns in one call.
+fn compile(ps: &PrimSet, trees: &[Tree; 2]) -> [Option<TreeCode>; 2] {
     let Ok(mut compiler) = JitCompiler::new(ps, JitConfig::default()) else { return [None, None] };
-    let handles = trees.each_ref().map(|t| compiler.add(JitProgram::Tree(t), Mode::Position).ok());
-    match compiler.finish() {
-        Ok(compiled) => handles.map(|h| h.and_then(|h| compiled.position(h).cloned())),
-        Err(_) => [None, None],
-    }
+    let handles = trees.each_ref().map(|t| {
+        let mode = if t.uses_natives(ps) { Mode::Position } else { Mode::Batch };
+        compiler.add(JitProgram::Tree(t), mode).ok().map(|h| (h, mode))
+    });
+    let Ok(compiled) = compiler.finish() else { return [None, None] };
+    handles.map(|h| match h? {
+        (h, Mode::Batch) => compiled.batch(h).cloned().map(TreeCode::Turns),
+        (h, Mode::Position) => compiled.position(h).cloned().map(TreeCode::Position),
+    })
 }
 
 /// The highest value's direction, ties to the earlier; NaN never wins.
@@ -291,14 +386,13 @@ pub fn best_direction(values: &[f64; 8]) -> Dir {
 pub struct GpAnt {
     program: std::sync::Arc<AntProgram>,
     sight: AntSight,
-    /// Scratch for the compiled trees' slots.
-    slots: Vec<u64>,
+    scratch: Scratch,
 }
 
 impl GpAnt {
     pub fn new(program: std::sync::Arc<AntProgram>) -> GpAnt {
         let view = View { cell: 0, food: 0, enemy: None, score: 0, moves_left: 0 };
-        GpAnt { slots: vec![0; program.n_slots], program, sight: AntSight::new(AntMemory::new(), view) }
+        GpAnt { scratch: Scratch::new(&program), program, sight: AntSight::new(AntMemory::new(), view) }
     }
 
     /// Forgets the last game.
@@ -310,7 +404,7 @@ impl GpAnt {
     pub fn choose(&mut self, view: &View) -> Dir {
         self.sight.memory.observe(view);
         self.sight.view = *view;
-        best_direction(&self.program.values_on(&mut self.sight, false, &mut self.slots))
+        best_direction(&self.program.values_on(&mut self.sight, false, &mut self.scratch))
     }
 }
 
@@ -341,8 +435,8 @@ mod tests {
                 let view = board.view(role);
                 ant.sight.memory.observe(&view);
                 ant.sight.view = view;
-                let jit = program.values_on(&mut ant.sight, false, &mut ant.slots);
-                let interp = program.values_on(&mut ant.sight, true, &mut ant.slots);
+                let jit = program.values_on(&mut ant.sight, false, &mut ant.scratch);
+                let interp = program.values_on(&mut ant.sight, true, &mut ant.scratch);
                 assert_eq!(jit.map(f64::to_bits), interp.map(f64::to_bits), "seed {seed}, ply {}", board.ply());
                 compared += 1;
                 board = board.step(best_direction(&jit));

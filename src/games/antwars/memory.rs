@@ -27,6 +27,8 @@ pub struct AntMemory {
     belief: [f64; CELLS],
     /// V as a set of cells.
     visited: u128,
+    /// The cells ever in view: where B is above 0 (0 × 0.9 stays 0).
+    seen: u128,
 }
 
 impl Default for AntMemory {
@@ -38,7 +40,7 @@ impl Default for AntMemory {
 impl AntMemory {
     /// The memory of an ant before its first move: all three tables zero.
     pub fn new() -> AntMemory {
-        AntMemory { food: 0, belief: [0.0; CELLS], visited: 0 }
+        AntMemory { food: 0, belief: [0.0; CELLS], visited: 0, seen: 0 }
     }
 
     /// Forgets everything (before a new game).
@@ -61,6 +63,22 @@ impl AntMemory {
             self.belief[usize::from(cell)] = 1.0;
         }
         self.visited |= 1u128 << view.cell;
+        self.seen |= window;
+    }
+
+    /// F as a set of cells.
+    pub fn food_set(&self) -> u128 {
+        self.food
+    }
+
+    /// V as a set of cells.
+    pub fn visited_set(&self) -> u128 {
+        self.visited
+    }
+
+    /// The cells ever in view: B is 0 exactly on the others.
+    pub fn seen_set(&self) -> u128 {
+        self.seen
     }
 
     /// F at `cell`: whether food was there when the ant last saw it.
@@ -177,6 +195,7 @@ mod tests {
                     *b = if (WINDOW[at] >> c) & 1 == 1 { 1.0 } else { *b * DECAY };
                 }
                 assert!((0..CELLS).all(|c| m.belief(c).to_bits() == faded[c].to_bits()));
+                assert!((0..CELLS).all(|c| (m.belief(c) > 0.0) == super::super::contains(m.seen_set(), c)));
             }
         }
     }

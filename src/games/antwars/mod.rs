@@ -106,6 +106,60 @@ pub const fn relative_index(dr: i32, dc: i32) -> u8 {
     (dr.rem_euclid(n) * n + dc.rem_euclid(n)) as u8
 }
 
+/// The cells of a board, as a set.
+const BOARD: u128 = (1u128 << CELLS) - 1;
+
+/// Per column `c0`, the cells of every row in columns `c0..SIZE` (the ones
+/// a column rotation by `c0` moves left, to lower columns).
+static COLUMNS_FROM: [u128; SIZE] = {
+    let mut table = [0u128; SIZE];
+    let mut c0 = 0;
+    while c0 < SIZE {
+        let mut cell = 0;
+        while cell < CELLS {
+            if cell % SIZE >= c0 {
+                table[c0] |= 1u128 << cell;
+            }
+            cell += 1;
+        }
+        c0 += 1;
+    }
+    table
+};
+
+/// The set of cells `set` seen from `cell`: cell `x` becomes bit
+/// [`relative_index`] of `x`'s offset from `cell`, so a set of offsets
+/// fixed once (an area's cells) is tested against it with one AND. The
+/// rows turn as one 121-bit rotation, then the columns of every row at once.
+#[inline]
+pub fn to_relative(set: u128, cell: u8) -> u128 {
+    let (r0, c0) = (usize::from(cell) / SIZE, usize::from(cell) % SIZE);
+    let rows = match r0 * SIZE {
+        0 => set,
+        k => ((set >> k) | (set << (CELLS - k))) & BOARD,
+    };
+    match c0 {
+        0 => rows,
+        _ => ((rows & COLUMNS_FROM[c0]) >> c0) | ((rows & !COLUMNS_FROM[c0] & BOARD) << (SIZE - c0)),
+    }
+}
+
+/// The 5×5 window as a set of [`relative_index`]es (the window seen from
+/// any cell).
+pub const WINDOW_RELATIVE: u128 = {
+    let mut set = 0u128;
+    let mut dr = -REACH;
+    while dr <= REACH {
+        let mut dc = -REACH;
+        while dc <= REACH {
+            set |= 1u128 << relative_index(dr, dc);
+            dc += 1;
+        }
+        dr += 1;
+    }
+    set
+};
+
 /// The cell at the offset of [`relative_index`] `index` from `cell`.
 #[inline]
 pub fn relative_cell(cell: u8, index: u8) -> usize {
@@ -462,6 +516,25 @@ mod tests {
         let mut b = Board::with_food(food.iter().fold(0, |f, &(r, c)| f | 1u128 << cell(r, c)));
         b.ants = [cell(ants[0].0, ants[0].1) as u8, cell(ants[1].0, ants[1].1) as u8];
         b
+    }
+
+    #[test]
+    fn sets_seen_from_a_cell_put_each_cell_at_its_offset() {
+        use rand::RngExt;
+        let mut rng = stream(4, &[23]);
+        for (from, &window) in WINDOW.iter().enumerate() {
+            for _ in 0..20 {
+                let set = rng.random::<u128>() & BOARD;
+                let mut expected = 0u128;
+                for x in (0..CELLS).filter(|&x| contains(set, x)) {
+                    let (dr, dc) = ((x / SIZE) as i32 - (from / SIZE) as i32, (x % SIZE) as i32 - (from % SIZE) as i32);
+                    assert_eq!(relative_cell(from as u8, relative_index(dr, dc)), x);
+                    expected |= 1u128 << relative_index(dr, dc);
+                }
+                assert_eq!(to_relative(set, from as u8), expected, "from {from}");
+            }
+            assert_eq!(to_relative(window, from as u8), WINDOW_RELATIVE);
+        }
     }
 
     #[test]

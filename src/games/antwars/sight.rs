@@ -15,7 +15,7 @@
 
 use super::area::Area;
 use super::memory::AntMemory;
-use super::{AntWars, N_FOOD, View, relative_cell, relative_index};
+use super::{AntWars, N_FOOD, View, WINDOW_RELATIVE, relative_cell, relative_index, to_relative};
 use crate::diagnostic::Diagnostic;
 use crate::games::Player;
 use crate::games::domain::{Binding, Compute, FeatureDef, NativeCall, NativeDef, NativeFn};
@@ -73,6 +73,10 @@ impl AntSight {
 fn area_index(args: &[Value]) -> i64 {
     args.first().map_or(0, |v| v.as_i64())
 }
+
+/// The terminals of the ant's state, the same whichever direction is scored
+/// (an evolved ant computes them once a move).
+pub const STATE_FEATURES: [&str; 3] = ["TimeLeft", "Points", "PointsLeft"];
 
 /// TimeLeft: the ant's moves left, this one included.
 fn time_left(s: &AntSight, _: Player) -> f64 {
@@ -195,6 +199,11 @@ impl AreaFn {
         }
     }
 
+    /// A sum's value over `cells` (NFood, NEmpty, NVisited).
+    fn sum(self, s: &AntSight, cells: impl Iterator<Item = usize>) -> f64 {
+        self.fold(s, cells).as_f64()
+    }
+
     /// The function on area genotype `index` as `s` sees it.
     pub fn eval(self, s: &AntSight, index: i64) -> Value {
         self.fold(s, s.cells(Area::decode(index)))
@@ -230,35 +239,69 @@ impl AreaCells {
         AreaCells { len, cells }
     }
 
-    /// The board cells of the area as `s` is turned, in the area's order.
+    /// The board cells of the area turned `turns` times, seen from `s`'s
+    /// cell, in the area's order.
     #[inline]
-    fn on<'s>(&'s self, s: &'s AntSight) -> impl Iterator<Item = usize> + 's {
-        let cells = &self.cells[usize::from(s.turns & 3)][..usize::from(self.len)];
+    fn on<'s>(&'s self, s: &'s AntSight, turns: usize) -> impl Iterator<Item = usize> + 's {
+        let cells = &self.cells[turns & 3][..usize::from(self.len)];
         cells.iter().map(|&i| relative_cell(s.view.cell, i))
     }
 }
 
-/// The area functions a program reads of one fixed area, computed in one
-/// pass over the area's cells into the program's slots. Each function keeps
-/// an accumulator of its own, added to in the area's order, so every value
-/// has the bits [`AreaFn::eval`] gives it; the pass saves the cells' reads
-/// the functions of one area share (an evolved ant often asks NFood and
-/// NEmpty of the same area).
+/// An ant's memory and view seen from its cell this move, as sets of
+/// [`relative_index`]es ([`to_relative`]): an [`AreaPass`] tests an area's
+/// cells against them with a few 128-bit operations instead of visiting
+/// the cells one by one.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Frame {
+    food: u128,
+    visited: u128,
+    /// The cells ever in view (belief above 0).
+    seen: u128,
+    /// The opponent's cell while it is in view.
+    enemy: u128,
+}
+
+impl Frame {
+    /// The frame of `s`'s view and memory (its orientation does not matter:
+    /// the passes turn the areas).
+    pub fn of(s: &AntSight) -> Frame {
+        let (m, cell) = (&s.memory, s.view.cell);
+        Frame {
+            food: to_relative(m.food_set(), cell),
+            visited: to_relative(m.visited_set(), cell),
+            seen: to_relative(m.seen_set(), cell),
+            enemy: s.view.enemy.map_or(0, |e| to_relative(1u128 << e, cell)),
+        }
+    }
+}
+
+/// The area functions a program reads of one fixed area, computed together
+/// into the program's slots from the area's cells as a set ([`Frame`]).
+///
+/// Every value has the bits [`AreaFn::eval`] gives it. The tests, IsFood,
+/// IsEnemy and NVisited are set operations. The sums are of floats in the
+/// area's order, and the set operations compute them only where the order
+/// cannot matter: where every term is 1 (inside the view) or +0 (cells never
+/// seen), the sum is a count; two terms or fewer add up the same either way
+/// (0 + a is a). Other sums (NEmpty of a remembered area, NFood of three
+/// remembered pieces) visit the cells in order.
 #[derive(Clone, Debug)]
 pub struct AreaPass {
     index: i64,
     cells: AreaCells,
+    /// Per quarter turn, the area's cells as a set of relative indices.
+    masks: [u128; 4],
     /// The functions read, each with the slot its value goes to.
     wanted: Vec<(AreaFn, usize)>,
-    /// Whether NFood, NEmpty and NVisited are among them (the sums the
-    /// pass skips otherwise).
-    sums: [bool; 3],
 }
 
 impl AreaPass {
     /// A pass over area genotype `index` computing nothing yet.
     pub fn new(index: i64) -> AreaPass {
-        AreaPass { index, cells: AreaCells::new(index), wanted: Vec::new(), sums: [false; 3] }
+        let cells = AreaCells::new(index);
+        let masks = cells.cells.map(|turned| turned[..usize::from(cells.len)].iter().fold(0, |m, &i| m | 1u128 << i));
+        AreaPass { index, cells, masks, wanted: Vec::new() }
     }
 
     /// The area's genotype index.
@@ -269,52 +312,77 @@ impl AreaPass {
     /// Also computes `f`, into `slot`.
     pub fn want(&mut self, f: AreaFn, slot: usize) {
         self.wanted.push((f, slot));
-        match f {
-            AreaFn::NFood => self.sums[0] = true,
-            AreaFn::NEmpty => self.sums[1] = true,
-            AreaFn::NVisited => self.sums[2] = true,
-            AreaFn::IsFood | AreaFn::IsEnemy => {}
+    }
+
+    /// Whether some function's value goes to `slot` already.
+    pub fn wants(&self, slot: usize) -> bool {
+        self.wanted.iter().any(|&(_, s)| s == slot)
+    }
+
+    /// Writes each wanted function's value on `s` (seen as `frame`, the
+    /// frame of its view and memory) into its slot, as bits.
+    pub fn eval_into(&self, s: &AntSight, frame: &Frame, slots: &mut [u64]) {
+        let turns = usize::from(s.turns & 3);
+        for &(f, slot) in &self.wanted {
+            slots[slot] = self.value(f, s, frame, turns).to_bits();
         }
     }
 
-    /// Writes each wanted function's value on `s` into its slot (as bits).
+    /// Writes each wanted function's value on `s` (seen as `frame`) in each
+    /// of the four quarter turns into `table`, slot-major: the value of the
+    /// function of slot `k` turned `t` times goes to `table[4k + t]`.
     #[inline]
-    pub fn eval_into(&self, s: &AntSight, slots: &mut [u64]) {
-        if let [(f, slot)] = self.wanted[..] {
-            slots[slot] = f.fold(s, self.cells.on(s)).to_bits();
-            return;
-        }
-        let m = &s.memory;
-        let enemy = s.view.enemy.map(usize::from);
-        let [want_food, want_empty, want_visited] = self.sums;
-        let (mut any_food, mut enemy_in, mut visited) = (false, false, 0u32);
-        let (mut n_food, mut n_empty) = (0.0f64, 0.0f64);
-        for c in self.cells.on(s) {
-            let food = m.food(c);
-            let is_enemy = Some(c) == enemy;
-            any_food |= food;
-            enemy_in |= is_enemy;
-            if want_visited {
-                visited += u32::from(m.visited(c));
-            }
-            if food {
-                if want_food {
-                    n_food += m.belief(c);
-                }
-            } else if want_empty && !is_enemy {
-                n_empty += m.belief(c);
-            }
-        }
+    pub fn eval_turns(&self, s: &AntSight, frame: &Frame, table: &mut [u64]) {
         for &(f, slot) in &self.wanted {
-            slots[slot] = match f {
-                AreaFn::IsFood => Value::B(any_food),
-                AreaFn::IsEnemy => Value::B(enemy_in),
-                AreaFn::NFood => Value::F(n_food),
-                AreaFn::NEmpty => Value::F(n_empty),
-                AreaFn::NVisited => Value::F(f64::from(visited)),
+            let row = &mut table[4 * slot..4 * slot + 4];
+            // One test of which function per area, four values each.
+            match f {
+                AreaFn::IsFood => (0..4).for_each(|t| row[t] = u64::from(frame.food & self.masks[t] != 0)),
+                AreaFn::IsEnemy => (0..4).for_each(|t| row[t] = u64::from(frame.enemy & self.masks[t] != 0)),
+                AreaFn::NVisited => {
+                    (0..4).for_each(|t| row[t] = f64::from((frame.visited & self.masks[t]).count_ones()).to_bits())
+                }
+                AreaFn::NFood => (0..4).for_each(|t| row[t] = self.n_food(s, frame.food & self.masks[t], t).to_bits()),
+                AreaFn::NEmpty => (0..4).for_each(|t| row[t] = self.n_empty(s, frame, t).to_bits()),
             }
-            .to_bits();
         }
+    }
+
+    /// Function `f` of the area turned `turns` times.
+    #[inline]
+    fn value(&self, f: AreaFn, s: &AntSight, frame: &Frame, turns: usize) -> Value {
+        let mask = self.masks[turns];
+        match f {
+            AreaFn::IsFood => Value::B(frame.food & mask != 0),
+            AreaFn::IsEnemy => Value::B(frame.enemy & mask != 0),
+            AreaFn::NVisited => Value::F(f64::from((frame.visited & mask).count_ones())),
+            AreaFn::NFood => Value::F(self.n_food(s, frame.food & mask, turns)),
+            AreaFn::NEmpty => Value::F(self.n_empty(s, frame, turns)),
+        }
+    }
+
+    /// NFood, `food` being the area's remembered food.
+    #[inline]
+    fn n_food(&self, s: &AntSight, food: u128, turns: usize) -> f64 {
+        let belief = |bit: u32| s.memory.belief(relative_cell(s.view.cell, bit as u8));
+        if food & !WINDOW_RELATIVE == 0 {
+            return f64::from(food.count_ones());
+        }
+        match food.count_ones() {
+            1 => belief(food.trailing_zeros()),
+            2 => belief(food.trailing_zeros()) + belief(127 - food.leading_zeros()),
+            _ => AreaFn::NFood.sum(s, self.cells.on(s, turns)),
+        }
+    }
+
+    /// NEmpty of the area of cells `mask`.
+    #[inline]
+    fn n_empty(&self, s: &AntSight, frame: &Frame, turns: usize) -> f64 {
+        let empty = self.masks[turns] & !frame.food & !frame.enemy;
+        if empty & !WINDOW_RELATIVE & frame.seen == 0 {
+            return f64::from((empty & WINDOW_RELATIVE).count_ones());
+        }
+        AreaFn::NEmpty.sum(s, self.cells.on(s, turns))
     }
 }
 
@@ -515,8 +583,17 @@ mod tests {
         use rand::RngExt;
         let sights = sights_along_games(3);
         let mut rng = crate::rng::stream(5, &[23, 2]);
-        for _ in 0..300 {
-            let index = rng.random_range(0..super::super::area::N_AREAS);
+        for _ in 0..600 {
+            // Half of them near the ant, where most are inside the view.
+            let index = match rng.random_bool(0.5) {
+                true => rng.random_range(0..super::super::area::N_AREAS),
+                false => Area::encode(
+                    rng.random_range(1..=4),
+                    rng.random_range(1..=4),
+                    rng.random_range(-2..=2),
+                    rng.random_range(-2..=2),
+                ),
+            };
             let mut pass = AreaPass::new(index);
             let mut fns = Vec::new();
             for (_, f) in AreaFn::ALL {
@@ -525,7 +602,7 @@ mod tests {
                 alone.want(f, 0);
                 let mut slot = [0u64];
                 for s in sights.iter().step_by(7) {
-                    alone.eval_into(s, &mut slot);
+                    alone.eval_into(s, &Frame::of(s), &mut slot);
                     assert_eq!(slot[0], f.eval(s, index).to_bits(), "{f:?} of area {index}");
                 }
                 if rng.random_bool(0.6) {
@@ -538,7 +615,7 @@ mod tests {
             }
             let mut slots = vec![0u64; fns.len()];
             for s in sights.iter().step_by(5) {
-                pass.eval_into(s, &mut slots);
+                pass.eval_into(s, &Frame::of(s), &mut slots);
                 for (slot, &f) in fns.iter().enumerate() {
                     assert_eq!(slots[slot], f.eval(s, index).to_bits(), "{f:?} of area {index} in a pass");
                 }
