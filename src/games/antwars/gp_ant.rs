@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::memory::AntMemory;
-use super::sight::{AntSight, AreaFn, AreaPass, Frame, STATE_FEATURES, bind};
+use super::sight::{AntSight, AreaFn, AreaTable, Frame, STATE_FEATURES, bind};
 use super::{Dir, View};
 use crate::eval::interp::Interp;
 use crate::eval::jit::{BatchFn, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
@@ -79,10 +79,10 @@ pub struct AntProgram {
     trees: [AntTree; 2],
     /// Slots a compiled tree reads: the features, then the constant calls.
     n_slots: usize,
-    /// The area functions the compiled trees read, one pass per area for
-    /// both trees: an area turns with the sight, whichever direction of the
-    /// quarter turn is scored.
-    areas: Vec<AreaPass>,
+    /// The area functions the compiled trees read, for both trees: an area
+    /// turns with the sight, whichever direction of the quarter turn is
+    /// scored.
+    areas: AreaTable,
     /// The features of the ant's state the compiled trees read
     /// ([`STATE_FEATURES`]): computed once a move.
     state_features: Vec<u32>,
@@ -139,7 +139,7 @@ impl AntProgram {
         let rewritten = trees.each_ref().map(|t| hoisted.rewrite(&ps, t));
         let mut jits = compile(&hoisted.ps, &rewritten);
         let n_slots = hoisted.first_slot + hoisted.calls.len();
-        let (mut areas, mut state_features) = (Vec::<AreaPass>::new(), Vec::new());
+        let (mut areas, mut state_features, mut hoisted_areas) = (AreaTable::default(), Vec::new(), Vec::new());
         let trees = [0, 1].map(|k| {
             let tree = &trees[k];
             let used = tree.features_used(&ps);
@@ -160,15 +160,11 @@ impl AntProgram {
                         continue;
                     }
                     match &hoisted.calls[s - hoisted.first_slot].2 {
-                        Call::Area(f, index) => {
-                            let at = areas.iter().position(|a| a.index() == *index).unwrap_or_else(|| {
-                                areas.push(AreaPass::new(*index));
-                                areas.len() - 1
-                            });
-                            if !areas[at].wants(s) {
-                                areas[at].want(*f, s);
-                            }
+                        Call::Area(f, index) if !hoisted_areas.contains(&s) => {
+                            hoisted_areas.push(s);
+                            areas.want(*f, *index, s);
                         }
+                        Call::Area(..) => {}
                         Call::Native { native, args } => natives.push((s, *native, args.clone())),
                     }
                 }
@@ -205,10 +201,7 @@ impl AntProgram {
         let mut values = [0.0; 8];
         if !interpret {
             let table = &mut scratch.columns.data;
-            let frame = Frame::of(sight);
-            for area in &self.areas {
-                area.eval_turns(sight, &frame, table);
-            }
+            self.areas.eval_turns(sight, &Frame::of(sight), table);
             for &slot in &self.state_features {
                 if let Some(compute) = &self.binding.features[slot as usize] {
                     let slot = slot as usize;

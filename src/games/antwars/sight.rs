@@ -249,7 +249,7 @@ impl AreaCells {
 }
 
 /// An ant's memory and view seen from its cell this move, as sets of
-/// [`relative_index`]es ([`to_relative`]): an [`AreaPass`] tests an area's
+/// [`relative_index`]es ([`to_relative`]): an [`AreaTable`] tests an area's
 /// cells against them with a few 128-bit operations instead of visiting
 /// the cells one by one.
 #[derive(Clone, Copy, Debug, Default)]
@@ -276,8 +276,19 @@ impl Frame {
     }
 }
 
-/// The area functions a program reads of one fixed area, computed together
-/// into the program's slots from the area's cells as a set ([`Frame`]).
+/// A fixed area seen in the four quarter turns: its cells, and the slot
+/// its function's value goes to.
+#[derive(Clone, Debug)]
+struct TurnedArea {
+    /// Per quarter turn, the area's cells as a set of relative indices.
+    masks: [u128; 4],
+    cells: AreaCells,
+    slot: usize,
+}
+
+/// The area functions a program reads (of fixed areas: `Rect` constants),
+/// computed in the four quarter turns at once from the cells as sets
+/// ([`Frame`]), a list per function so each is a tight loop.
 ///
 /// Every value has the bits [`AreaFn::eval`] gives it. The tests, IsFood,
 /// IsEnemy and NVisited are set operations. The sums are of floats in the
@@ -286,104 +297,78 @@ impl Frame {
 /// seen), the sum is a count; two terms or fewer add up the same either way
 /// (0 + a is a). Other sums (NEmpty of a remembered area, NFood of three
 /// remembered pieces) visit the cells in order.
-#[derive(Clone, Debug)]
-pub struct AreaPass {
-    index: i64,
-    cells: AreaCells,
-    /// Per quarter turn, the area's cells as a set of relative indices.
-    masks: [u128; 4],
-    /// The functions read, each with the slot its value goes to.
-    wanted: Vec<(AreaFn, usize)>,
+#[derive(Clone, Debug, Default)]
+pub struct AreaTable {
+    /// Per function, in the order of [`AreaFn::ALL`], its areas.
+    calls: [Vec<TurnedArea>; 5],
 }
 
-impl AreaPass {
-    /// A pass over area genotype `index` computing nothing yet.
-    pub fn new(index: i64) -> AreaPass {
+impl AreaTable {
+    /// Also computes `f` of area genotype `index`, into `slot`.
+    pub fn want(&mut self, f: AreaFn, index: i64, slot: usize) {
         let cells = AreaCells::new(index);
         let masks = cells.cells.map(|turned| turned[..usize::from(cells.len)].iter().fold(0, |m, &i| m | 1u128 << i));
-        AreaPass { index, cells, masks, wanted: Vec::new() }
-    }
-
-    /// The area's genotype index.
-    pub fn index(&self) -> i64 {
-        self.index
-    }
-
-    /// Also computes `f`, into `slot`.
-    pub fn want(&mut self, f: AreaFn, slot: usize) {
-        self.wanted.push((f, slot));
-    }
-
-    /// Whether some function's value goes to `slot` already.
-    pub fn wants(&self, slot: usize) -> bool {
-        self.wanted.iter().any(|&(_, s)| s == slot)
+        self.calls[f as usize].push(TurnedArea { masks, cells, slot });
     }
 
     /// Writes each wanted function's value on `s` (seen as `frame`, the
-    /// frame of its view and memory) into its slot, as bits.
-    pub fn eval_into(&self, s: &AntSight, frame: &Frame, slots: &mut [u64]) {
-        let turns = usize::from(s.turns & 3);
-        for &(f, slot) in &self.wanted {
-            slots[slot] = self.value(f, s, frame, turns).to_bits();
-        }
-    }
-
-    /// Writes each wanted function's value on `s` (seen as `frame`) in each
-    /// of the four quarter turns into `table`, slot-major: the value of the
-    /// function of slot `k` turned `t` times goes to `table[4k + t]`.
-    #[inline]
+    /// frame of its view and memory) in each of the four quarter turns into
+    /// `table`, slot-major: the value for slot `k` turned `t` times goes to
+    /// `table[4k + t]`.
     pub fn eval_turns(&self, s: &AntSight, frame: &Frame, table: &mut [u64]) {
-        for &(f, slot) in &self.wanted {
-            let row = &mut table[4 * slot..4 * slot + 4];
-            // One test of which function per area, four values each.
-            match f {
-                AreaFn::IsFood => (0..4).for_each(|t| row[t] = u64::from(frame.food & self.masks[t] != 0)),
-                AreaFn::IsEnemy => (0..4).for_each(|t| row[t] = u64::from(frame.enemy & self.masks[t] != 0)),
-                AreaFn::NVisited => {
-                    (0..4).for_each(|t| row[t] = f64::from((frame.visited & self.masks[t]).count_ones()).to_bits())
-                }
-                AreaFn::NFood => (0..4).for_each(|t| row[t] = self.n_food(s, frame.food & self.masks[t], t).to_bits()),
-                AreaFn::NEmpty => (0..4).for_each(|t| row[t] = self.n_empty(s, frame, t).to_bits()),
-            }
-        }
+        let [is_food, is_enemy, n_food, n_empty, n_visited] = &self.calls;
+        fill(is_food, table, |a, t| u64::from(frame.food & a.masks[t] != 0));
+        fill(is_enemy, table, |a, t| u64::from(frame.enemy & a.masks[t] != 0));
+        fill(n_visited, table, |a, t| f64::from((frame.visited & a.masks[t]).count_ones()).to_bits());
+        fill(n_food, table, |a, t| n_food_of(a, s, frame, t).to_bits());
+        fill(n_empty, table, |a, t| n_empty_of(a, s, frame, t).to_bits());
     }
+}
 
-    /// Function `f` of the area turned `turns` times.
-    #[inline]
-    fn value(&self, f: AreaFn, s: &AntSight, frame: &Frame, turns: usize) -> Value {
-        let mask = self.masks[turns];
-        match f {
-            AreaFn::IsFood => Value::B(frame.food & mask != 0),
-            AreaFn::IsEnemy => Value::B(frame.enemy & mask != 0),
-            AreaFn::NVisited => Value::F(f64::from((frame.visited & mask).count_ones())),
-            AreaFn::NFood => Value::F(self.n_food(s, frame.food & mask, turns)),
-            AreaFn::NEmpty => Value::F(self.n_empty(s, frame, turns)),
+/// Writes `value` of each of `calls` in each quarter turn into its row of
+/// `table`.
+#[inline]
+fn fill(calls: &[TurnedArea], table: &mut [u64], value: impl Fn(&TurnedArea, usize) -> u64) {
+    for call in calls {
+        let row = &mut table[4 * call.slot..4 * call.slot + 4];
+        for (t, out) in row.iter_mut().enumerate() {
+            *out = value(call, t);
         }
     }
+}
 
-    /// NFood, `food` being the area's remembered food.
-    #[inline]
-    fn n_food(&self, s: &AntSight, food: u128, turns: usize) -> f64 {
-        let belief = |bit: u32| s.memory.belief(relative_cell(s.view.cell, bit as u8));
-        if food & !WINDOW_RELATIVE == 0 {
-            return f64::from(food.count_ones());
-        }
-        match food.count_ones() {
-            1 => belief(food.trailing_zeros()),
-            2 => belief(food.trailing_zeros()) + belief(127 - food.leading_zeros()),
-            _ => AreaFn::NFood.sum(s, self.cells.on(s, turns)),
-        }
+/// NFood of `a` turned `t` times.
+#[inline]
+fn n_food_of(a: &TurnedArea, s: &AntSight, frame: &Frame, t: usize) -> f64 {
+    let food = frame.food & a.masks[t];
+    if food & !WINDOW_RELATIVE == 0 {
+        return f64::from(food.count_ones());
     }
+    let belief = |bit: u32| s.memory.belief(relative_cell(s.view.cell, bit as u8));
+    match food.count_ones() {
+        1 => belief(food.trailing_zeros()),
+        2 => belief(food.trailing_zeros()) + belief(127 - food.leading_zeros()),
+        _ => AreaFn::NFood.sum(s, a.cells.on(s, t)),
+    }
+}
 
-    /// NEmpty of the area of cells `mask`.
-    #[inline]
-    fn n_empty(&self, s: &AntSight, frame: &Frame, turns: usize) -> f64 {
-        let empty = self.masks[turns] & !frame.food & !frame.enemy;
-        if empty & !WINDOW_RELATIVE & frame.seen == 0 {
-            return f64::from((empty & WINDOW_RELATIVE).count_ones());
-        }
-        AreaFn::NEmpty.sum(s, self.cells.on(s, turns))
+/// NEmpty of `a` turned `t` times: the cells that add to it are the empty
+/// ones seen (B is +0 elsewhere).
+#[inline]
+fn n_empty_of(a: &TurnedArea, s: &AntSight, frame: &Frame, t: usize) -> f64 {
+    let adding = a.masks[t] & !frame.food & !frame.enemy & frame.seen;
+    if adding & !WINDOW_RELATIVE == 0 {
+        return f64::from(adding.count_ones());
     }
+    let (low, high) = (adding as u64, (adding >> 64) as u64);
+    let mut sum = 0.0;
+    for &i in &a.cells.cells[t][..usize::from(a.cells.len)] {
+        let half = if i < 64 { low } else { high };
+        if (half >> (i & 63)) & 1 == 1 {
+            sum += s.memory.belief(relative_cell(s.view.cell, i));
+        }
+    }
+    sum
 }
 
 fn is_food(s: &AntSight, _: Player, args: &[Value]) -> Value {
@@ -575,49 +560,42 @@ mod tests {
         out
     }
 
-    /// Passes of one function and of a random selection of the functions
-    /// (in a random order) over random areas against the functions'
-    /// definitions, bit for bit.
+    /// Tables of random functions of random areas against the functions'
+    /// definitions, bit for bit, in every quarter turn.
     #[test]
-    fn prepared_areas_give_the_bits_of_the_area_functions() {
+    fn area_tables_give_the_bits_of_the_area_functions() {
         use rand::RngExt;
-        let sights = sights_along_games(3);
+        // One sight a move, unturned: the table turns the areas.
+        let sights: Vec<AntSight> = sights_along_games(4).into_iter().step_by(8).collect();
         let mut rng = crate::rng::stream(5, &[23, 2]);
-        for _ in 0..600 {
-            // Half of them near the ant, where most are inside the view.
-            let index = match rng.random_bool(0.5) {
-                true => rng.random_range(0..super::super::area::N_AREAS),
-                false => Area::encode(
-                    rng.random_range(1..=4),
-                    rng.random_range(1..=4),
-                    rng.random_range(-2..=2),
-                    rng.random_range(-2..=2),
-                ),
-            };
-            let mut pass = AreaPass::new(index);
-            let mut fns = Vec::new();
-            for (_, f) in AreaFn::ALL {
-                // One function alone (the pass's shortcut).
-                let mut alone = AreaPass::new(index);
-                alone.want(f, 0);
-                let mut slot = [0u64];
-                for s in sights.iter().step_by(7) {
-                    alone.eval_into(s, &Frame::of(s), &mut slot);
-                    assert_eq!(slot[0], f.eval(s, index).to_bits(), "{f:?} of area {index}");
-                }
-                if rng.random_bool(0.6) {
-                    fns.push(f);
-                }
+        for _ in 0..100 {
+            let mut table = AreaTable::default();
+            let mut calls = Vec::new();
+            for slot in 0..12 {
+                // Half of them near the ant, where most are inside the view.
+                let index = match rng.random_bool(0.5) {
+                    true => rng.random_range(0..super::super::area::N_AREAS),
+                    false => Area::encode(
+                        rng.random_range(1..=4),
+                        rng.random_range(1..=4),
+                        rng.random_range(-2..=2),
+                        rng.random_range(-2..=2),
+                    ),
+                };
+                let f = AreaFn::ALL[rng.random_range(0..AreaFn::ALL.len())].1;
+                table.want(f, index, slot);
+                calls.push((f, index));
             }
-            fns.reverse();
-            for (slot, &f) in fns.iter().enumerate() {
-                pass.want(f, slot);
-            }
-            let mut slots = vec![0u64; fns.len()];
-            for s in sights.iter().step_by(5) {
-                pass.eval_into(s, &Frame::of(s), &mut slots);
-                for (slot, &f) in fns.iter().enumerate() {
-                    assert_eq!(slots[slot], f.eval(s, index).to_bits(), "{f:?} of area {index} in a pass");
+            let mut values = vec![0u64; 4 * calls.len()];
+            for s in &sights {
+                table.eval_turns(s, &Frame::of(s), &mut values);
+                let mut turned = s.clone();
+                for t in 0..4 {
+                    turned.turns = t as u8;
+                    for (slot, &(f, index)) in calls.iter().enumerate() {
+                        let expected = f.eval(&turned, index).to_bits();
+                        assert_eq!(values[4 * slot + t], expected, "{f:?} of area {index} turned {t} times");
+                    }
                 }
             }
         }
