@@ -407,16 +407,43 @@ mod tests {
     use crate::games::antwars::AntWars;
     use crate::rng::stream;
 
-    fn forager() -> AntProgram {
-        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("programs/examples/antwars-ant.sg");
-        AntProgram::load(&file, "forager").unwrap_or_else(|e| panic!("{e}: {:?}", e.help))
+    fn load(file: &str, name: &str) -> AntProgram {
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        AntProgram::load(&file, name).unwrap_or_else(|e| panic!("{e}: {:?}", e.help))
     }
 
+    /// The hand-written example, the evolved champion (areas of every
+    /// function, inside and outside the view), a humant (natives of
+    /// constant arguments), all through the table of turns; and an ant
+    /// whose natives take computed arguments (one call per turn).
     #[test]
     fn compiled_and_interpreted_trees_give_the_same_bits_through_games() {
-        let program = forager();
-        assert!(program.trees.iter().all(|t| t.jit.is_some()), "both trees compile");
-        let program = std::sync::Arc::new(program);
+        // Natives of computed arguments, called back from compiled code.
+        let calling_back = std::env::temp_dir().join(format!("stratagem-calls-back-{}.sg", std::process::id()));
+        let text = "(import antwars-humant) (individual calls-back (primset antwars-humant)
+            (tree straight (Add (UnseenPull (Add TimeLeft 1.0)) (NEmpty 292)))
+            (tree diagonal (Sub (PlanHope FoodHope (Mul Points 0.5)) (NFood 3924))))";
+        std::fs::write(&calling_back, text).expect("a temporary file");
+        let calling_back = calling_back.to_string_lossy().into_owned();
+        for (file, name, calls_back) in [
+            ("programs/examples/antwars-ant.sg", "forager", false),
+            ("programs/champions/antwars.sg", "antwars-champion", false),
+            ("programs/champions/antwars-humants.sg", "hyper-humant", false),
+            (calling_back.as_str(), "calls-back", true),
+        ] {
+            let program = load(file, name);
+            let position = program.trees.iter().map(|t| match t.jit.as_ref().map(|j| &j.code) {
+                Some(TreeCode::Position(_)) => Some(true),
+                Some(TreeCode::Turns(_)) => Some(false),
+                None => None,
+            });
+            assert!(position.clone().all(|p| p.is_some()), "both trees of {name} compile");
+            assert_eq!(position.clone().any(|p| p == Some(true)), calls_back, "{name}'s trees call natives back");
+            same_bits_through_games(std::sync::Arc::new(program));
+        }
+    }
+
+    fn same_bits_through_games(program: std::sync::Arc<AntProgram>) {
         let mut compared = 0;
         for seed in 0..20u64 {
             let mut rng = stream(seed, &[23]);
@@ -430,7 +457,8 @@ mod tests {
                 ant.sight.view = view;
                 let jit = program.values_on(&mut ant.sight, false, &mut ant.scratch);
                 let interp = program.values_on(&mut ant.sight, true, &mut ant.scratch);
-                assert_eq!(jit.map(f64::to_bits), interp.map(f64::to_bits), "seed {seed}, ply {}", board.ply());
+                let ply = board.ply();
+                assert_eq!(jit.map(f64::to_bits), interp.map(f64::to_bits), "{}: seed {seed}, ply {ply}", program.name);
                 compared += 1;
                 board = board.step(best_direction(&jit));
             }
