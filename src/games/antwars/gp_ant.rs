@@ -17,7 +17,7 @@ use std::fmt;
 use std::path::Path;
 
 use super::memory::AntMemory;
-use super::sight::{AntSight, AreaFn, AreaTable, Frame, STATE_FEATURES, bind};
+use super::sight::{AntSight, AreaFn, AreaTable, FOOD_HOPE, Frame, STATE_FEATURES, bind, food_hopes};
 use super::{Dir, View};
 use crate::eval::interp::Interp;
 use crate::eval::jit::{BatchFn, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
@@ -86,6 +86,9 @@ pub struct AntProgram {
     /// The features of the ant's state the compiled trees read
     /// ([`STATE_FEATURES`]): computed once a move.
     state_features: Vec<u32>,
+    /// FoodHope's slot, when a compiled tree reads it: computed for the
+    /// eight directions at once.
+    food_hope: Option<u32>,
 }
 
 impl fmt::Debug for AntProgram {
@@ -140,6 +143,7 @@ impl AntProgram {
         let mut jits = compile(&hoisted.ps, &rewritten);
         let n_slots = hoisted.first_slot + hoisted.calls.len();
         let (mut areas, mut state_features, mut hoisted_areas) = (AreaTable::default(), Vec::new(), Vec::new());
+        let mut food_hope = None;
         let trees = [0, 1].map(|k| {
             let tree = &trees[k];
             let used = tree.features_used(&ps);
@@ -152,10 +156,13 @@ impl AntProgram {
                         if binding.features[s].is_none() {
                             continue;
                         }
-                        match STATE_FEATURES.contains(&ps.features[s].as_str()) {
-                            true if !state_features.contains(&slot) => state_features.push(slot),
-                            true => {}
-                            false => tree_features.push(slot),
+                        let name = ps.features[s].as_str();
+                        if name == FOOD_HOPE {
+                            food_hope = Some(slot);
+                        } else if !STATE_FEATURES.contains(&name) {
+                            tree_features.push(slot);
+                        } else if !state_features.contains(&slot) {
+                            state_features.push(slot);
                         }
                         continue;
                     }
@@ -172,7 +179,7 @@ impl AntProgram {
             });
             AntTree { used, tree: tree.clone(), jit }
         });
-        AntProgram { name: name.to_owned(), ps, binding, trees, n_slots, areas, state_features }
+        AntProgram { name: name.to_owned(), ps, binding, trees, n_slots, areas, state_features, food_hope }
     }
 
     /// The individual's name.
@@ -199,7 +206,11 @@ impl AntProgram {
     /// what both trees read (areas, the state) and per tree for the rest.
     fn values_on(&self, sight: &mut AntSight, interpret: bool, scratch: &mut Scratch) -> [f64; 8] {
         let mut values = [0.0; 8];
+        let mut hopes = [0.0; 8];
         if !interpret {
+            if self.food_hope.is_some() {
+                hopes = food_hopes(sight);
+            }
             let table = &mut scratch.columns.data;
             self.areas.eval_turns(sight, &Frame::of(sight), table);
             for &slot in &self.state_features {
@@ -219,6 +230,11 @@ impl AntProgram {
                 continue;
             };
             let table = &mut scratch.columns.data;
+            if let Some(slot) = self.food_hope {
+                for turns in 0..TURNS {
+                    table[TURNS * slot as usize + turns] = hopes[2 * turns + k].to_bits();
+                }
+            }
             for turns in 0..TURNS {
                 sight.turns = turns as u8;
                 for &slot in &jit.features {

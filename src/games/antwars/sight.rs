@@ -98,14 +98,30 @@ fn points_left(s: &AntSight, _: Player) -> f64 {
 /// ahead (the direction being scored) and the second in any direction. Both
 /// cells lie within two steps, inside the view.
 fn food_hope(s: &AntSight, _: Player) -> f64 {
-    let (ahead, second) = FOOD_HOPE[usize::from(s.view.cell)][usize::from(s.turns & 3) * 2 + usize::from(s.diagonal)];
+    let (ahead, second) =
+        FOOD_HOPE_CELLS[usize::from(s.view.cell)][usize::from(s.turns & 3) * 2 + usize::from(s.diagonal)];
     f64::from(u8::from(s.view.food & ahead != 0) + u8::from(s.view.food & second != 0))
+}
+
+/// FoodHope's name in the primset: the one terminal of tables 1–2 that
+/// depends on the direction scored, which an evolved ant computes for the
+/// eight directions at once ([`food_hopes`]).
+pub const FOOD_HOPE: &str = "FoodHope";
+
+/// FoodHope in the eight orientations, `turns * 2 + diagonal` (the
+/// contest's order of directions).
+pub fn food_hopes(s: &AntSight) -> [f64; 8] {
+    let cells = &FOOD_HOPE_CELLS[usize::from(s.view.cell)];
+    std::array::from_fn(|o| {
+        let (ahead, second) = cells[o];
+        f64::from(u8::from(s.view.food & ahead != 0) + u8::from(s.view.food & second != 0))
+    })
 }
 
 /// FoodHope's cells from each cell in each orientation (`turns * 2 +
 /// diagonal`) as sets: the cell ahead, and the seven cells one step from it
 /// other than the ant's own.
-static FOOD_HOPE: [[(u128, u128); 8]; super::CELLS] = {
+static FOOD_HOPE_CELLS: [[(u128, u128); 8]; super::CELLS] = {
     let mut table = [[(0u128, 0u128); 8]; super::CELLS];
     let mut cell = 0;
     while cell < super::CELLS {
@@ -620,6 +636,7 @@ mod tests {
             let second = STEPS.iter().any(|&(r, c)| (ar + r, ac + c) != (0, 0) && food(ar + r, ac + c));
             let expected = f64::from(u8::from(food(ar, ac)) + u8::from(second));
             assert_eq!(food_hope(&s, 0), expected);
+            assert_eq!(food_hopes(&s)[usize::from(s.turns) * 2 + usize::from(s.diagonal)], expected);
         }
     }
 }
