@@ -334,7 +334,12 @@ impl AreaTable {
     pub fn eval_turns(&self, s: &AntSight, frame: &Frame, table: &mut [u64]) {
         let [is_food, is_enemy, n_food, n_empty, n_visited] = &self.calls;
         fill(is_food, table, |a, t| u64::from(frame.food & a.masks[t] != 0));
-        fill(is_enemy, table, |a, t| u64::from(frame.enemy & a.masks[t] != 0));
+        if frame.enemy == 0 {
+            // The opponent out of view, as it mostly is.
+            is_enemy.iter().for_each(|a| table[4 * a.slot..4 * a.slot + 4].fill(0));
+        } else {
+            fill(is_enemy, table, |a, t| u64::from(frame.enemy & a.masks[t] != 0));
+        }
         fill(n_visited, table, |a, t| f64::from((frame.visited & a.masks[t]).count_ones()).to_bits());
         fill(n_food, table, |a, t| n_food_of(a, s, frame, t).to_bits());
         fill(n_empty, table, |a, t| n_empty_of(a, s, frame, t).to_bits());
