@@ -280,7 +280,7 @@ pub struct Frame {
 
 impl Frame {
     /// The frame of `s`'s view and memory (its orientation does not matter:
-    /// the passes turn the areas).
+    /// the area table turns the areas).
     pub fn of(s: &AntSight) -> Frame {
         let (m, cell) = (&s.memory, s.view.cell);
         Frame {
