@@ -22,7 +22,7 @@ use super::{Dir, View};
 use crate::eval::interp::Interp;
 use crate::eval::jit::{BatchFn, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::eval::table::Columns;
-use crate::games::domain::{Binding, PositionContext};
+use crate::games::domain::{Binding, Compute, PositionContext};
 use crate::games::duel::PlayerError;
 use crate::lang::{Loader, Node, PrimId, PrimKind, PrimSet, Primitive, Tree, Value};
 
@@ -45,8 +45,9 @@ struct AntTree {
 /// any are left, are called back.
 struct CompiledTree {
     code: TreeCode,
-    /// The primset's features it reads that depend on the direction scored.
-    features: Vec<u32>,
+    /// The primset's features it reads that depend on the direction
+    /// scored, with their slots.
+    features: Vec<(usize, Compute<AntSight>)>,
     /// Its native calls of constant arguments other than area functions,
     /// with their slots.
     natives: Vec<(usize, u32, Vec<Value>)>,
@@ -84,8 +85,8 @@ pub struct AntProgram {
     /// scored.
     areas: AreaTable,
     /// The features of the ant's state the compiled trees read
-    /// ([`STATE_FEATURES`]): computed once a move.
-    state_features: Vec<u32>,
+    /// ([`STATE_FEATURES`]), with their slots: computed once a move.
+    state_features: Vec<(usize, Compute<AntSight>)>,
     /// FoodHope's slot, when a compiled tree reads it: computed for the
     /// eight directions at once.
     food_hope: Option<u32>,
@@ -153,16 +154,14 @@ impl AntProgram {
                 for slot in rewritten[k].features_used(&hoisted.ps) {
                     let s = slot as usize;
                     if s < hoisted.first_slot {
-                        if binding.features[s].is_none() {
-                            continue;
-                        }
+                        let Some(compute) = &binding.features[s] else { continue };
                         let name = ps.features[s].as_str();
                         if name == FOOD_HOPE {
                             food_hope = Some(slot);
                         } else if !STATE_FEATURES.contains(&name) {
-                            tree_features.push(slot);
-                        } else if !state_features.contains(&slot) {
-                            state_features.push(slot);
+                            tree_features.push((s, compute.clone()));
+                        } else if !state_features.iter().any(|&(at, _)| at == s) {
+                            state_features.push((s, compute.clone()));
                         }
                         continue;
                     }
@@ -213,11 +212,8 @@ impl AntProgram {
             }
             let table = &mut scratch.columns.data;
             self.areas.eval_turns(sight, &Frame::of(sight), table);
-            for &slot in &self.state_features {
-                if let Some(compute) = &self.binding.features[slot as usize] {
-                    let slot = slot as usize;
-                    table[TURNS * slot..TURNS * slot + TURNS].fill(compute.slot(sight, 0));
-                }
+            for (slot, compute) in &self.state_features {
+                table[TURNS * slot..TURNS * slot + TURNS].fill(compute.slot(sight, 0));
             }
         }
         for (k, t) in self.trees.iter().enumerate() {
@@ -237,10 +233,8 @@ impl AntProgram {
             }
             for turns in 0..TURNS {
                 sight.turns = turns as u8;
-                for &slot in &jit.features {
-                    if let Some(compute) = &self.binding.features[slot as usize] {
-                        table[TURNS * slot as usize + turns] = compute.slot(sight, 0);
-                    }
+                for (slot, compute) in &jit.features {
+                    table[TURNS * slot + turns] = compute.slot(sight, 0);
                 }
                 for (slot, native, args) in &jit.natives {
                     table[TURNS * slot + turns] = self.binding.natives[*native as usize].call(sight, 0, args).to_bits();
@@ -457,6 +451,7 @@ mod tests {
             assert_eq!(position.clone().any(|p| p == Some(true)), calls_back, "{name}'s trees call natives back");
             same_bits_through_games(std::sync::Arc::new(program));
         }
+        std::fs::remove_file(&calling_back).ok();
     }
 
     fn same_bits_through_games(program: std::sync::Arc<AntProgram>) {

@@ -98,9 +98,15 @@ fn points_left(s: &AntSight, _: Player) -> f64 {
 /// ahead (the direction being scored) and the second in any direction. Both
 /// cells lie within two steps, inside the view.
 fn food_hope(s: &AntSight, _: Player) -> f64 {
-    let (ahead, second) =
-        FOOD_HOPE_CELLS[usize::from(s.view.cell)][usize::from(s.turns & 3) * 2 + usize::from(s.diagonal)];
-    f64::from(u8::from(s.view.food & ahead != 0) + u8::from(s.view.food & second != 0))
+    let cells = FOOD_HOPE_CELLS[usize::from(s.view.cell)][usize::from(s.turns & 3) * 2 + usize::from(s.diagonal)];
+    hope(cells, s.view.food)
+}
+
+/// FoodHope of its two cell sets (the cell ahead, the cells after it)
+/// with `food` in view.
+#[inline]
+fn hope((ahead, second): (u128, u128), food: u128) -> f64 {
+    f64::from(u8::from(food & ahead != 0) + u8::from(food & second != 0))
 }
 
 /// FoodHope's name in the primset: the one terminal of tables 1–2 that
@@ -112,10 +118,7 @@ pub const FOOD_HOPE: &str = "FoodHope";
 /// contest's order of directions).
 pub fn food_hopes(s: &AntSight) -> [f64; 8] {
     let cells = &FOOD_HOPE_CELLS[usize::from(s.view.cell)];
-    std::array::from_fn(|o| {
-        let (ahead, second) = cells[o];
-        f64::from(u8::from(s.view.food & ahead != 0) + u8::from(s.view.food & second != 0))
-    })
+    std::array::from_fn(|o| hope(cells[o], s.view.food))
 }
 
 /// FoodHope's cells from each cell in each orientation (`turns * 2 +
