@@ -193,7 +193,8 @@ fn three_roles_coevolve_alike_on_one_and_two_threads() {
 /// teacher at depths 1 to 3 too (the paper's figures 4 and 5), the same on
 /// 1 and 2 threads (above); `cca-report` compares runs of several seeds:
 /// means with 95% intervals, Student's t-test between the roles'
-/// undominated generations, figures 3 and 4 as SVG.
+/// undominated generations, the top teachers' scores against 50% over the
+/// runs, figures 3 and 4 as SVG.
 #[test]
 fn teachers_meet_random_evaluation_and_runs_are_compared() {
     let dirs: Vec<std::path::PathBuf> = (1..=3).map(|seed| temp(&format!("tiny-cca-seed-{seed}"))).collect();
@@ -227,6 +228,8 @@ fn teachers_meet_random_evaluation_and_runs_are_compared() {
     assert!(stdout.contains("| xplayer |") && stdout.contains("| oplayer |"), "{stdout}");
     assert!(stdout.contains("Student's t-test between the roles") || stdout.contains("no t-test"), "{stdout}");
     assert!(stdout.contains("xplayer: top teacher's score (%) by search depth (figure 5)"), "{stdout}");
+    // The paper's test across runs: the top teachers' scores against 50%.
+    assert!(stdout.contains("over the runs, t-test against 50%"), "{stdout}");
     for svg in ["teachers.svg", "versus-random.svg"] {
         assert!(read(&figures, svg).starts_with("<svg"), "{svg}");
     }
@@ -235,6 +238,7 @@ fn teachers_meet_random_evaluation_and_runs_are_compared() {
     let report: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     assert_eq!(report["runs"], 1);
     assert!(report["disengagement_t"].is_null(), "one run has no t-test: {report}");
+    assert!(report["roles"][0]["top_versus_even"].is_null(), "one run has no t-test: {report}");
 
     // A folder that holds no covering run is an error, not a panic.
     let (code, _, stderr) = stratagem(&["cca-report", figures.to_str().expect("utf-8")]);

@@ -3,7 +3,11 @@
 //! generation (figure 3), of the score against random evaluation by
 //! teacher rank (figure 4) and by depth (figure 5), and of each role's
 //! undominated generations, the two roles compared by Student's two-sample
-//! t-test (figure 6, disengagement). `stratagem cca-report RUN...` reads
+//! t-test (figure 6, disengagement). Whether a role's evolved players beat
+//! random evaluation is judged both run by run (binomial test of each top
+//! teacher's games) and across runs, as the paper does (its "white: p <
+//! 0.02, black: p < 0.03" for Connect Four): Student's one-sample t-test of
+//! the runs' top-teacher scores against 50%. `stratagem cca-report RUN...` reads
 //! the run folders `stratagem evolve` wrote (log.jsonl, cca.json, and
 //! versus-random.json where the run asked for it).
 
@@ -142,6 +146,25 @@ pub fn students_t(a: &[f64], b: &[f64]) -> Option<(f64, f64, f64)> {
     Some((t, df, p))
 }
 
+/// Student's one-sample t-test of `values` against the mean `mu`: t,
+/// degrees of freedom and the two-sided p. `None` for fewer than two
+/// values or no variance.
+pub fn one_sample_t(values: &[f64], mu: f64) -> Option<(f64, f64, f64)> {
+    let n = values.len() as f64;
+    if values.len() < 2 {
+        return None;
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let se = (var / n).sqrt();
+    if se == 0.0 {
+        return None;
+    }
+    let (t, df) = ((mean - mu) / se, n - 1.0);
+    let p = StudentsT::new(0.0, 1.0, df).ok().map(|d| 2.0 * d.sf(t.abs()))?;
+    Some((t, df, p))
+}
+
 /// The report of runs of one experiment (the same roles in each).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
@@ -166,6 +189,10 @@ pub struct RoleReport {
     /// Runs whose top teacher beat the baseline at the run's depth with
     /// p < 0.05 (more wins than losses), of those measured.
     pub top_significant: (usize, usize),
+    /// The top teachers' scores (%) at the run's depth over the runs, and
+    /// Student's one-sample t-test of them against 50% (t, df, p).
+    pub top_score: Estimate,
+    pub top_versus_even: Option<(f64, f64, f64)>,
 }
 
 /// Compares `runs`; or says why they cannot be compared.
@@ -192,13 +219,10 @@ pub fn report(runs: &[Run]) -> Result<Report, String> {
             .iter()
             .find_map(|run| Some(run.versus.as_ref()?.roles.get(r)?.top_by_depth.iter().map(|d| d.depth).collect()))
             .unwrap_or_default();
-        let measured: Vec<bool> = runs
-            .iter()
-            .filter_map(|run| {
-                let top = run.versus.as_ref()?.roles.get(r)?.by_rank.last()?;
-                Some(top.tally.p < 0.05 && top.tally.wins > top.tally.losses)
-            })
-            .collect();
+        let tops: Vec<_> =
+            runs.iter().filter_map(|run| Some(&run.versus.as_ref()?.roles.get(r)?.by_rank.last()?.tally)).collect();
+        let measured: Vec<bool> = tops.iter().map(|top| top.p < 0.05 && top.wins > top.losses).collect();
+        let top_scores: Vec<f64> = tops.iter().map(|top| top.score).collect();
         roles.push(RoleReport {
             role: role.clone(),
             final_teachers: Estimate::of(&column(&|run| run.teachers.last().map(|t| t[r] as f64))),
@@ -222,6 +246,8 @@ pub fn report(runs: &[Run]) -> Result<Report, String> {
                 })
                 .collect(),
             top_significant: (measured.iter().filter(|&&s| s).count(), measured.len()),
+            top_score: Estimate::of(&top_scores),
+            top_versus_even: one_sample_t(&top_scores, 50.0),
         });
     }
     let disengagement_t = match &roles[..] {
@@ -237,18 +263,22 @@ pub fn report(runs: &[Run]) -> Result<Report, String> {
 /// The report as Markdown tables.
 pub fn report_text(report: &Report) -> String {
     let mut s = format!("{} runs\n\n", report.runs);
-    s.push_str("| role | teachers at the end | undominated generations (figure 6) | top teacher beats random evaluation, p < 0.05 |\n");
-    s.push_str("| --- | --- | --- | --- |\n");
+    s.push_str("| role | teachers at the end | undominated generations (figure 6) | top teacher beats random evaluation, p < 0.05 | top teacher's score (%) | over the runs, t-test against 50% |\n");
+    s.push_str("| --- | --- | --- | --- | --- | --- |\n");
     for role in &report.roles {
+        let (significant, score) = match role.top_significant {
+            (_, 0) => ("not measured".to_owned(), "not measured".to_owned()),
+            (k, n) => (format!("{k} of {n} runs"), role.top_score.text()),
+        };
+        let versus_even = match role.top_versus_even {
+            Some((t, df, p)) => format!("t = {t:.3}, df = {df}, p = {p:.3e}"),
+            None => "no test".to_owned(),
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {significant} | {score} | {versus_even} |\n",
             role.role,
             role.final_teachers.text(),
             role.undominated_generations.text(),
-            match role.top_significant {
-                (_, 0) => "not measured".to_owned(),
-                (k, n) => format!("{k} of {n} runs"),
-            }
         ));
     }
     match report.disengagement_t {
@@ -345,6 +375,17 @@ mod tests {
         assert!((p - 0.017071).abs() < 1e-5, "{p}");
         assert_eq!(students_t(&[1.0, 1.0], &[1.0, 1.0]), None);
         assert_eq!(students_t(&[1.0], &[2.0, 3.0]), None);
+    }
+
+    #[test]
+    fn the_one_sample_t_test_matches_a_worked_example() {
+        // Mean 3, s = sqrt(2.5), n = 5: t = (3 − 1) / sqrt(0.5) = 2.828, df 4.
+        let (t, df, p) = one_sample_t(&[1.0, 2.0, 3.0, 4.0, 5.0], 1.0).expect("a test");
+        assert!((t - 2.0 / 0.5f64.sqrt()).abs() < 1e-12 && df == 4.0);
+        // Two-sided p for |t| = 2.828427 at 4 df.
+        assert!((p - 0.047421).abs() < 1e-5, "{p}");
+        assert_eq!(one_sample_t(&[60.0, 60.0], 50.0), None);
+        assert_eq!(one_sample_t(&[60.0], 50.0), None);
     }
 
     #[test]
