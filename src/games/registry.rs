@@ -247,12 +247,16 @@ static FROM_TEXT: Mutex<Vec<(crate::gdl::EngineChoice, &'static Entry)>> = Mutex
 /// when the game compiles, else the prover). The same text and engine give
 /// the same entry, so a server that plays one game again and again compiles
 /// it once; every other text is kept for the process, as files are.
+///
+/// The list is not locked while the rules compile: a game that takes long to
+/// load must not hold up the next match's (`ggp serve` goes on to the next
+/// match when the server stops one still loading). Two loads of one text at
+/// once both compile it; the first kept is the one used after.
 pub fn gdl_from_text(name: &str, text: &str, engine: crate::gdl::EngineChoice) -> Result<&'static Entry, UnknownGame> {
-    let mut loaded = FROM_TEXT.lock().unwrap_or_else(PoisonError::into_inner);
     let same = |(e, entry): &&(crate::gdl::EngineChoice, &'static Entry)| {
         *e == engine && matches!(entry.engine, Engine::Gdl(r) if *r.text == *text)
     };
-    if let Some((_, entry)) = loaded.iter().find(same) {
+    if let Some((_, entry)) = FROM_TEXT.lock().unwrap_or_else(PoisonError::into_inner).iter().find(same) {
         return Ok(entry);
     }
     let mut sources = Sources::new();
@@ -262,6 +266,10 @@ pub fn gdl_from_text(name: &str, text: &str, engine: crate::gdl::EngineChoice) -
         help: "the rules' diagnostics follow".to_owned(),
         file: Some((sources, diags)),
     })?;
+    let mut loaded = FROM_TEXT.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, entry)) = loaded.iter().find(same) {
+        return Ok(entry);
+    }
     let entry = gdl_entry(name, rules);
     loaded.push((engine, entry));
     Ok(entry)

@@ -16,10 +16,13 @@ use rustc_hash::FxHashMap;
 /// A constant or function name, numbered in order of first appearance.
 pub type Sym = u32;
 
-/// The names of a game's symbols, lowercased (GDL is case-insensitive).
+/// The names of a game's symbols, lowercased (GDL is case-insensitive),
+/// and each as first spelled in the rules: a GGP game server compares the
+/// moves it gets with its own spelling (`(do thrustThrust)`), case and all.
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
     names: Vec<String>,
+    spellings: Vec<String>,
     ids: FxHashMap<String, Sym>,
 }
 
@@ -32,6 +35,7 @@ impl Symbols {
         }
         let id = self.names.len() as Sym;
         self.names.push(canonical.clone());
+        self.spellings.push(name.to_owned());
         self.ids.insert(canonical, id);
         id
     }
@@ -44,6 +48,11 @@ impl Symbols {
     /// The canonical (lowercase) name of `sym`.
     pub fn name(&self, sym: Sym) -> &str {
         &self.names[sym as usize]
+    }
+
+    /// `sym` as the rules first spell it.
+    pub fn spelling(&self, sym: Sym) -> &str {
+        &self.spellings[sym as usize]
     }
 
     pub fn len(&self) -> usize {
@@ -105,14 +114,19 @@ impl Term {
 
     /// Appends the canonical text: lowercase names, `(f a b)` with single spaces.
     pub fn write_text(&self, symbols: &Symbols, out: &mut String) {
+        self.write_with(&|sym| symbols.name(sym), out);
+    }
+
+    /// Appends the text with each name written by `name`.
+    fn write_with<'s>(&self, name: &impl Fn(Sym) -> &'s str, out: &mut String) {
         match self {
-            Term::Const(s) => out.push_str(symbols.name(*s)),
+            Term::Const(s) => out.push_str(name(*s)),
             Term::Fn(c) => {
                 out.push('(');
-                out.push_str(symbols.name(c.functor));
+                out.push_str(name(c.functor));
                 for a in c.args.iter() {
                     out.push(' ');
-                    a.write_text(symbols, out);
+                    a.write_with(name, out);
                 }
                 out.push(')');
             }
@@ -122,6 +136,13 @@ impl Term {
     pub fn text(&self, symbols: &Symbols) -> String {
         let mut s = String::new();
         self.write_text(symbols, &mut s);
+        s
+    }
+
+    /// The text with names spelled as in the rules ([`Symbols::spelling`]).
+    pub fn spelled(&self, symbols: &Symbols) -> String {
+        let mut s = String::new();
+        self.write_with(&|sym| symbols.spelling(sym), &mut s);
         s
     }
 }
@@ -222,6 +243,9 @@ mod tests {
         let texts = sort_canonically(&mut terms, &symbols);
         assert_eq!(texts, ["(cell 1 b)", "(cell 10 b)", "b"]);
         assert_eq!(symbols.get("Cell"), Some(cell));
+        // As the rules first spelled it: `CELL`, whatever came after.
+        symbols.intern("cell");
+        assert_eq!(t1.spelled(&symbols), "(CELL 1 b)");
     }
 
     #[test]

@@ -206,10 +206,14 @@ fn ask(requests: &Sender<Envelope>, request: Request, deadline: Instant) -> Opti
     answer.recv_timeout(deadline.saturating_duration_since(Instant::now()) + Duration::from_millis(500)).ok()
 }
 
-/// Ends match `id` with STOP or ABORT, if it is the one being played.
+/// Ends match `id` with STOP or ABORT, if it is the one being played. The
+/// server's deadline for the reply is the play clock (not the play clock and
+/// a second, as for PLAY), so the match thread gets until a second before it
+/// (and `ask`'s half second): one still loading its rules is left to finish
+/// on its own.
 fn end(shared: &Shared, id: &str, request: Request, received: Instant) {
     let Some((requests, play_clock)) = find(shared, id) else { return };
-    let _ = ask(&requests, request, received + play_clock);
+    let _ = ask(&requests, request, received + play_clock.saturating_sub(Duration::from_secs(1)));
     let mut active = lock(shared);
     if active.as_ref().is_some_and(|a| a.id.eq_ignore_ascii_case(id)) {
         *active = None;

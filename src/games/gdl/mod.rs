@@ -578,8 +578,10 @@ impl Game for GdlGame {
         }
     }
 
+    /// Moves are written as the rules spell them (a GGP game server checks
+    /// them case and all); they are read in any case.
     fn format_move(&self, _state: &State, mv: &Term) -> String {
-        mv.text(&self.machine().symbols)
+        mv.spelled(&self.machine().symbols)
     }
 
     /// Moves are S-expressions: `(mark 1 1) noop`. In a turn of one role, its
@@ -674,6 +676,17 @@ mod tests {
         assert_eq!(game.score(&s2, 0), None);
         assert_eq!(crate::games::perft(&game, &s0, 3), 3 * 4);
         assert_eq!(game.take_error(), None);
+    }
+
+    #[test]
+    fn moves_are_written_as_the_rules_spell_them_and_read_in_any_case() {
+        let game = GdlGame::new(rules(
+            "(role ship) (init (t 0)) (legal ship (do thrustThrust))
+             (<= (next (t 1)) (does ship (do thrustthrust))) (<= terminal (true (t 1))) (goal ship 100)",
+        ));
+        let s0 = game.initial_state();
+        let mv = game.parse_move(&s0, "(DO THRUSTTHRUST)").expect("any case reads");
+        assert_eq!(game.format_move(&s0, &mv), "(do thrustThrust)", "the spelling of its first appearance");
     }
 
     #[test]
