@@ -344,15 +344,16 @@ impl Workspace {
         let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
         let mut joiner = Joiner::new(&self.tables, self.budget, self.deadline, &mut out);
         for &r in &stratum.rules {
-            joiner.run(&plan.rules[r], None);
+            let rule = &plan.rules[r];
+            joiner.run(rule, &rule.body, None);
         }
         let exhausted = joiner.allowance == 0;
         let late = joiner.late;
         self.check_allowance(exhausted, late)?;
         let mut added = self.insert_all(&mut out)?;
         if stratum.recursive {
-            // Rounds: join each in-stratum literal against the last round's facts.
-            let in_stratum = |rel: usize| stratum.relations.contains(&rel);
+            // Rounds: each in-stratum literal reads the last round's facts,
+            // first in its rule's body (`PlannedRule::deltas`).
             let mut previous: FxHashMap<usize, usize> = FxHashMap::default();
             for &rel in &stratum.relations {
                 previous.insert(rel, 0);
@@ -366,13 +367,12 @@ impl Workspace {
                 let mut joiner = Joiner::new(&self.tables, self.budget, self.deadline, &mut out);
                 for &r in &stratum.rules {
                     let rule = &plan.rules[r];
-                    for (pos, step) in rule.body.iter().enumerate() {
-                        if let Step::Scan { rel, .. } = step
-                            && in_stratum(*rel)
+                    for body in &rule.deltas {
+                        if let Some(Step::Scan { rel, .. }) = body.first()
                             && let Some(&(_, lo, hi)) = ranges.iter().find(|(x, _, _)| x == rel)
                             && lo < hi
                         {
-                            joiner.run(rule, Some((pos, lo, hi)));
+                            joiner.run(rule, body, Some((0, lo, hi)));
                         }
                     }
                 }
@@ -447,14 +447,14 @@ impl<'a> Joiner<'a> {
 
     /// Derives the rule's head for every way the body holds; with `delta`
     /// `(position, lo, hi)`, the literal at `position` only reads facts lo..hi.
-    fn run(&mut self, rule: &PlannedRule, delta: Option<(usize, usize, usize)>) {
+    fn run(&mut self, rule: &PlannedRule, body: &[Step], delta: Option<(usize, usize, usize)>) {
         self.binds.clear();
         self.binds.resize(rule.n_vars, None);
         self.trail.clear();
-        self.join(rule, 0, delta);
+        self.join(rule, body, 0, delta);
     }
 
-    fn join(&mut self, rule: &PlannedRule, pos: usize, delta: Option<(usize, usize, usize)>) {
+    fn join(&mut self, rule: &PlannedRule, body: &[Step], pos: usize, delta: Option<(usize, usize, usize)>) {
         if self.allowance == 0 {
             return;
         }
@@ -469,7 +469,7 @@ impl<'a> Joiner<'a> {
                 }
             }
         }
-        let Some(step) = rule.body.get(pos) else {
+        let Some(step) = body.get(pos) else {
             if let Some(args) = rule.head_args.iter().map(|a| build(a, &self.binds)).collect::<Option<Vec<_>>>() {
                 self.out.push((rule.head, args));
                 self.allowance -= 1;
@@ -499,12 +499,12 @@ impl<'a> Joiner<'a> {
                             if fact >= hi {
                                 break;
                             }
-                            self.try_fact(rule, pos, delta, args, table.fact(fact), mark);
+                            self.try_fact(rule, body, pos, delta, args, table.fact(fact), mark);
                         }
                     }
                     None => {
                         for fact in lo..hi {
-                            self.try_fact(rule, pos, delta, args, table.fact(fact), mark);
+                            self.try_fact(rule, body, pos, delta, args, table.fact(fact), mark);
                         }
                     }
                 }
@@ -514,14 +514,14 @@ impl<'a> Joiner<'a> {
                     return;
                 };
                 if !self.tables[*rel].contains(&tuple) {
-                    self.join(rule, pos + 1, delta);
+                    self.join(rule, body, pos + 1, delta);
                 }
             }
             Step::Distinct(a, b) => {
                 if let (Some(x), Some(y)) = (build(a, &self.binds), build(b, &self.binds))
                     && x != y
                 {
-                    self.join(rule, pos + 1, delta);
+                    self.join(rule, body, pos + 1, delta);
                 }
             }
             Step::Same(a, b) => {
@@ -534,7 +534,7 @@ impl<'a> Joiner<'a> {
                 };
                 let mark = self.trail.len();
                 if unify(other, &ground, &mut self.binds, &mut self.trail) {
-                    self.join(rule, pos + 1, delta);
+                    self.join(rule, body, pos + 1, delta);
                 }
                 undo(&mut self.binds, &mut self.trail, mark);
             }
@@ -542,9 +542,11 @@ impl<'a> Joiner<'a> {
     }
 
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn try_fact(
         &mut self,
         rule: &PlannedRule,
+        body: &[Step],
         pos: usize,
         delta: Option<(usize, usize, usize)>,
         args: &[Pattern],
@@ -552,7 +554,7 @@ impl<'a> Joiner<'a> {
         mark: usize,
     ) {
         if args.iter().zip(fact).all(|(p, t)| unify(p, t, &mut self.binds, &mut self.trail)) {
-            self.join(rule, pos + 1, delta);
+            self.join(rule, body, pos + 1, delta);
         }
         undo(&mut self.binds, &mut self.trail, mark);
     }
