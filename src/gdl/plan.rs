@@ -520,10 +520,10 @@ impl Builder<'_> {
             .filter_map(|i| {
                 let mut rest = body.clone();
                 let first = rest.remove(i);
-                let mut quiet = Vec::new();
-                std::mem::swap(&mut quiet, &mut self.warnings);
+                // The body as written warns once, below.
+                let warned = self.warnings.len();
                 let steps = self.order(desc, head, Some(first), rest, span, in_component);
-                std::mem::swap(&mut quiet, &mut self.warnings);
+                self.warnings.truncate(warned);
                 steps
             })
             .collect();
@@ -537,7 +537,7 @@ impl Builder<'_> {
         &mut self,
         desc: &Description,
         head: &Sentence,
-        first: Option<Lit>,
+        mut first: Option<Lit>,
         body: Vec<Lit>,
         span: crate::syntax::Span,
         in_component: &dyn Fn(RelId) -> bool,
@@ -545,7 +545,6 @@ impl Builder<'_> {
         let mut bound: FxHashSet<Var> = FxHashSet::default();
         let mut steps = Vec::with_capacity(body.len() + 1);
         let mut remaining = body;
-        let mut first = first;
         while first.is_some() || !remaining.is_empty() {
             if let Some(Lit::Pos(s)) = first.take() {
                 steps.push(self.scan(s, &mut bound));
