@@ -140,10 +140,14 @@ pub fn students_t(a: &[f64], b: &[f64]) -> Option<(f64, f64, f64)> {
         return None;
     }
     let t = (ma - mb) / se;
-    // The survival function, not 1 − cdf: far in the tail the difference
-    // rounds to 0 (five runs of Connect Four give t ≈ 267).
-    let p = StudentsT::new(0.0, 1.0, df).ok().map(|d| 2.0 * d.sf(t.abs()))?;
-    Some((t, df, p))
+    Some((t, df, two_sided_p(t, df)?))
+}
+
+/// The two-sided p of Student's t at `df` degrees of freedom: from the
+/// survival function, not 1 − cdf, which far in the tail rounds to 0 (five
+/// runs of Connect Four give t ≈ 267).
+fn two_sided_p(t: f64, df: f64) -> Option<f64> {
+    StudentsT::new(0.0, 1.0, df).ok().map(|d| 2.0 * d.sf(t.abs()))
 }
 
 /// Student's one-sample t-test of `values` against the mean `mu`: t,
@@ -161,8 +165,7 @@ pub fn one_sample_t(values: &[f64], mu: f64) -> Option<(f64, f64, f64)> {
         return None;
     }
     let (t, df) = ((mean - mu) / se, n - 1.0);
-    let p = StudentsT::new(0.0, 1.0, df).ok().map(|d| 2.0 * d.sf(t.abs()))?;
-    Some((t, df, p))
+    Some((t, df, two_sided_p(t, df)?))
 }
 
 /// The report of runs of one experiment (the same roles in each).
