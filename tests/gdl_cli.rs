@@ -201,6 +201,20 @@ fn perft_counts_tic_tac_toe() {
 }
 
 #[test]
+fn the_prover_plays_chess_by_asking_threats_square_by_square() {
+    // chess.kif asks `(not (threatened ?player ?kx ?ky ?u ?v))` of single
+    // squares; computed whole, `threatened` and the `*_move_ig` relations
+    // under it are millions of facts a state, past the prover's budget.
+    let chess = format!("{GDL}/games/chess.kif");
+    let (code, stdout, stderr) = stratagem(&["gdl", "perft", &chess, "--engine", "prover", "--depth", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).expect("perft prints JSON");
+    let nodes: Vec<u64> =
+        report["depths"].as_array().expect("depths").iter().map(|d| d["nodes"].as_u64().expect("nodes")).collect();
+    assert_eq!(nodes, [1, 20], "white's 16 pawn moves and 4 knight moves");
+}
+
+#[test]
 fn trace_reproduces_the_reference_lines() {
     let (code, stdout, stderr) = stratagem(&["gdl", "trace", TIC_TAC_TOE, "--seeds", "1-2"]);
     assert_eq!(code, 0, "{stderr}");

@@ -14,7 +14,17 @@
 //! those from the caller's own magic relation and the literals before the
 //! call. Relations that change with the state are rewritten; static ones
 //! only when they are too large to compute whole (sudoku). Calls with no
-//! bound argument, and negated calls, keep the original relation.
+//! bound argument keep the original relation.
+//!
+//! Negated calls are rewritten too: chess asks
+//! `(not (threatened ?player ?kx ?ky ?u ?v))` of one square at a time, and
+//! the whole `threatened` (every square, with every square ignored) is
+//! millions of facts per state. The adorned relation holds every fact of
+//! the original one with the bound arguments asked for, so its absence
+//! reads the same. But the magic relation of a negated call depends on the
+//! caller's literals, which can close a cycle through the negation; where
+//! the rewrite would leave a relation depending on its own negation, the
+//! negated calls keep the original relation instead.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -28,6 +38,63 @@ pub(super) fn rewrite(
     rewritable: &FxHashSet<(Sym, usize)>,
     symbols: &mut Symbols,
 ) -> Vec<FlatRule> {
+    // Games whose relations negate themselves (split by constants when
+    // planned) keep their negated calls as written.
+    if !negates_itself(&rules) {
+        let mut attempt = symbols.clone();
+        let out = rewrite_calls(&rules, rewritable, &mut attempt, true);
+        if !negates_itself(&out) {
+            *symbols = attempt;
+            return out;
+        }
+    }
+    rewrite_calls(&rules, rewritable, symbols, false)
+}
+
+/// Whether some relation of `rules` depends on its own negation.
+fn negates_itself(rules: &[FlatRule]) -> bool {
+    let mut ids: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
+    let mut id = |s: &Sentence| {
+        let n = ids.len();
+        *ids.entry((s.relation, s.args.len())).or_insert(n)
+    };
+    let mut edges: Vec<(usize, usize, bool)> = Vec::new();
+    for rule in rules {
+        let h = id(&rule.head);
+        for lit in &rule.body {
+            match lit {
+                Lit::Pos(s) => edges.push((h, id(s), true)),
+                Lit::Neg(s) => edges.push((h, id(s), false)),
+                _ => {}
+            }
+        }
+    }
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    for &(h, r, _) in &edges {
+        out[h].push(r);
+    }
+    let mut component = vec![0; ids.len()];
+    let mut c = 0;
+    super::scc::each_component(
+        out.len(),
+        |v, k| out[v].get(k).copied(),
+        |members| {
+            for &m in members {
+                component[m] = c;
+            }
+            c += 1;
+        },
+    );
+    edges.iter().any(|&(h, r, positive)| !positive && component[h] == component[r])
+}
+
+/// The rewrite, with negated calls adorned or not.
+fn rewrite_calls(
+    rules: &[FlatRule],
+    rewritable: &FxHashSet<(Sym, usize)>,
+    symbols: &mut Symbols,
+    negated_calls: bool,
+) -> Vec<FlatRule> {
     let mut by_relation: FxHashMap<(Sym, usize), Vec<usize>> = FxHashMap::default();
     for (i, rule) in rules.iter().enumerate() {
         by_relation.entry((rule.head.relation, rule.head.args.len())).or_default().push(i);
@@ -40,11 +107,12 @@ pub(super) fn rewrite(
         plain: FxHashSet::default(),
         plain_queue: Vec::new(),
         out: Vec::new(),
+        negated_calls,
     };
     // Rules are written only for what the rules of the other relations
     // (reserved and static ones) call, so that original rules no query needs
     // cannot feed the magic relations.
-    for rule in &rules {
+    for rule in rules {
         if !rewritable.contains(&(rule.head.relation, rule.head.args.len())) {
             r.process(rule.clone());
         }
@@ -82,6 +150,8 @@ struct Rewriter<'a> {
     plain: FxHashSet<(Sym, usize)>,
     plain_queue: Vec<(Sym, usize)>,
     out: Vec<FlatRule>,
+    /// Whether negated calls are adorned as positive ones are.
+    negated_calls: bool,
 }
 
 impl Rewriter<'_> {
@@ -99,10 +169,7 @@ impl Rewriter<'_> {
                 _ => continue,
             };
             let key = (sentence.relation, sentence.args.len());
-            // Negated calls read the whole relation: adorning them can put a
-            // relation and its own negation in one cycle (through the magic
-            // relations), and stratification must survive the rewrite.
-            if positive && self.rewritable.contains(&key) {
+            if (positive || self.negated_calls) && self.rewritable.contains(&key) {
                 let adornment: Vec<bool> = sentence.args.iter().map(|a| all_bound(a, &bound)).collect();
                 if adornment.iter().any(|b| *b) {
                     let (adorned, magic_rel) = self.adorn(key.0, key.1, &adornment);

@@ -5,12 +5,68 @@ use super::*;
 use crate::diagnostic::FileId;
 
 fn plan(text: &str) -> (Plan, Description) {
+    plan_with(text, Demand::Off)
+}
+
+fn plan_with(text: &str, demand: Demand) -> (Plan, Description) {
     let (forms, diags) = crate::syntax::read(FileId(0), text);
     assert!(diags.is_empty(), "{diags:?}");
     let (desc, diags) = Description::read(FileId(0), &forms);
     assert!(diags.is_empty(), "{diags:?}");
-    let (plan, _) = Plan::new(&desc, None, Demand::Off).expect("a plan");
+    let (plan, _) = Plan::new(&desc, None, demand).expect("a plan");
     (plan, desc)
+}
+
+/// The relation `(not ...)` reads in the rules for `head`.
+fn negated_reads(plan: &Plan, desc: &Description, head: &str) -> Vec<Sym> {
+    let head = desc.symbols.get(head);
+    plan.rules
+        .iter()
+        .filter(|r| Some(plan.relations[r.head].name) == head)
+        .flat_map(|r| &r.body)
+        .filter_map(|step| match step {
+            Step::Absent { rel, .. } => Some(plan.relations[*rel].name),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `legal` asks whether one square is threatened, as chess does.
+const THREATS: &str = "(role r) (init (at 1)) (init (rook 2))
+    (square 1) (square 2) (square 3)
+    (<= (legal r (go ?x)) (true (at ?y)) (square ?x) (not (threatened ?x)))
+    (<= (threatened ?x) (true (rook ?y)) (square ?x) (distinct ?x ?y))
+    (<= (next (at ?x)) (does r (go ?x)))
+    (<= terminal (true (at 3)))
+    (goal r 100)";
+
+#[test]
+fn a_negated_call_of_bound_arguments_reads_a_relation_restricted_to_them() {
+    let threatened = |desc: &Description| desc.symbols.get("threatened").expect("threatened");
+    let (plan, desc) = plan_with(THREATS, Demand::Off);
+    assert_eq!(negated_reads(&plan, &desc, "legal"), [threatened(&desc)]);
+    let (plan, desc) = plan_with(THREATS, Demand::Dynamic);
+    let reads = negated_reads(&plan, &desc, "legal");
+    assert_eq!(reads.len(), 1);
+    assert_ne!(reads[0], threatened(&desc), "the adorned copy, `threatened^1^b`");
+}
+
+#[test]
+fn a_negated_call_keeps_its_relation_where_demand_would_close_a_cycle_through_it() {
+    // `safe` calls itself through `reach`, so the magic relation of its
+    // negated call (fed by `reach`) would depend on `safe`, which negates it.
+    let text = "(role r) (init (at 1)) (init (wall 2)) (square 1) (square 2) (square 3)
+        (<= (reach ?x) (true (at ?x)))
+        (<= (reach ?x) (safe ?x))
+        (<= (safe ?x) (reach ?y) (square ?x) (not (blocked ?x)))
+        (<= (blocked ?x) (true (wall ?x)))
+        (<= (legal r (go ?x)) (safe ?x))
+        (<= (next (at ?x)) (does r (go ?x)))
+        (<= terminal (true (at 3)))
+        (goal r 100)";
+    let (plan, desc) = plan_with(text, Demand::Dynamic);
+    let blocked = desc.symbols.get("blocked").expect("blocked");
+    assert_eq!(negated_reads(&plan, &desc, "safe"), [blocked]);
 }
 
 /// The relation each step of `body` scans, by name ("-" for tests).
