@@ -217,6 +217,29 @@ pub trait Game {
         scores.extend(end.scores);
     }
 
+    /// [`Game::random_playout_scores`] within a deadline: `false`, with
+    /// `scores` untouched, when `deadline` passes before the game ends (a
+    /// search on the clock keeps its answer in time on engines that take
+    /// milliseconds a state). Engines whose playouts take microseconds may
+    /// ignore the deadline.
+    fn random_playout_scores_until<R: Rng>(
+        &self,
+        state: &Self::State,
+        rng: &mut R,
+        scores: &mut Vec<u8>,
+        deadline: std::time::Instant,
+    ) -> bool
+    where
+        Self: Sized,
+    {
+        let Some(end) = super::playout::random_joint_playout_until(self, state, rng, Some(deadline)) else {
+            return false;
+        };
+        scores.clear();
+        scores.extend(end.scores);
+        true
+    }
+
     /// The score of `role` (0–100) once the game is over; `None` before.
     fn score(&self, state: &Self::State, role: Role) -> Option<u8>;
 

@@ -4,6 +4,8 @@
 //! [`random_joint_playout`] plays any game of the model (n roles, chance,
 //! simultaneous moves).
 
+use std::time::Instant;
+
 use rand::{Rng, RngExt};
 
 use super::{Game, GameResult, Turn, TwoPlayer};
@@ -78,10 +80,29 @@ pub struct JointPlayout<S> {
 /// move, a chance outcome drawn with its probability, or a joint move of
 /// uniformly drawn moves, one per role.
 pub fn random_joint_playout<G: Game, R: Rng>(game: &G, state: &G::State, rng: &mut R) -> JointPlayout<G::State> {
+    match random_joint_playout_until(game, state, rng, None) {
+        Some(end) => end,
+        // Not reached: without a deadline the playout runs to the end.
+        None => JointPlayout { state: state.clone(), scores: vec![0; game.n_roles()], turns: 0 },
+    }
+}
+
+/// [`random_joint_playout`], given up (`None`) at the first move made after
+/// `deadline`: on an engine that takes tens of milliseconds a state (the
+/// prover on amazonsTorus), one playout can outlast a play clock.
+pub fn random_joint_playout_until<G: Game, R: Rng>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    deadline: Option<Instant>,
+) -> Option<JointPlayout<G::State>> {
     let mut state = state.clone();
     let mut scratch = Vec::new();
     let mut turns = 0;
     loop {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
         match game.turn(&state) {
             Turn::Over => break,
             Turn::Simultaneous => {
@@ -108,5 +129,5 @@ pub fn random_joint_playout<G: Game, R: Rng>(game: &G, state: &G::State, rng: &m
     // By the model's invariant a state without moves is over; a missing score
     // would be an engine bug, scored as 0 rather than a panic.
     let scores = (0..game.n_roles()).map(|r| game.score(&state, r as u8).unwrap_or(0)).collect();
-    JointPlayout { state, scores, turns }
+    Some(JointPlayout { state, scores, turns })
 }

@@ -45,7 +45,9 @@ pub const DEFAULT_MAX_NODES: usize = 2_000_000;
 pub enum Budget {
     /// A number of iterations: the same search for a seed, on any machine.
     Iterations(u64),
-    /// Iterations until a moment (at least one).
+    /// Iterations until a moment: at least one is started, and a playout
+    /// still going at that moment is given up (not counted), so that a slow
+    /// engine still answers on the clock.
     Until(Instant),
 }
 
@@ -160,11 +162,23 @@ pub struct Uct<G: Game> {
     path: Vec<(NodeId, Box<[u32]>)>,
     scratch: Vec<G::Move>,
     dead_ends: u64,
+    /// The search's deadline, when it runs on the clock: a playout still
+    /// going then is given up and its iteration not counted.
+    deadline: Option<Instant>,
 }
 
 impl<G: Game> Uct<G> {
     pub fn new(params: UctParams, rng: GpRng) -> Uct<G> {
-        Uct { params, rng, nodes: Vec::new(), scores: Vec::new(), path: Vec::new(), scratch: Vec::new(), dead_ends: 0 }
+        Uct {
+            params,
+            rng,
+            nodes: Vec::new(),
+            scores: Vec::new(),
+            path: Vec::new(),
+            scratch: Vec::new(),
+            dead_ends: 0,
+            deadline: None,
+        }
     }
 
     /// Forgets the tree.
@@ -240,16 +254,19 @@ impl<G: Game> Uct<G> {
         }
         let reused = self.nodes[0].visits;
         self.dead_ends = 0;
+        self.deadline = match budget {
+            Budget::Iterations(_) => None,
+            Budget::Until(deadline) => Some(deadline),
+        };
         let mut iterations = 0u64;
         loop {
             let done = match budget {
                 Budget::Iterations(n) => iterations >= n,
                 Budget::Until(deadline) => iterations > 0 && Instant::now() >= deadline,
             };
-            if done {
+            if done || !self.iterate(game) {
                 break;
             }
-            self.iterate(game);
             iterations += 1;
         }
         SearchStats {
@@ -284,13 +301,22 @@ impl<G: Game> Uct<G> {
     }
 
     /// A random game from `state`: every role's score into `self.scores`
-    /// (all 0 where the engine failed on the way, as at a dead end).
-    fn play_out(&mut self, game: &G, state: &G::State) {
-        game.random_playout_scores(state, &mut self.rng, &mut self.scores);
+    /// (all 0 where the engine failed on the way, as at a dead end); `false`
+    /// when the deadline came first.
+    fn play_out(&mut self, game: &G, state: &G::State) -> bool {
+        match self.deadline {
+            Some(deadline) => {
+                if !game.random_playout_scores_until(state, &mut self.rng, &mut self.scores, deadline) {
+                    return false;
+                }
+            }
+            None => game.random_playout_scores(state, &mut self.rng, &mut self.scores),
+        }
         if game.take_error().is_some() {
             self.dead_ends += 1;
             self.scores.clear();
         }
+        true
     }
 
     /// A node for `state`, with its legal moves.
@@ -347,8 +373,9 @@ impl<G: Game> Uct<G> {
         Node { state, kind, visits: 0, children: FxHashMap::default() }
     }
 
-    /// One iteration: select, expand one node, play out, back up.
-    fn iterate(&mut self, game: &G) {
+    /// One iteration: select, expand one node, play out, back up; `false`
+    /// when the deadline stopped the playout (nothing is backed up).
+    fn iterate(&mut self, game: &G) -> bool {
         self.path.clear();
         let mut id: NodeId = 0;
         let mut leaf = None;
@@ -390,16 +417,22 @@ impl<G: Game> Uct<G> {
             self.path.push((id, key.clone()));
             if self.nodes.len() < self.params.max_nodes {
                 let child = self.make_node(game, next);
-                match &child.kind {
-                    Kind::Over(scores) => self.scores.clone_from(scores),
+                let played = match &child.kind {
+                    Kind::Over(scores) => {
+                        self.scores.clone_from(scores);
+                        true
+                    }
                     _ => self.play_out(game, &child.state),
-                }
+                };
                 let child_id = self.nodes.len() as NodeId;
                 self.nodes.push(child);
                 self.nodes[id as usize].children.insert(key, child_id);
+                if !played {
+                    return false;
+                }
                 leaf = Some(child_id);
-            } else {
-                self.play_out(game, &next);
+            } else if !self.play_out(game, &next) {
+                return false;
             }
             break;
         }
@@ -418,6 +451,7 @@ impl<G: Game> Uct<G> {
         if let Some(leaf) = leaf {
             self.nodes[leaf as usize].visits += 1;
         }
+        true
     }
 }
 
@@ -716,8 +750,70 @@ mod tests {
         };
         assert_eq!(run(3), run(3));
         assert_eq!(run(3).1, 500);
-        let mut search = uct::<TicTacToe>(3);
-        assert!(search.search(&game, &start, Budget::Until(Instant::now())).iterations >= 1, "at least one");
+    }
+
+    /// One role moves 0 or 1 a thousand times; each move takes a
+    /// millisecond, so one playout from the start takes a second.
+    struct Slow;
+
+    impl Game for Slow {
+        type State = u16;
+        type Move = u8;
+        fn name(&self) -> &str {
+            "slow"
+        }
+        fn n_roles(&self) -> usize {
+            1
+        }
+        fn role_name(&self, _: Role) -> &str {
+            "solo"
+        }
+        fn initial_state(&self) -> u16 {
+            0
+        }
+        fn turn(&self, s: &u16) -> Turn {
+            if *s < 1000 { Turn::Role(0) } else { Turn::Over }
+        }
+        fn legal_moves(&self, s: &u16, moves: &mut Vec<u8>) {
+            moves.clear();
+            if *s < 1000 {
+                moves.extend([0, 1]);
+            }
+        }
+        fn apply(&self, s: &u16, _: &u8) -> u16 {
+            std::thread::sleep(Duration::from_millis(1));
+            s + 1
+        }
+        fn score(&self, s: &u16, _: Role) -> Option<u8> {
+            (*s >= 1000).then_some(50)
+        }
+        fn parse_state(&self, text: &str) -> Result<u16, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_state(&self, s: &u16) -> String {
+            s.to_string()
+        }
+        fn parse_move(&self, _: &u16, text: &str) -> Result<u8, ParseError> {
+            Err(ParseError::new("no text format", 0..text.len()))
+        }
+        fn format_move(&self, _: &u16, mv: &u8) -> String {
+            mv.to_string()
+        }
+    }
+
+    #[test]
+    fn a_playout_longer_than_the_clock_is_given_up_and_a_move_still_chosen() {
+        let game = Slow;
+        let mut search = uct::<Slow>(3);
+        let started = Instant::now();
+        let stats = search.search(&game, &0, Budget::Until(started + Duration::from_millis(50)));
+        // A whole playout would take a second; the deadline stops it.
+        assert!(started.elapsed() < Duration::from_millis(600), "took {:?}", started.elapsed());
+        assert_eq!(stats.iterations, 0, "the playout cut short is not counted");
+        assert!(search.choose(&game, &0, 0, Budget::Until(Instant::now())).is_some());
+        // Without a clock the playouts run to the end.
+        let stats = uct::<Slow>(3).search(&game, &998, Budget::Iterations(3));
+        assert_eq!(stats.iterations, 3);
     }
 
     #[test]

@@ -126,6 +126,16 @@ impl Game for GdlTwoPlayer {
         self.game.random_playout_scores(&pos.state, rng, scores);
     }
 
+    fn random_playout_scores_until<R: rand::Rng>(
+        &self,
+        pos: &GdlPosition,
+        rng: &mut R,
+        scores: &mut Vec<u8>,
+        deadline: std::time::Instant,
+    ) -> bool {
+        self.game.random_playout_scores_until(&pos.state, rng, scores, deadline)
+    }
+
     fn parse_state(&self, text: &str) -> Result<GdlPosition, ParseError> {
         self.game.parse_state(text).map(|state| self.position(state))
     }

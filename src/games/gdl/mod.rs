@@ -541,6 +541,33 @@ impl Game for GdlGame {
         }
     }
 
+    /// The compiled engine's playouts take microseconds and ignore the
+    /// deadline; the prover's are checked move by move.
+    fn random_playout_scores_until<R: Rng>(
+        &self,
+        state: &State,
+        rng: &mut R,
+        scores: &mut Vec<u8>,
+        deadline: std::time::Instant,
+    ) -> bool {
+        if let Some(goals) = self.compiled_playout(state, rng) {
+            scores.clear();
+            scores.extend(goals.iter().map(|g| g.map_or(0, |v| v.min(100) as u8)));
+            return true;
+        }
+        if self.failed.load(Ordering::Relaxed) {
+            scores.clear();
+            scores.resize(self.n_roles(), 0);
+            return true;
+        }
+        let Some(end) = crate::games::playout::random_joint_playout_until(self, state, rng, Some(deadline)) else {
+            return false;
+        };
+        scores.clear();
+        scores.extend(end.scores);
+        true
+    }
+
     fn score(&self, state: &State, role: Role) -> Option<u8> {
         if self.failed.load(Ordering::Relaxed) {
             return Some(0);
