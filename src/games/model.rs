@@ -303,6 +303,12 @@ pub trait Game {
     fn take_error(&self) -> Option<String> {
         None
     }
+
+    /// Asks the engine to give up reasoning still running at `deadline`
+    /// (`None`: no limit), recording an error as [`Game::take_error`]
+    /// reports: a search on the clock then drops what it was doing. Engines
+    /// that answer in microseconds ignore it (the default).
+    fn set_deadline(&self, _deadline: Option<std::time::Instant>) {}
 }
 
 /// The index that `u` (uniform in [0, 1)) falls on when `weights` are laid

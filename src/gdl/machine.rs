@@ -7,6 +7,7 @@
 //! state to state.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use super::compiled::{CompiledGame, NetReasoner, Network, ProverGoals};
 use super::description::Description;
@@ -260,6 +261,7 @@ impl Machine {
             net: self.compiled.as_ref().map(CompiledGame::reasoner),
             on_net: false,
             loaded: None,
+            deadline: None,
         }
     }
 
@@ -285,9 +287,22 @@ pub struct Reasoner<'m> {
     /// Whether the loaded state is on the compiled engine.
     on_net: bool,
     loaded: Option<State>,
+    /// When the prover gives up (the compiled engine answers in
+    /// microseconds and has no clock).
+    deadline: Option<Instant>,
 }
 
 impl<'m> Reasoner<'m> {
+    /// Makes the prover give up evaluations still running at `deadline`
+    /// (they fail with a message); `None` lifts the limit. A search on the
+    /// clock sets it so that one slow state cannot make its answer late.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        if let Some(ws) = &mut self.ws {
+            ws.set_deadline(deadline);
+        }
+    }
+
     /// Makes `state` the current state (a no-op if it already is).
     pub fn load(&mut self, state: &State) {
         if self.loaded.as_ref() == Some(state) {
@@ -306,7 +321,7 @@ impl<'m> Reasoner<'m> {
             }
             _ => {
                 let plan = &self.machine.plan;
-                self.ws.get_or_insert_with(|| self.machine.base.clone()).set_state(plan, state.fluents());
+                self.prover().set_state(plan, state.fluents());
                 self.on_net = false;
             }
         }
@@ -322,7 +337,12 @@ impl<'m> Reasoner<'m> {
     }
 
     fn prover(&mut self) -> &mut Workspace {
-        self.ws.get_or_insert_with(|| self.machine.base.clone())
+        let deadline = self.deadline;
+        self.ws.get_or_insert_with(|| {
+            let mut ws = self.machine.base.clone();
+            ws.set_deadline(deadline);
+            ws
+        })
     }
 
     pub fn is_terminal(&mut self) -> Result<bool, ProverError> {

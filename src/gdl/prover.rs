@@ -239,6 +239,11 @@ impl Workspace {
         Workspace::with_limits(plan, budget, None)
     }
 
+    /// Gives up evaluations still running at `deadline` (none: no limit).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Like [`Workspace::with_budget`], giving up at `deadline` too.
     pub fn with_limits(plan: &Plan, budget: usize, deadline: Option<Instant>) -> Result<Workspace, ProverError> {
         Workspace::with_static_strata(plan, budget, deadline, |_| true)

@@ -248,16 +248,28 @@ impl<G: Game> Uct<G> {
     /// [`Uct::advance`] is used when there is one: it must be `state`'s.
     pub fn search(&mut self, game: &G, state: &G::State, budget: Budget) -> SearchStats {
         let started = Instant::now();
-        if self.nodes.is_empty() {
-            let root = self.make_node(game, state.clone());
-            self.nodes.push(root);
-        }
-        let reused = self.nodes[0].visits;
         self.dead_ends = 0;
         self.deadline = match budget {
             Budget::Iterations(_) => None,
             Budget::Until(deadline) => Some(deadline),
         };
+        game.set_deadline(self.deadline);
+        if self.nodes.is_empty() {
+            match self.make_node(game, state.clone()) {
+                Some(root) => self.nodes.push(root),
+                None => {
+                    game.set_deadline(None);
+                    return SearchStats {
+                        iterations: 0,
+                        nodes: 0,
+                        reused: 0,
+                        elapsed: started.elapsed(),
+                        dead_ends: 0,
+                    };
+                }
+            }
+        }
+        let reused = self.nodes[0].visits;
         let mut iterations = 0u64;
         loop {
             let done = match budget {
@@ -269,6 +281,7 @@ impl<G: Game> Uct<G> {
             }
             iterations += 1;
         }
+        game.set_deadline(None);
         SearchStats {
             iterations,
             nodes: self.nodes.len(),
@@ -313,14 +326,24 @@ impl<G: Game> Uct<G> {
             None => game.random_playout_scores(state, &mut self.rng, &mut self.scores),
         }
         if game.take_error().is_some() {
+            if self.late() {
+                return false;
+            }
             self.dead_ends += 1;
             self.scores.clear();
         }
         true
     }
 
-    /// A node for `state`, with its legal moves.
-    fn make_node(&mut self, game: &G, state: G::State) -> Node<G::State, G::Move> {
+    /// Whether the search's deadline has passed: an engine error then is
+    /// the engine giving up on the clock, not a dead end of the game.
+    fn late(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// A node for `state`, with its legal moves; `None` when the engine gave
+    /// up on the clock.
+    fn make_node(&mut self, game: &G, state: G::State) -> Option<Node<G::State, G::Move>> {
         let n_roles = game.n_roles();
         let over =
             |state: &G::State| Kind::Over((0..n_roles).map(|r| game.score(state, r as Role).unwrap_or(0)).collect());
@@ -364,13 +387,14 @@ impl<G: Game> Uct<G> {
         // search reaches states no match may ever reach, so the error is
         // counted here instead of ending the caller's game.
         let kind = match game.take_error() {
+            Some(_) if self.late() => return None,
             Some(_) => {
                 self.dead_ends += 1;
                 Kind::Over(vec![0; n_roles])
             }
             None => kind,
         };
-        Node { state, kind, visits: 0, children: FxHashMap::default() }
+        Some(Node { state, kind, visits: 0, children: FxHashMap::default() })
     }
 
     /// One iteration: select, expand one node, play out, back up; `false`
@@ -416,7 +440,7 @@ impl<G: Game> Uct<G> {
             };
             self.path.push((id, key.clone()));
             if self.nodes.len() < self.params.max_nodes {
-                let child = self.make_node(game, next);
+                let Some(child) = self.make_node(game, next) else { return false };
                 let played = match &child.kind {
                     Kind::Over(scores) => {
                         self.scores.clone_from(scores);

@@ -160,6 +160,10 @@ impl Game for GdlTwoPlayer {
     fn take_error(&self) -> Option<String> {
         self.game.take_error()
     }
+
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        self.game.set_deadline(deadline);
+    }
 }
 
 impl TwoPlayer for GdlTwoPlayer {

@@ -239,11 +239,19 @@ pub struct GdlGame {
     /// Set with the first error; every state is over until it is taken.
     failed: AtomicBool,
     error: Mutex<Option<String>>,
+    /// When the prover gives up ([`Game::set_deadline`]).
+    deadline: Mutex<Option<std::time::Instant>>,
 }
 
 impl GdlGame {
     pub fn new(rules: &'static GdlRules) -> GdlGame {
-        GdlGame { rules, pool: Mutex::new(Vec::new()), failed: AtomicBool::new(false), error: Mutex::new(None) }
+        GdlGame {
+            rules,
+            pool: Mutex::new(Vec::new()),
+            failed: AtomicBool::new(false),
+            error: Mutex::new(None),
+            deadline: Mutex::new(None),
+        }
     }
 
     pub fn rules(&self) -> &'static GdlRules {
@@ -270,6 +278,7 @@ impl GdlGame {
             }
         };
         let mut slot = taken.unwrap_or_else(|| Slot { reasoner: self.machine().reasoner(), facts: None });
+        slot.reasoner.set_deadline(*self.deadline.lock().unwrap_or_else(PoisonError::into_inner));
         match f(&mut slot) {
             Ok(r) => {
                 let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
@@ -617,6 +626,10 @@ impl Game for GdlGame {
         self.parse_joint(state, text)
     }
 
+    fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        *self.deadline.lock().unwrap_or_else(PoisonError::into_inner) = deadline;
+    }
+
     fn take_error(&self) -> Option<String> {
         let error = self.error.lock().unwrap_or_else(PoisonError::into_inner).take();
         self.failed.store(false, Ordering::Relaxed);
@@ -703,6 +716,26 @@ mod tests {
         assert_eq!(game.score(&s2, 0), None);
         assert_eq!(crate::games::perft(&game, &s0, 3), 3 * 4);
         assert_eq!(game.take_error(), None);
+    }
+
+    #[test]
+    fn a_search_on_the_clock_gives_up_states_the_prover_is_still_reasoning_about() {
+        // Each step doubles what `legal` costs (2^k facts at step k), so from
+        // step 17 on a state takes the prover a large part of a second.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gdl/games/ruleDepthExponential.kif");
+        let text = std::fs::read_to_string(path).expect("the corpus game");
+        let game = GdlGame::new(rules(&text));
+        let late = game.parse_state("((step 17))").expect("a state");
+        let mut search = crate::search::uct::Uct::new(Default::default(), crate::rng::stream(1, &[1]));
+        let started = std::time::Instant::now();
+        let deadline = started + std::time::Duration::from_millis(100);
+        search.search(&game, &late, crate::search::uct::Budget::Until(deadline));
+        assert!(started.elapsed() < std::time::Duration::from_millis(500), "took {:?}", started.elapsed());
+        assert_eq!(game.take_error(), None, "what the clock stopped is not an error of the game");
+        // Off the clock the prover reasons on.
+        let mut legal = Vec::new();
+        game.legal_moves(&late, &mut legal);
+        assert_eq!(legal.len(), 2);
     }
 
     #[test]
