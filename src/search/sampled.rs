@@ -97,7 +97,12 @@ impl SampledSearch {
         deadline: Instant,
         eval: &mut dyn FnMut(&G::State, Role) -> f64,
     ) -> (Option<usize>, u32) {
+        let mut legal = Vec::new();
+        game.legal_moves_of(state, me, &mut legal);
         self.deadline = Some(deadline);
+        // The engine gives up a state still being reasoned about at the
+        // deadline, as the search does (its error then says so only).
+        game.set_deadline(Some(deadline));
         let mut best = None;
         let mut finished = 0;
         for depth in 1..=self.params.depth.max(1) {
@@ -113,8 +118,10 @@ impl SampledSearch {
             }
         }
         self.deadline = None;
-        let mut legal = Vec::new();
-        game.legal_moves_of(state, me, &mut legal);
+        game.set_deadline(None);
+        if Instant::now() >= deadline {
+            let _ = game.take_error();
+        }
         (best.or((!legal.is_empty()).then_some(0)), finished)
     }
 

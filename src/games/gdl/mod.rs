@@ -739,6 +739,25 @@ mod tests {
     }
 
     #[test]
+    fn an_evaluator_search_on_the_clock_gives_up_slow_states_too() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gdl/games/ruleDepthExponential.kif");
+        let text = std::fs::read_to_string(path).expect("the corpus game");
+        let game = GdlGame::new(rules(&text));
+        let late = game.parse_state("((step 17))").expect("a state");
+        // The player knows its legal moves before it searches.
+        let mut legal = Vec::new();
+        game.legal_moves(&late, &mut legal);
+        let params = crate::search::sampled::SampledParams::new(4);
+        let mut search = crate::search::sampled::SampledSearch::new(params, crate::rng::stream(1, &[2]));
+        let started = std::time::Instant::now();
+        let deadline = started + std::time::Duration::from_millis(100);
+        let (choice, _) = search.choose_by(&game, &late, 0, deadline, &mut |_, _| 0.0);
+        assert!(started.elapsed() < std::time::Duration::from_millis(500), "took {:?}", started.elapsed());
+        assert!(choice.is_some());
+        assert_eq!(game.take_error(), None);
+    }
+
+    #[test]
     fn moves_are_written_as_the_rules_spell_them_and_read_in_any_case() {
         let game = GdlGame::new(rules(
             "(role ship) (init (t 0)) (legal ship (do thrustThrust))
