@@ -1,5 +1,4 @@
-//! GDL games through the model: turns, moves as spelled, failures, and
-//! searches on the clock over the prover.
+//! GDL games through the model: turns, moves as spelled, failures.
 
 use super::*;
 use crate::games::{GameResult, TwoPlayer};
@@ -56,45 +55,6 @@ fn turns_follow_the_noop_convention() {
     assert_eq!((game.score(&s3, 0), game.score(&s3, 1)), (Some(100), Some(0)), "a missing goal value is 0");
     assert_eq!(game.score(&s2, 0), None);
     assert_eq!(crate::games::perft(&game, &s0, 3), 3 * 4);
-    assert_eq!(game.take_error(), None);
-}
-
-#[test]
-fn a_search_on_the_clock_gives_up_states_the_prover_is_still_reasoning_about() {
-    // Each step doubles what `legal` costs (2^k facts at step k), so from
-    // step 17 on a state takes the prover a large part of a second.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gdl/games/ruleDepthExponential.kif");
-    let text = std::fs::read_to_string(path).expect("the corpus game");
-    let game = GdlGame::new(rules(&text));
-    let late = game.parse_state("((step 17))").expect("a state");
-    let mut search = crate::search::uct::Uct::new(Default::default(), crate::rng::stream(1, &[1]));
-    let started = std::time::Instant::now();
-    let deadline = started + std::time::Duration::from_millis(100);
-    search.search(&game, &late, crate::search::uct::Budget::Until(deadline));
-    assert!(started.elapsed() < std::time::Duration::from_millis(500), "took {:?}", started.elapsed());
-    assert_eq!(game.take_error(), None, "what the clock stopped is not an error of the game");
-    // Off the clock the prover reasons on.
-    let mut legal = Vec::new();
-    game.legal_moves(&late, &mut legal);
-    assert_eq!(legal.len(), 2);
-}
-
-#[test]
-fn an_evaluator_search_on_the_clock_gives_up_slow_states_too() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gdl/games/ruleDepthExponential.kif");
-    let text = std::fs::read_to_string(path).expect("the corpus game");
-    let game = GdlGame::new(rules(&text));
-    let late = game.parse_state("((step 17))").expect("a state");
-    // The player knows its legal moves before it searches.
-    let mut legal = Vec::new();
-    game.legal_moves(&late, &mut legal);
-    let params = crate::search::sampled::SampledParams::new(4);
-    let mut search = crate::search::sampled::SampledSearch::new(params, crate::rng::stream(1, &[2]));
-    let started = std::time::Instant::now();
-    let deadline = started + std::time::Duration::from_millis(100);
-    let (choice, _) = search.choose_by(&game, &late, 0, deadline, &mut |_, _| 0.0);
-    assert!(started.elapsed() < std::time::Duration::from_millis(500), "took {:?}", started.elapsed());
-    assert!(choice.is_some());
     assert_eq!(game.take_error(), None);
 }
 
