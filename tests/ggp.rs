@@ -243,6 +243,24 @@ fn the_protocol_and_its_errors() {
     assert_eq!(server.send("( ABORT gone )").1, "aborted");
 }
 
+/// A game that spells a name two ways is read as GGP-Base's server reads it,
+/// case and all: `timeOut` is not `timeout`, so the game goes on to count 4
+/// (read case-insensitively it would end at count 2, and the player answer
+/// `nil` from then on, as it did in the corpus's wargame01).
+#[test]
+fn rules_are_read_case_and_all_as_the_game_server_reads_them() {
+    let server = Server::start(&["--player", "random"]);
+    let rules = "(role p) (init (count 1)) (succ 1 2) (succ 2 3) (succ 3 4) \
+                 (<= (next (count ?n)) (true (count ?m)) (succ ?m ?n)) (<= (legal p Tick) (true (count ?n))) \
+                 (<= timeout (true (count 2))) (<= terminal timeOut) (<= terminal (true (count 4))) (goal p 100)";
+    assert_eq!(server.send(&format!("( START c1 p ({rules}) 5 2 )")).1, "ready");
+    assert_eq!(server.send("( PLAY c1 NIL )").1, "Tick", "the move as the rules spell it");
+    assert_eq!(server.send("( PLAY c1 (Tick) )").1, "Tick", "count 2 is not the end");
+    assert_eq!(server.send("( PLAY c1 (TICK) )").1, "Tick", "a move read in another case when one name fits");
+    assert_eq!(server.send("( STOP c1 (Tick) )").1, "done");
+    assert!(server.log_with("match c1").contains("goals"), "{}", server.log_with(""));
+}
+
 #[test]
 fn uct_plays_games_of_any_number_of_roles_in_play() {
     let play = || {

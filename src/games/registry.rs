@@ -244,7 +244,10 @@ static FROM_TEXT: Mutex<Vec<(crate::gdl::EngineChoice, &'static Entry)>> = Mutex
 /// The GDL game whose rules are `text` (a game description as a GGP game
 /// server sends it, the rules without their enclosing list), named `name`
 /// in messages, reasoned over by `engine` (with `auto`, the compiled engine
-/// when the game compiles, else the prover). The same text and engine give
+/// when the game compiles, else the prover). Names are compared case and
+/// all, as GGP-Base's game server compares them ([`crate::gdl::Case`]): in
+/// the few games that spell a name two ways, a player reading them as one
+/// would play another game than the server's. The same text and engine give
 /// the same entry, so a server that plays one game again and again compiles
 /// it once; every other text is kept for the process, as files are.
 ///
@@ -261,11 +264,13 @@ pub fn gdl_from_text(name: &str, text: &str, engine: crate::gdl::EngineChoice) -
     }
     let mut sources = Sources::new();
     let file = sources.add(name.to_owned(), None, text.to_owned());
-    let rules = GdlRules::compile_with(name, sources, file, engine).map_err(|(sources, diags)| UnknownGame {
-        message: format!("`{name}` is not a GDL game this build can play"),
-        help: "the rules' diagnostics follow".to_owned(),
-        file: Some((sources, diags)),
-    })?;
+    let rules = GdlRules::compile_with(name, sources, file, engine, crate::gdl::Case::Sensitive).map_err(
+        |(sources, diags)| UnknownGame {
+            message: format!("`{name}` is not a GDL game this build can play"),
+            help: "the rules' diagnostics follow".to_owned(),
+            file: Some((sources, diags)),
+        },
+    )?;
     let mut loaded = FROM_TEXT.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, entry)) = loaded.iter().find(same) {
         return Ok(entry);

@@ -9,7 +9,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::term::{Sym, Symbols};
+use super::term::{Case, Sym, Symbols};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::syntax::{Atom, Sexp, SexpKind, Span};
 
@@ -94,7 +94,8 @@ impl Literal {
 pub struct Rule {
     pub head: Sentence,
     pub body: Vec<Literal>,
-    /// Variable names (lowercase, with `?`), indexed by [`Var`].
+    /// Variable names (with `?`; lowercase unless read case-sensitively),
+    /// indexed by [`Var`].
     pub vars: Vec<String>,
     pub span: Span,
 }
@@ -131,10 +132,12 @@ impl Description {
     /// Reads the top-level forms of a `.kif` file. Forms that cannot be
     /// rules are reported and skipped.
     pub fn read(file: FileId, forms: &[Sexp]) -> (Description, Vec<Diagnostic>) {
-        let mut symbols = Symbols::default();
-        for name in RESERVED {
-            symbols.intern(name);
-        }
+        Description::read_as(file, forms, Case::Insensitive)
+    }
+
+    /// [`Description::read`] with names compared by `case` (variables too).
+    pub fn read_as(file: FileId, forms: &[Sexp], case: Case) -> (Description, Vec<Diagnostic>) {
+        let symbols = Symbols::with_keywords(case, &RESERVED);
         let mut reader = Reader { file, symbols, spellings: FxHashMap::default(), diags: Vec::new(), vars: Vec::new() };
         let mut rules = Vec::new();
         for form in forms {
@@ -278,7 +281,10 @@ impl Reader {
                     return None;
                 };
                 if text.starts_with('?') {
-                    let name = text.to_lowercase();
+                    let name = match self.symbols.case() {
+                        Case::Insensitive => text.to_lowercase(),
+                        Case::Sensitive => text.clone(),
+                    };
                     let index = match self.vars.iter().position(|v| *v == name) {
                         Some(i) => i,
                         None => {

@@ -28,6 +28,7 @@ pub mod validate;
 
 pub use description::Description;
 pub use machine::{Engine, EngineChoice, Machine, Reasoner, State};
+pub use term::Case;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity, has_errors};
 
@@ -84,11 +85,23 @@ pub fn compile(
     validation: Validation,
     engine: EngineChoice,
 ) -> Result<(Machine, Vec<Diagnostic>), Vec<Diagnostic>> {
+    compile_as(file, text, validation, engine, Case::Insensitive)
+}
+
+/// [`compile`] with names compared by `case` (`ggp serve` reads the rules
+/// a game server sends as GGP-Base does, case and all).
+pub fn compile_as(
+    file: FileId,
+    text: &str,
+    validation: Validation,
+    engine: EngineChoice,
+    case: Case,
+) -> Result<(Machine, Vec<Diagnostic>), Vec<Diagnostic>> {
     let (forms, mut diags) = crate::syntax::read(file, text);
     if has_errors(&diags) {
         return Err(diags);
     }
-    let (desc, read_diags) = Description::read(file, &forms);
+    let (desc, read_diags) = Description::read_as(file, &forms, case);
     diags.extend(read_diags);
     if has_errors(&diags) {
         return Err(diags);

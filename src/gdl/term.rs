@@ -16,36 +16,93 @@ use rustc_hash::FxHashMap;
 /// A constant or function name, numbered in order of first appearance.
 pub type Sym = u32;
 
-/// The names of a game's symbols, lowercased (GDL is case-insensitive),
-/// and each as first spelled in the rules: a GGP game server compares the
-/// moves it gets with its own spelling (`(do thrustThrust)`), case and all.
+/// How a game's names are compared. GDL names are case-insensitive, but
+/// GGP-Base (and so the game servers built on it) compares them case and
+/// all: in a game that spells one name two ways (`nextRank`, `nextrank`) the
+/// two readings are different games, and a player must read the rules as its
+/// server does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Case {
+    /// Names that differ only in case are one name (the GDL specification).
+    #[default]
+    Insensitive,
+    /// Names that differ in case are different names, except the keywords
+    /// [`Symbols::with_keywords`] was given (as GGP-Base reads games).
+    Sensitive,
+}
+
+/// The names of a game's symbols, and each as first spelled in the rules: a
+/// GGP game server compares the moves it gets with its own spelling
+/// (`(do thrustThrust)`), case and all. Under [`Case::Insensitive`] a name
+/// is kept lowercase; under [`Case::Sensitive`] as written.
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
+    case: Case,
     names: Vec<String>,
     spellings: Vec<String>,
     ids: FxHashMap<String, Sym>,
+    /// Under [`Case::Sensitive`], each lowercased name and its symbol when
+    /// only one symbol lowercases to it: what [`Symbols::get`] falls back to.
+    folded: FxHashMap<String, Option<Sym>>,
+    /// The first `keywords` symbols are read in any case in either mode.
+    keywords: usize,
 }
 
 impl Symbols {
-    /// The symbol named `name` (any case), added if new.
+    /// Symbols compared by `case` whose first symbols are `keywords`
+    /// (lowercase), read in any case whatever `case` says.
+    pub fn with_keywords(case: Case, keywords: &[&str]) -> Symbols {
+        let mut symbols = Symbols { case, ..Symbols::default() };
+        for keyword in keywords {
+            symbols.intern(keyword);
+        }
+        symbols.keywords = keywords.len();
+        symbols
+    }
+
+    /// How names are compared.
+    pub fn case(&self) -> Case {
+        self.case
+    }
+
+    /// The key `name` is known by.
+    fn key(&self, name: &str) -> String {
+        let lower = name.to_lowercase();
+        let keyword = || self.ids.get(&lower).is_some_and(|&id| (id as usize) < self.keywords);
+        if self.case == Case::Insensitive || keyword() { lower } else { name.to_owned() }
+    }
+
+    /// The symbol named `name`, added if new.
     pub fn intern(&mut self, name: &str) -> Sym {
-        let canonical = name.to_lowercase();
-        if let Some(&id) = self.ids.get(&canonical) {
+        let key = self.key(name);
+        if let Some(&id) = self.ids.get(&key) {
             return id;
         }
         let id = self.names.len() as Sym;
-        self.names.push(canonical.clone());
+        if self.case == Case::Sensitive {
+            let folded = self.folded.entry(key.to_lowercase()).or_insert(Some(id));
+            if *folded != Some(id) {
+                *folded = None;
+            }
+        }
+        self.names.push(key.clone());
         self.spellings.push(name.to_owned());
-        self.ids.insert(canonical, id);
+        self.ids.insert(key, id);
         id
     }
 
-    /// The symbol named `name` (any case), if the game has one.
+    /// The symbol named `name`, if the game has one. Under [`Case::Sensitive`]
+    /// a name the rules do not spell so is still read in another case when
+    /// only one of the game's names matches it so.
     pub fn get(&self, name: &str) -> Option<Sym> {
-        self.ids.get(&name.to_lowercase()).copied()
+        match self.ids.get(&self.key(name)) {
+            Some(&id) => Some(id),
+            None if self.case == Case::Sensitive => self.folded.get(&name.to_lowercase()).copied().flatten(),
+            None => None,
+        }
     }
 
-    /// The canonical (lowercase) name of `sym`.
+    /// The canonical name of `sym` (lowercase under [`Case::Insensitive`]).
     pub fn name(&self, sym: Sym) -> &str {
         &self.names[sym as usize]
     }
@@ -246,6 +303,20 @@ mod tests {
         // As the rules first spelled it: `CELL`, whatever came after.
         symbols.intern("cell");
         assert_eq!(t1.spelled(&symbols), "(CELL 1 b)");
+    }
+
+    #[test]
+    fn case_sensitive_names_differ_in_case_but_keywords_do_not() {
+        let mut symbols = Symbols::with_keywords(Case::Sensitive, &["true"]);
+        let (camel, lower) = (symbols.intern("nextRank"), symbols.intern("nextrank"));
+        assert_ne!(camel, lower);
+        assert_eq!(symbols.intern("TRUE"), 0, "keywords are read in any case");
+        assert_eq!((symbols.name(camel), symbols.spelling(camel)), ("nextRank", "nextRank"));
+        assert_eq!(symbols.get("nextRank"), Some(camel));
+        assert_eq!(symbols.get("NEXTRANK"), None, "two names fold to it");
+        let timeout = symbols.intern("timeOut");
+        assert_eq!(symbols.get("TIMEOUT"), Some(timeout), "one name folds to it");
+        assert_eq!(symbols.get("step"), None);
     }
 
     #[test]

@@ -94,9 +94,9 @@ fn functor(term: &Term) -> Sym {
 
 /// The names of the fluents the rules can make or read: what `init` and
 /// `next` produce and `true` reads, by the name of the term.
-fn fluent_names(text: &str) -> Vec<Sym> {
+fn fluent_names(text: &str, case: crate::gdl::Case) -> Vec<Sym> {
     let (forms, _) = crate::syntax::read(FileId(0), text);
-    let (desc, _) = Description::read(FileId(0), &forms);
+    let (desc, _) = Description::read_as(FileId(0), &forms, case);
     let mut names = Vec::new();
     let mut add = |p: &Pattern| match p {
         Pattern::Const(s) | Pattern::Fn(s, _) => names.push(*s),
@@ -135,7 +135,7 @@ impl Features {
         symbols_by_name.sort_by(|a, b| symbols.name(*a).cmp(symbols.name(*b)));
         Features {
             game: GdlGame::new(rules),
-            fluent_names: fluent_names(&rules.text),
+            fluent_names: fluent_names(&rules.text, symbols.case()),
             symbols_by_name,
             name_hash: name_hashes(symbols),
         }

@@ -91,22 +91,26 @@ impl GdlRules {
     /// Compiles file `file` of `sources` as the game named `name` (the path
     /// as the user wrote it). Errors come with the sources they point into.
     pub fn compile(name: &str, sources: Sources, file: FileId) -> Result<GdlRules, (Sources, Vec<Diagnostic>)> {
-        GdlRules::compile_with(name, sources, file, crate::gdl::EngineChoice::Auto)
+        GdlRules::compile_with(name, sources, file, crate::gdl::EngineChoice::Auto, crate::gdl::Case::Insensitive)
     }
 
-    /// [`GdlRules::compile`] with the engine chosen (`ggp serve --engine`).
+    /// [`GdlRules::compile`] with the engine chosen (`ggp serve --engine`)
+    /// and names compared by `case` (`ggp serve` reads rules as GGP-Base
+    /// does).
     pub fn compile_with(
         name: &str,
         sources: Sources,
         file: FileId,
         engine: crate::gdl::EngineChoice,
+        case: crate::gdl::Case,
     ) -> Result<GdlRules, (Sources, Vec<Diagnostic>)> {
         let text = sources.get(file).text.clone();
         // Games run where GGP-Base's prover runs them, as `gdl perft` does.
-        let (machine, warnings) = match crate::gdl::compile(file, &text, crate::gdl::Validation::Lenient, engine) {
-            Ok(compiled) => compiled,
-            Err(diags) => return Err((sources, diags)),
-        };
+        let (machine, warnings) =
+            match crate::gdl::compile_as(file, &text, crate::gdl::Validation::Lenient, engine, case) {
+                Ok(compiled) => compiled,
+                Err(diags) => return Err((sources, diags)),
+            };
         let roles = machine.role_names();
         if roles.len() > usize::from(Role::MAX) {
             let message = format!("`{name}` declares {} roles; games have at most {}", roles.len(), Role::MAX);
