@@ -228,6 +228,31 @@ fn trace_reproduces_the_reference_lines() {
     assert_eq!(stdout.lines().filter(|l| l.contains(r#""terminal":"#)).count(), 2, "{stdout}");
 }
 
+/// `--case sensitive` reads a game as GGP-Base does: `timeOut` is not the
+/// `timeout` the rules define, so the game runs to count 4 (3 steps), where
+/// read as the specification says it ends at count 2 (1 step).
+#[test]
+fn case_sensitive_reading_tells_names_apart_by_case() {
+    let dir = temp("case");
+    let game = write(
+        &dir,
+        "timeout.kif",
+        "(role p) (init (count 1)) (succ 1 2) (succ 2 3) (succ 3 4)\n\
+         (<= (next (count ?n)) (true (count ?m)) (succ ?m ?n)) (<= (legal p Tick) (true (count ?n)))\n\
+         (<= timeout (true (count 2))) (<= terminal timeOut) (<= terminal (true (count 4))) (goal p 100)\n",
+    );
+    let last_line = |extra: &[&str]| {
+        let (code, stdout, stderr) = stratagem(&[&["gdl", "trace", &game, "--seeds", "0"], extra].concat());
+        assert_eq!(code, 0, "{stderr}");
+        let last: serde_json::Value = serde_json::from_str(stdout.lines().last().expect("a line")).expect("JSON");
+        (last["steps"].as_u64().expect("steps"), last["state"].clone())
+    };
+    assert_eq!(last_line(&["--case", "insensitive"]), (1, serde_json::json!(["(count 2)"])));
+    assert_eq!(last_line(&[]), (1, serde_json::json!(["(count 2)"])), "insensitive is the default");
+    assert_eq!(last_line(&["--case", "sensitive"]), (3, serde_json::json!(["(count 4)"])));
+    refused(&["gdl", "trace", &game, "--seeds", "0", "--case", "upper"], &["--case", "insensitive", "sensitive"]);
+}
+
 #[test]
 fn playouts_report_json() {
     let args = ["gdl", "playouts", TIC_TAC_TOE, "--seconds", "0.2", "--format", "json"];

@@ -36,6 +36,10 @@ pub enum GdlCommand {
         depth: u32,
         #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
+        /// How names are compared: `insensitive` as the GDL specification
+        /// says, `sensitive` as GGP-Base (and `ggp serve`) reads a game.
+        #[arg(long, value_enum, default_value_t = GdlCase::Insensitive)]
+        case: GdlCase,
     },
     /// Deterministic playouts as JSON lines (the reference trace format).
     Trace {
@@ -47,6 +51,10 @@ pub enum GdlCommand {
         max_steps: usize,
         #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
+        /// How names are compared: `insensitive` as the GDL specification
+        /// says, `sensitive` as GGP-Base (and `ggp serve`) reads a game.
+        #[arg(long, value_enum, default_value_t = GdlCase::Insensitive)]
+        case: GdlCase,
     },
     /// Uniformly random playouts for S seconds: playouts/s, expansions/s, mean length and goals.
     Playouts {
@@ -60,11 +68,33 @@ pub enum GdlCommand {
         format: Format,
         #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
         engine: GdlEngine,
+        /// How names are compared: `insensitive` as the GDL specification
+        /// says, `sensitive` as GGP-Base (and `ggp serve`) reads a game.
+        #[arg(long, value_enum, default_value_t = GdlCase::Insensitive)]
+        case: GdlCase,
         /// On the compiled engine, play one game at a time rather than 64 at once
         /// (bit-sliced): the speed of single-state reasoning, as search uses it.
         #[arg(long)]
         one_at_a_time: bool,
     },
+}
+
+/// How a game's names are compared ([`gdl::Case`]).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GdlCase {
+    /// `timeOut` and `timeout` are one name (the GDL specification).
+    Insensitive,
+    /// `timeOut` and `timeout` are two names (GGP-Base; `ggp serve`).
+    Sensitive,
+}
+
+impl GdlCase {
+    fn case(self) -> gdl::Case {
+        match self {
+            GdlCase::Insensitive => gdl::Case::Insensitive,
+            GdlCase::Sensitive => gdl::Case::Sensitive,
+        }
+    }
 }
 
 /// How GDL is reasoned over.
@@ -101,13 +131,13 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
 /// Loads and compiles the game at `path`; warnings, and which engine it
 /// runs on, go to stderr. `check` validates strictly, the commands that run
 /// the game run what GGP-Base's prover runs ([`gdl::compile`] has the policy).
-fn load(path: &Path, validation: Validation, engine: GdlEngine) -> Result<Machine, Failure> {
+fn load(path: &Path, validation: Validation, engine: GdlEngine, case: GdlCase) -> Result<Machine, Failure> {
     let mut sources = Sources::new();
     let file = sources
         .load_within(path, Limit::InputSize)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", path.display())))?;
     let text = sources.get(file).text.clone();
-    match gdl::compile(file, &text, validation, engine.choice()) {
+    match gdl::compile_as(file, &text, validation, engine.choice(), case.case()) {
         Ok((machine, warnings)) => {
             print_warnings(&sources, &warnings);
             if engine != GdlEngine::Prover {
@@ -127,7 +157,7 @@ pub fn run(command: GdlCommand) -> Outcome {
     match command {
         GdlCommand::Check { game, engine, propnet } => {
             let engine = engine.unwrap_or(if propnet { GdlEngine::Auto } else { GdlEngine::Prover });
-            let machine = load(&game, Validation::Strict, engine)?;
+            let machine = load(&game, Validation::Strict, engine, GdlCase::Insensitive)?;
             let plan = machine.plan();
             let recursive = plan.strata.iter().filter(|s| s.recursive).count();
             out(&format!(
@@ -175,11 +205,11 @@ pub fn run(command: GdlCommand) -> Outcome {
             }
             Ok(())
         }
-        GdlCommand::Perft { game, depth, engine } => {
+        GdlCommand::Perft { game, depth, engine, case } => {
             Limit::PerftDepth
                 .check(u64::from(depth), &format!("`--depth {depth}`"))
                 .map_err(|e| Failure::message("stratagem::limit", e))?;
-            let machine = load(&game, Validation::Lenient, engine)?;
+            let machine = load(&game, Validation::Lenient, engine, case)?;
             let (depths, stop_reason) =
                 gdl::perft::perft(&machine, depth as usize, 50_000_000).map_err(|e| prover_failure(&game, e))?;
             let report = gdl::perft::Perft {
@@ -192,8 +222,8 @@ pub fn run(command: GdlCommand) -> Outcome {
             out(&format!("{}\n", serde_json::to_string(&report).unwrap_or_default()));
             Ok(())
         }
-        GdlCommand::Trace { game, seeds: (a, b), max_steps, engine } => {
-            let machine = load(&game, Validation::Lenient, engine)?;
+        GdlCommand::Trace { game, seeds: (a, b), max_steps, engine, case } => {
+            let machine = load(&game, Validation::Lenient, engine, case)?;
             for seed in a..=b {
                 let mut text = String::new();
                 gdl::trace::trace(&machine, seed, max_steps, &mut text).map_err(|e| prover_failure(&game, e))?;
@@ -201,14 +231,14 @@ pub fn run(command: GdlCommand) -> Outcome {
             }
             Ok(())
         }
-        GdlCommand::Playouts { game, seconds, seed, format, engine, one_at_a_time } => {
+        GdlCommand::Playouts { game, seconds, seed, format, engine, case, one_at_a_time } => {
             if !(seconds.is_finite() && seconds >= 0.0) {
                 return Err(Failure::message(
                     "stratagem::gdl::seconds",
                     format!("`--seconds {seconds}` is not a duration: give a number of seconds, 0 or more"),
                 ));
             }
-            let machine = load(&game, Validation::Lenient, engine)?;
+            let machine = load(&game, Validation::Lenient, engine, case)?;
             let speed = gdl::playouts::playouts(&machine, seconds, seed, !one_at_a_time)
                 .map_err(|e| prover_failure(&game, e))?;
             if let Some(note) = &speed.note {
