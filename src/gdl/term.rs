@@ -31,10 +31,12 @@ pub enum Case {
     Sensitive,
 }
 
-/// The names of a game's symbols, and each as first spelled in the rules: a
-/// GGP game server compares the moves it gets with its own spelling
-/// (`(do thrustThrust)`), case and all. Under [`Case::Insensitive`] a name
-/// is kept lowercase; under [`Case::Sensitive`] as written.
+/// The names of a game's symbols, lowercased, and each as first spelled in
+/// the rules: a GGP game server compares the moves it gets with its own
+/// spelling (`(do thrustThrust)`), case and all. The lowercase names are the
+/// canonical text (states, the order of moves, the features evaluators
+/// read) under either [`Case`], so a game spelt one way reads the same
+/// both ways; under [`Case::Sensitive`] two symbols may share one.
 #[derive(Clone, Debug, Default)]
 pub struct Symbols {
     case: Case,
@@ -85,7 +87,7 @@ impl Symbols {
                 *folded = None;
             }
         }
-        self.names.push(key.clone());
+        self.names.push(name.to_lowercase());
         self.spellings.push(name.to_owned());
         self.ids.insert(key, id);
         id
@@ -102,7 +104,7 @@ impl Symbols {
         }
     }
 
-    /// The canonical name of `sym` (lowercase under [`Case::Insensitive`]).
+    /// The canonical (lowercase) name of `sym`.
     pub fn name(&self, sym: Sym) -> &str {
         &self.names[sym as usize]
     }
@@ -311,7 +313,7 @@ mod tests {
         let (camel, lower) = (symbols.intern("nextRank"), symbols.intern("nextrank"));
         assert_ne!(camel, lower);
         assert_eq!(symbols.intern("TRUE"), 0, "keywords are read in any case");
-        assert_eq!((symbols.name(camel), symbols.spelling(camel)), ("nextRank", "nextRank"));
+        assert_eq!((symbols.name(camel), symbols.spelling(camel)), ("nextrank", "nextRank"));
         assert_eq!(symbols.get("nextRank"), Some(camel));
         assert_eq!(symbols.get("NEXTRANK"), None, "two names fold to it");
         let timeout = symbols.intern("timeOut");

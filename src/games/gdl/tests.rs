@@ -69,6 +69,35 @@ fn moves_are_written_as_the_rules_spell_them_and_read_in_any_case() {
     assert_eq!(game.format_move(&s0, &mv), "(do thrustThrust)", "the spelling of its first appearance");
 }
 
+/// A game that spells each name one way is the same game read either way:
+/// the same states and moves in the same order, so an evaluator evolved on
+/// it sees the same features (`ggp serve` reads case and all, evolution
+/// does not).
+#[test]
+fn a_game_spelt_one_way_reads_the_same_in_either_case() {
+    let text = "(role Red) (role blue) (init (Cell A 1)) (init (control Red)) (succ 1 2) (succ 2 3) \
+                (<= (legal Red (Mark ?x)) (true (control Red)) (succ 1 ?x)) \
+                (<= (legal Red (Mark B)) (true (control Red))) (<= (legal blue noop) (true (control Red))) \
+                (<= (next (Cell B 2)) (does Red (Mark B))) (<= terminal (true (Cell B 2))) \
+                (<= (goal Red 100) (true (Cell B 2))) (<= (goal blue 0) (true (Cell B 2)))";
+    let read = |case| {
+        let mut sources = Sources::new();
+        let file = sources.add("test.kif", None, text.to_owned());
+        let rules = GdlRules::compile_with("test.kif", sources, file, crate::gdl::EngineChoice::Prover, case)
+            .unwrap_or_else(|(sources, diags)| panic!("{}", sources.render_plain(&diags)));
+        let game = GdlGame::new(Box::leak(Box::new(rules)));
+        let s0 = game.initial_state();
+        let mut legal = Vec::new();
+        game.legal_moves_of(&s0, 0, &mut legal);
+        let end = game.apply(&s0, &game.parse_move(&s0, "(mark b)").expect("a move"));
+        let texts: Vec<String> = legal.iter().map(|m| game.format_move(&s0, m)).collect();
+        (game.format_state(&s0), texts, game.format_state(&end))
+    };
+    let insensitive = read(crate::gdl::Case::Insensitive);
+    assert_eq!(insensitive.1, ["(Mark 2)", "(Mark B)"], "moves as spelt, in canonical order");
+    assert_eq!(insensitive, read(crate::gdl::Case::Sensitive));
+}
+
 #[test]
 fn moves_are_read_for_the_acting_role_or_as_a_joint_move() {
     let game = GdlGame::new(rules(STEPS));
