@@ -233,7 +233,7 @@ impl Reader {
                 if items.len() == 1 {
                     // `(p)` is not `p`: GGP-Base reads a list with no
                     // arguments as a relation of its own (test_case_3a).
-                    let text = format!("({})", self.symbols.name(name));
+                    let text = format!("({})", self.symbols.spelling(name));
                     name = self.symbols.intern(&text);
                 }
                 let args = items[1..].iter().map(|a| self.pattern(a)).collect::<Option<Vec<_>>>()?;
@@ -365,5 +365,20 @@ mod tests {
             let (_, diags) = describe(text);
             assert!(!diags.is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn lists_without_arguments_keep_their_spelling_as_relations() {
+        let text = "(role r) (<= (Open2) (true a)) (<= (open2) (true b))";
+        let relations = |case| {
+            let (forms, _) = read(FileId(0), text);
+            let (d, diags) = Description::read_as(FileId(0), &forms, case);
+            assert!(diags.is_empty(), "{diags:?}");
+            (d.rules[1].head.relation, d.rules[2].head.relation)
+        };
+        let (camel, lower) = relations(Case::Sensitive);
+        assert_ne!(camel, lower, "two relations, as GGP-Base reads them");
+        let (camel, lower) = relations(Case::Insensitive);
+        assert_eq!(camel, lower);
     }
 }

@@ -226,6 +226,12 @@ pub struct Workspace {
     pub budget: usize,
     /// When evaluation gives up, if it has a time limit (grounding has).
     deadline: Option<Instant>,
+    /// Join steps tried since the workspace was made: the work evaluation
+    /// did, which the facts it derived do not bound.
+    pub joins: u64,
+    /// The most join steps evaluation may try in all before giving up: a
+    /// clock that reads the same on any machine (choosing a plan uses it).
+    join_budget: u64,
 }
 
 impl Workspace {
@@ -249,6 +255,11 @@ impl Workspace {
         Workspace::with_static_strata(plan, budget, deadline, |_| true)
     }
 
+    /// Gives up evaluations once [`Workspace::joins`] reaches `joins`.
+    pub fn set_join_budget(&mut self, joins: u64) {
+        self.join_budget = joins;
+    }
+
     /// Like [`Workspace::with_limits`], evaluating only the static strata
     /// for which `wanted` holds; [`Workspace::evaluate_other_statics`] may
     /// evaluate the rest later, under a limit of their own.
@@ -259,8 +270,16 @@ impl Workspace {
         wanted: impl Fn(usize) -> bool,
     ) -> Result<Workspace, ProverError> {
         let tables = plan.relations.iter().map(|r| Table::new(r.arity, r.specs.clone())).collect();
-        let mut ws =
-            Workspace { tables, done: vec![false; plan.strata.len()], facts_made: 0, total_facts: 0, budget, deadline };
+        let mut ws = Workspace {
+            tables,
+            done: vec![false; plan.strata.len()],
+            facts_made: 0,
+            total_facts: 0,
+            budget,
+            deadline,
+            joins: 0,
+            join_budget: u64::MAX,
+        };
         for s in 0..plan.strata.len() {
             if plan.strata[s].dep == Dep::Static && wanted(s) {
                 ws.evaluate(plan, s)?;
@@ -347,14 +366,20 @@ impl Workspace {
     fn evaluate(&mut self, plan: &Plan, s: usize) -> Result<(), ProverError> {
         let stratum = &plan.strata[s];
         let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
-        let mut joiner = Joiner::new(&self.tables, self.budget, self.deadline, &mut out);
+        let mut joiner = Joiner::new(
+            &self.tables,
+            self.budget,
+            self.deadline,
+            self.join_budget.saturating_sub(self.joins),
+            &mut out,
+        );
         for &r in &stratum.rules {
             let rule = &plan.rules[r];
             joiner.run(rule, &rule.body, None);
         }
-        let exhausted = joiner.allowance == 0;
-        let late = joiner.late;
-        self.check_allowance(exhausted, late)?;
+        let (exhausted, late, overworked) = (joiner.allowance == 0, joiner.late, joiner.overworked);
+        self.joins += joiner.joins;
+        self.check_allowance(exhausted, late, overworked)?;
         let mut added = self.insert_all(&mut out)?;
         if stratum.recursive {
             // Rounds: each in-stratum literal reads the last round's facts,
@@ -369,7 +394,13 @@ impl Workspace {
                 for &(rel, _, end) in &ranges {
                     previous.insert(rel, end);
                 }
-                let mut joiner = Joiner::new(&self.tables, self.budget, self.deadline, &mut out);
+                let mut joiner = Joiner::new(
+                    &self.tables,
+                    self.budget,
+                    self.deadline,
+                    self.join_budget.saturating_sub(self.joins),
+                    &mut out,
+                );
                 for &r in &stratum.rules {
                     let rule = &plan.rules[r];
                     for body in &rule.deltas {
@@ -381,9 +412,9 @@ impl Workspace {
                         }
                     }
                 }
-                let exhausted = joiner.allowance == 0;
-                let late = joiner.late;
-                self.check_allowance(exhausted, late)?;
+                let (exhausted, late, overworked) = (joiner.allowance == 0, joiner.late, joiner.overworked);
+                self.joins += joiner.joins;
+                self.check_allowance(exhausted, late, overworked)?;
                 added = self.insert_all(&mut out)?;
             }
         }
@@ -398,9 +429,12 @@ impl Workspace {
         ))
     }
 
-    fn check_allowance(&self, exhausted: bool, late: bool) -> Result<(), ProverError> {
+    fn check_allowance(&self, exhausted: bool, late: bool, overworked: bool) -> Result<(), ProverError> {
         if late {
             return Err(ProverError("the evaluation ran past its time limit".to_owned()));
+        }
+        if overworked {
+            return Err(ProverError(format!("the evaluation tried more than {} joins", self.join_budget)));
         }
         if exhausted {
             return Err(self.over_budget());
@@ -435,6 +469,12 @@ struct Joiner<'a> {
     ticks: u32,
     /// Whether the deadline passed (the allowance is then 0).
     late: bool,
+    /// Joins tried by this joiner.
+    joins: u64,
+    /// Joins it may still try.
+    joins_left: u64,
+    /// Whether it wanted more joins than that (the allowance is then 0).
+    overworked: bool,
     binds: Vec<Option<Term>>,
     trail: Vec<u32>,
     out: &'a mut Vec<(usize, Vec<Term>)>,
@@ -445,9 +485,22 @@ impl<'a> Joiner<'a> {
         tables: &'a [Table],
         allowance: usize,
         deadline: Option<Instant>,
+        joins_left: u64,
         out: &'a mut Vec<(usize, Vec<Term>)>,
     ) -> Joiner<'a> {
-        Joiner { tables, allowance, deadline, ticks: 0, late: false, binds: Vec::new(), trail: Vec::new(), out }
+        Joiner {
+            tables,
+            allowance,
+            deadline,
+            ticks: 0,
+            late: false,
+            joins: 0,
+            joins_left,
+            overworked: false,
+            binds: Vec::new(),
+            trail: Vec::new(),
+            out,
+        }
     }
 
     /// Derives the rule's head for every way the body holds; with `delta`
@@ -463,6 +516,13 @@ impl<'a> Joiner<'a> {
         if self.allowance == 0 {
             return;
         }
+        if self.joins_left == 0 {
+            self.overworked = true;
+            self.allowance = 0;
+            return;
+        }
+        self.joins += 1;
+        self.joins_left -= 1;
         if let Some(deadline) = self.deadline {
             self.ticks += 1;
             if self.ticks >= 1 << 16 {
@@ -562,5 +622,47 @@ impl<'a> Joiner<'a> {
             self.join(rule, body, pos + 1, delta);
         }
         undo(&mut self.binds, &mut self.trail, mark);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::FileId;
+    use crate::gdl::description::Description;
+    use crate::gdl::plan::{Demand, Query};
+
+    /// `legal` joins 20 × 20 × 20 ways and derives nothing.
+    const BUSY: &str = "(role r)
+        (n 1) (n 2) (n 3) (n 4) (n 5) (n 6) (n 7) (n 8) (n 9) (n 10)
+        (n 11) (n 12) (n 13) (n 14) (n 15) (n 16) (n 17) (n 18) (n 19) (n 20)
+        (<= (init (on ?x)) (n ?x))
+        (<= (triple ?x ?y ?z) (n ?x) (n ?y) (n ?z))
+        (<= (legal r (go ?x)) (true (on ?x)) (true (on ?y)) (true (on ?z)) (not (triple ?x ?y ?z)))
+        (<= (next (on ?x)) (does r (go ?x)))
+        (<= terminal (true (on 2)))
+        (goal r 100)";
+
+    #[test]
+    fn a_join_budget_stops_work_that_derives_nothing() {
+        let (forms, _) = crate::syntax::read(FileId(0), BUSY);
+        let (desc, diags) = Description::read(FileId(0), &forms);
+        assert!(diags.is_empty(), "{diags:?}");
+        let (plan, _) = Plan::new(&desc, None, Demand::Off).expect("a plan");
+        let legal = |join_budget: Option<u64>| {
+            let mut ws = Workspace::new(&plan).expect("statics");
+            if let Some(joins) = join_budget {
+                ws.set_join_budget(ws.joins + joins);
+            }
+            let before = ws.joins;
+            let initial: Vec<Term> = ws.table(plan.init).facts().map(|f| f[0].clone()).collect();
+            ws.set_state(&plan, &initial);
+            ws.answer(&plan, Query::Legal).map(|()| ws.joins - before)
+        };
+        let joins = legal(None).expect("no limit");
+        assert!(joins > 400, "{joins} joins");
+        assert_eq!(legal(Some(joins)).expect("enough"), joins);
+        let e = legal(Some(joins / 2)).expect_err("half the joins");
+        assert!(e.0.contains("joins"), "{}", e.0);
     }
 }
