@@ -6,6 +6,7 @@
 //! moves, reachable or not (optimisation may not rely on reachability).
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use stratagem::diagnostic::Sources;
 use stratagem::gdl::description::{GOAL, LEGAL, NEXT, TERMINAL};
@@ -13,7 +14,7 @@ use stratagem::gdl::ground::{GroundEvaluator, Grounding, ground};
 use stratagem::gdl::propnet::{Propnet, goal_value};
 use stratagem::gdl::term::Term;
 use stratagem::gdl::trace::{choice, splitmix64};
-use stratagem::gdl::{Description, EngineChoice, Validation};
+use stratagem::gdl::{Case, Description, Engine, EngineChoice, Validation};
 
 const GDL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/gdl");
 
@@ -471,4 +472,23 @@ fn sliced_lanes_answer_as_the_packed_engine_does() {
         compared += 1;
     }
     assert!(compared >= GAMES.len().min(10), "too few games compared: {compared}");
+}
+
+/// A game server's start clock bounds the wait for the compiled engine:
+/// with no time left, `auto` plays on the prover and says why, and
+/// `compiled` is an error; with time, the game is compiled as ever.
+#[test]
+fn the_compiled_engine_is_waited_for_only_until_its_deadline() {
+    let (_, file, text) = read_game("games/ticTacToe");
+    let compile =
+        |engine, until| stratagem::gdl::compile_as(file, &text, Validation::Lenient, engine, Case::Insensitive, until);
+    let past = Some(Instant::now());
+    let (late, _) = compile(EngineChoice::Auto, past).unwrap_or_else(|_| panic!("tic-tac-toe loads"));
+    assert_eq!(late.engine(), Engine::Prover);
+    assert!(late.engine_note.contains("time left to load"), "{}", late.engine_note);
+    let errors = compile(EngineChoice::Compiled, past).err().expect("no time to compile");
+    assert!(errors.iter().any(|d| d.message.contains("time left to load")), "{errors:?}");
+    let later = Some(Instant::now() + Duration::from_secs(60));
+    let (compiled, _) = compile(EngineChoice::Auto, later).unwrap_or_else(|_| panic!("tic-tac-toe loads"));
+    assert_eq!(compiled.engine(), Engine::Compiled, "{}", compiled.engine_note);
 }

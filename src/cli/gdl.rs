@@ -137,7 +137,7 @@ fn load(path: &Path, validation: Validation, engine: GdlEngine, case: GdlCase) -
         .load_within(path, Limit::InputSize)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", path.display())))?;
     let text = sources.get(file).text.clone();
-    match gdl::compile_as(file, &text, validation, engine.choice(), case.case()) {
+    match gdl::compile_as(file, &text, validation, engine.choice(), case.case(), None) {
         Ok((machine, warnings)) => {
             print_warnings(&sources, &warnings);
             if engine != GdlEngine::Prover {

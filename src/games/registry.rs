@@ -250,12 +250,20 @@ static FROM_TEXT: Mutex<Vec<(crate::gdl::EngineChoice, &'static Entry)>> = Mutex
 /// would play another game than the server's. The same text and engine give
 /// the same entry, so a server that plays one game again and again compiles
 /// it once; every other text is kept for the process, as files are.
+/// Under `auto` the compiled engine must be ready by `until` (the start
+/// clock), else the game is played on the prover; the entry is kept so,
+/// and the next match of the same rules is played on the prover too.
 ///
 /// The list is not locked while the rules compile: a game that takes long to
 /// load must not hold up the next match's (`ggp serve` goes on to the next
 /// match when the server stops one still loading). Two loads of one text at
 /// once both compile it; the first kept is the one used after.
-pub fn gdl_from_text(name: &str, text: &str, engine: crate::gdl::EngineChoice) -> Result<&'static Entry, UnknownGame> {
+pub fn gdl_from_text(
+    name: &str,
+    text: &str,
+    engine: crate::gdl::EngineChoice,
+    until: Option<std::time::Instant>,
+) -> Result<&'static Entry, UnknownGame> {
     let same = |(e, entry): &&(crate::gdl::EngineChoice, &'static Entry)| {
         *e == engine && matches!(entry.engine, Engine::Gdl(r) if *r.text == *text)
     };
@@ -264,7 +272,7 @@ pub fn gdl_from_text(name: &str, text: &str, engine: crate::gdl::EngineChoice) -
     }
     let mut sources = Sources::new();
     let file = sources.add(name.to_owned(), None, text.to_owned());
-    let rules = GdlRules::compile_with(name, sources, file, engine, crate::gdl::Case::Sensitive).map_err(
+    let rules = GdlRules::compile_with(name, sources, file, engine, crate::gdl::Case::Sensitive, until).map_err(
         |(sources, diags)| UnknownGame {
             message: format!("`{name}` is not a GDL game this build can play"),
             help: "the rules' diagnostics follow".to_owned(),

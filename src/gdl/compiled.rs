@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 
 use self::assemble::assemble;
 use super::description::Description;
-use super::ground::ground;
+use super::ground::ground_until;
 use super::machine::{State, goal_values};
 use super::plan::Plan;
 use super::propnet::{Gate, GateId, Propnet, Size, goal_value};
@@ -63,6 +63,13 @@ const CONE_BLOCK: usize = 512;
 /// Edges of the optimised network above which the game is not compiled
 /// (code generation would take longer than the budget of a few seconds).
 pub const MAX_EDGES: usize = 3_000_000;
+
+/// A generous estimate of code generation's time, to tell whether it would
+/// end before a deadline: a quarter second and 2 µs an edge of the
+/// optimised network (across the corpus it took 0.6–2 µs an edge in large
+/// networks, up to 2 s in all).
+const COMPILE_BASE_MILLIS: u64 = 250;
+const COMPILE_NANOS_PER_EDGE: u64 = 2_000;
 
 /// Wires of the compiled code, at most.
 pub const MAX_WIRES: usize = 2_000_000;
@@ -190,13 +197,24 @@ pub struct Network {
 impl Network {
     /// Grounds and optimises `desc`; or says why it cannot be compiled.
     pub fn of(desc: &Description) -> Result<Network, String> {
+        Network::of_until(desc, None)
+    }
+
+    /// [`Network::of`], giving up when grounding, optimisation and the
+    /// compilation to follow (estimated from the network's edges) would not
+    /// be done by `until`.
+    pub fn of_until(desc: &Description, until: Option<Instant>) -> Result<Network, String> {
         let started = Instant::now();
-        let grounding = ground(desc).map_err(|diags| {
+        let grounding = ground_until(desc, until).map_err(|diags| {
             diags.first().map_or_else(|| "the game cannot be grounded".to_owned(), |d| d.message.clone())
         })?;
         let grounded = started.elapsed();
         let started = Instant::now();
         let goals_left_out = grounding.goals_left_out.clone();
+        let out_of_time = || "it would not be compiled in the time left to load the game".to_owned();
+        if until.is_some_and(|until| Instant::now() >= until) {
+            return Err(out_of_time());
+        }
         let raw = Propnet::new(&grounding);
         free_elsewhere(grounding);
         let net = raw.optimised();
@@ -208,6 +226,11 @@ impl Network {
                 "its propositional network has {} edges, more than the {MAX_EDGES} the compiler takes",
                 size.edges
             ));
+        }
+        let compilation = Duration::from_millis(COMPILE_BASE_MILLIS)
+            + Duration::from_nanos(COMPILE_NANOS_PER_EDGE * size.edges as u64);
+        if until.is_some_and(|until| Instant::now() + compilation >= until) {
+            return Err(out_of_time());
         }
         Ok(Network { net, goals_left_out, raw: raw_size, grounding: grounded, optimisation: started.elapsed() })
     }

@@ -156,14 +156,27 @@ pub fn ground_file(path: &std::path::Path) -> Result<Grounding, Vec<Diagnostic>>
 
 /// Grounds `desc`, or says why it cannot within the budget.
 pub fn ground(desc: &Description) -> Result<Grounding, Vec<Diagnostic>> {
+    ground_until(desc, None)
+}
+
+/// [`ground`], giving up at `until` too if it comes before the time budget
+/// ends (a game server's start clock).
+pub fn ground_until(desc: &Description, until: Option<Instant>) -> Result<Grounding, Vec<Diagnostic>> {
     // Bodies split where a variable can be projected away (decompose.rs).
     let split = super::decompose::decompose(desc);
     let desc = &split;
     let (real, _) = Plan::new(desc, None, Demand::Off)?;
     let is_static: FxHashSet<(Sym, usize)> =
         real.relations.iter().filter(|r| r.dep == Dep::Static).map(|r| (r.name, r.arity)).collect();
-    let deadline = Instant::now() + Duration::from_secs(GROUND_SECONDS);
-    let over_time = || format!("grounding takes longer than {GROUND_SECONDS} s, its time budget");
+    let budget_end = Instant::now() + Duration::from_secs(GROUND_SECONDS);
+    let deadline = until.map_or(budget_end, |until| until.min(budget_end));
+    let over_time = || {
+        if deadline < budget_end {
+            "grounding takes longer than the time left to load the game".to_owned()
+        } else {
+            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
+        }
+    };
     let over_budget = || format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game");
     let error = |why: String| vec![Diagnostic::error("stratagem::gdl::ground", why)];
     let goals_over = |over_time: bool| {

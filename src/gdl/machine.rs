@@ -197,18 +197,31 @@ impl Machine {
     /// under [`EngineChoice::Auto`] it falls back to the prover and
     /// [`Machine::engine_note`] says why.
     pub fn with_engine(desc: &Description, choice: EngineChoice) -> Result<Machine, Vec<Diagnostic>> {
+        Machine::with_engine_until(desc, choice, None)
+    }
+
+    /// [`Machine::with_engine`], where the compiled engine must be ready by
+    /// `until` (a game server's start clock): a game that would take longer
+    /// to ground and compile is reasoned about by the prover (under
+    /// [`EngineChoice::Auto`]; an error under [`EngineChoice::Compiled`]).
+    pub fn with_engine_until(
+        desc: &Description,
+        choice: EngineChoice,
+        until: Option<Instant>,
+    ) -> Result<Machine, Vec<Diagnostic>> {
         if choice == EngineChoice::Prover {
             return Machine::new(desc);
         }
         // Grounding and optimisation need neither the roles nor the initial
         // state: they run beside the prover's set-up (amazons: 0.4 s).
         let (machine, network) = std::thread::scope(|scope| {
-            let network =
-                std::thread::Builder::new().name("ground".to_owned()).spawn_scoped(scope, || Network::of(desc));
+            let network = std::thread::Builder::new()
+                .name("ground".to_owned())
+                .spawn_scoped(scope, || Network::of_until(desc, until));
             let machine = Machine::new(desc);
             let network = match network {
                 Ok(handle) => handle.join().unwrap_or_else(|_| Err("grounding stopped unexpectedly".to_owned())),
-                Err(_) => Network::of(desc),
+                Err(_) => Network::of_until(desc, until),
             };
             (machine, network)
         });

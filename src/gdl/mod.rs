@@ -85,17 +85,19 @@ pub fn compile(
     validation: Validation,
     engine: EngineChoice,
 ) -> Result<(Machine, Vec<Diagnostic>), Vec<Diagnostic>> {
-    compile_as(file, text, validation, engine, Case::Insensitive)
+    compile_as(file, text, validation, engine, Case::Insensitive, None)
 }
 
 /// [`compile`] with names compared by `case` (`ggp serve` reads the rules
-/// a game server sends as GGP-Base does, case and all).
+/// a game server sends as GGP-Base does, case and all) and the compiled
+/// engine wanted by `until` ([`Machine::with_engine_until`]).
 pub fn compile_as(
     file: FileId,
     text: &str,
     validation: Validation,
     engine: EngineChoice,
     case: Case,
+    until: Option<std::time::Instant>,
 ) -> Result<(Machine, Vec<Diagnostic>), Vec<Diagnostic>> {
     let (forms, mut diags) = crate::syntax::read(file, text);
     if has_errors(&diags) {
@@ -124,7 +126,7 @@ pub fn compile_as(
         ));
     }
     diags.append(&mut checked);
-    let machine = Machine::with_engine(&desc, engine).map_err(|mut errors| {
+    let machine = Machine::with_engine_until(&desc, engine, until).map_err(|mut errors| {
         diags.append(&mut errors);
         std::mem::take(&mut diags)
     })?;

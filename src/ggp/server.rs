@@ -112,22 +112,31 @@ fn respond(shared: &Shared, message: Message, received: Instant) -> Result<Strin
             let busy = lock(shared).is_some();
             Ok(format!("( ( name stratagem ) ( status {} ) )", if busy { "busy" } else { "available" }))
         }
-        Message::Start { id, role, rules, start_clock, play_clock } => start(
-            shared,
-            received,
-            Setup {
-                id,
-                role,
-                rules,
-                start_deadline: received + Duration::from_secs(u64::from(start_clock)),
-                margin: shared.config.margin,
-                player: shared.config.player.clone(),
-                engine: shared.config.engine,
-                seed: shared.config.seed,
-                learn: shared.config.learn,
-            },
-            Duration::from_secs(u64::from(play_clock)),
-        ),
+        Message::Start { id, role, rules, start_clock, play_clock } => {
+            let start_deadline = received + Duration::from_secs(u64::from(start_clock));
+            let play_clock = Duration::from_secs(u64::from(play_clock));
+            start(
+                shared,
+                received,
+                Setup {
+                    id,
+                    role,
+                    rules,
+                    start_deadline,
+                    // The first PLAY comes at the start deadline: half its
+                    // clock may still go to loading, half to the move.
+                    compiled_by: (start_deadline + play_clock / 2)
+                        .checked_sub(shared.config.margin)
+                        .unwrap_or(received),
+                    margin: shared.config.margin,
+                    player: shared.config.player.clone(),
+                    engine: shared.config.engine,
+                    seed: shared.config.seed,
+                    learn: shared.config.learn,
+                },
+                play_clock,
+            )
+        }
         Message::Play { id, moves } => {
             let Some((requests, play_clock)) = find(shared, &id) else {
                 return Err(HttpError::bad(format!("no match `{id}` is being played")));

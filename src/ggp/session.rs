@@ -72,6 +72,10 @@ pub struct Setup {
     pub role: String,
     pub rules: String,
     pub start_deadline: Instant,
+    /// When the compiled engine must be ready; a game that would take
+    /// longer to ground and compile is played on the prover rather than
+    /// answered late.
+    pub compiled_by: Instant,
     /// Time kept back from every deadline for the network and the reply.
     pub margin: Duration,
     pub player: PlayerKind,
@@ -110,7 +114,7 @@ const NO_MOVE: &str = "nil";
 pub fn run(setup: Setup, requests: Receiver<Envelope>, ready: Sender<()>) {
     let name = format!("match {}", setup.id);
     let size = format!("{} bytes of rules", setup.rules.len());
-    match registry::gdl_from_text(&name, &setup.rules, setup.engine) {
+    match registry::gdl_from_text(&name, &setup.rules, setup.engine, Some(setup.compiled_by)) {
         Ok(entry) => {
             let engine = entry.engine_name().unwrap_or("?");
             let header = format!("ggp: match {}: role {}, {size}, engine {engine}", setup.id, setup.role);

@@ -91,23 +91,24 @@ impl GdlRules {
     /// Compiles file `file` of `sources` as the game named `name` (the path
     /// as the user wrote it). Errors come with the sources they point into.
     pub fn compile(name: &str, sources: Sources, file: FileId) -> Result<GdlRules, (Sources, Vec<Diagnostic>)> {
-        GdlRules::compile_with(name, sources, file, crate::gdl::EngineChoice::Auto, crate::gdl::Case::Insensitive)
+        GdlRules::compile_with(name, sources, file, crate::gdl::EngineChoice::Auto, crate::gdl::Case::Insensitive, None)
     }
 
-    /// [`GdlRules::compile`] with the engine chosen (`ggp serve --engine`)
-    /// and names compared by `case` (`ggp serve` reads rules as GGP-Base
-    /// does).
+    /// [`GdlRules::compile`] with the engine chosen (`ggp serve --engine`),
+    /// names compared by `case` (`ggp serve` reads rules as GGP-Base does)
+    /// and the compiled engine wanted by `until` (the start clock).
     pub fn compile_with(
         name: &str,
         sources: Sources,
         file: FileId,
         engine: crate::gdl::EngineChoice,
         case: crate::gdl::Case,
+        until: Option<std::time::Instant>,
     ) -> Result<GdlRules, (Sources, Vec<Diagnostic>)> {
         let text = sources.get(file).text.clone();
         // Games run where GGP-Base's prover runs them, as `gdl perft` does.
         let (machine, warnings) =
-            match crate::gdl::compile_as(file, &text, crate::gdl::Validation::Lenient, engine, case) {
+            match crate::gdl::compile_as(file, &text, crate::gdl::Validation::Lenient, engine, case, until) {
                 Ok(compiled) => compiled,
                 Err(diags) => return Err((sources, diags)),
             };

@@ -83,7 +83,7 @@ fn a_game_spelt_one_way_reads_the_same_in_either_case() {
     let read = |case| {
         let mut sources = Sources::new();
         let file = sources.add("test.kif", None, text.to_owned());
-        let rules = GdlRules::compile_with("test.kif", sources, file, crate::gdl::EngineChoice::Prover, case)
+        let rules = GdlRules::compile_with("test.kif", sources, file, crate::gdl::EngineChoice::Prover, case, None)
             .unwrap_or_else(|(sources, diags)| panic!("{}", sources.render_plain(&diags)));
         let game = GdlGame::new(Box::leak(Box::new(rules)));
         let s0 = game.initial_state();
