@@ -486,7 +486,7 @@ fn the_compiled_engine_is_waited_for_only_until_its_deadline() {
     let (late, _) = compile(EngineChoice::Auto, past).unwrap_or_else(|_| panic!("tic-tac-toe loads"));
     assert_eq!(late.engine(), Engine::Prover);
     assert!(late.engine_note.contains("time left to load"), "{}", late.engine_note);
-    let errors = compile(EngineChoice::Compiled, past).err().expect("no time to compile");
+    let errors = compile(EngineChoice::Compiled, past).expect_err("no time to compile");
     assert!(errors.iter().any(|d| d.message.contains("time left to load")), "{errors:?}");
     let later = Some(Instant::now() + Duration::from_secs(60));
     let (compiled, _) = compile(EngineChoice::Auto, later).unwrap_or_else(|_| panic!("tic-tac-toe loads"));
