@@ -38,6 +38,18 @@ pub const WIN: u8 = 100;
 pub const DRAW: u8 = 50;
 pub const LOSS: u8 = 0;
 
+/// How a playout on the clock ended ([`Game::random_playout_scores_until`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayoutEnd {
+    /// Played to the end of the game.
+    Over,
+    /// Stopped after the most plies allowed, scored by the engine's judgement
+    /// of the state reached.
+    Cut,
+    /// Given up at the deadline after this many plies; no scores.
+    Late(u32),
+}
+
 /// Who acts in a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
@@ -217,27 +229,33 @@ pub trait Game {
         scores.extend(end.scores);
     }
 
-    /// [`Game::random_playout_scores`] within a deadline: `false`, with
-    /// `scores` untouched, when `deadline` passes before the game ends (a
+    /// [`Game::random_playout_scores`] within a deadline and, where the
+    /// engine can score a state before the end, `max_plies` moves. Late
+    /// (`scores` untouched) when `deadline` passes before the game ends (a
     /// search on the clock keeps its answer in time on engines that take
-    /// milliseconds a state). Engines whose playouts take microseconds may
-    /// ignore the deadline.
+    /// milliseconds a state); cut when the game is stopped after `max_plies`
+    /// and scored as the engine judges the state it reached (GDL: its goal
+    /// values). Engines whose playouts take microseconds may ignore both.
     fn random_playout_scores_until<R: Rng>(
         &self,
         state: &Self::State,
         rng: &mut R,
         scores: &mut Vec<u8>,
         deadline: std::time::Instant,
-    ) -> bool
+        max_plies: u32,
+    ) -> PlayoutEnd
     where
         Self: Sized,
     {
-        let Some(end) = super::playout::random_joint_playout_until(self, state, rng, Some(deadline)) else {
-            return false;
-        };
-        scores.clear();
-        scores.extend(end.scores);
-        true
+        let _ = max_plies;
+        match super::playout::random_joint_playout_within(self, state, rng, Some(deadline), u32::MAX) {
+            Ok(end) => {
+                scores.clear();
+                scores.extend(end.scores);
+                PlayoutEnd::Over
+            }
+            Err(plies) => PlayoutEnd::Late(plies),
+        }
     }
 
     /// The score of `role` (0–100) once the game is over; `None` before.

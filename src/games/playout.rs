@@ -80,10 +80,10 @@ pub struct JointPlayout<S> {
 /// move, a chance outcome drawn with its probability, or a joint move of
 /// uniformly drawn moves, one per role.
 pub fn random_joint_playout<G: Game, R: Rng>(game: &G, state: &G::State, rng: &mut R) -> JointPlayout<G::State> {
-    match random_joint_playout_until(game, state, rng, None) {
-        Some(end) => end,
-        // Not reached: without a deadline the playout runs to the end.
-        None => JointPlayout { state: state.clone(), scores: vec![0; game.n_roles()], turns: 0 },
+    match random_joint_playout_within(game, state, rng, None, u32::MAX) {
+        Ok(end) => end,
+        // Not reached: without a deadline or a cap the playout runs to the end.
+        Err(_) => JointPlayout { state: state.clone(), scores: vec![0; game.n_roles()], turns: 0 },
     }
 }
 
@@ -96,12 +96,25 @@ pub fn random_joint_playout_until<G: Game, R: Rng>(
     rng: &mut R,
     deadline: Option<Instant>,
 ) -> Option<JointPlayout<G::State>> {
+    random_joint_playout_within(game, state, rng, deadline, u32::MAX).ok()
+}
+
+/// [`random_joint_playout_until`], stopped after `max_turns` turns: the
+/// state reached then may not be over, and its scores are 0 (the caller
+/// scores it). `Err(turns)` when the deadline came first, after `turns`.
+pub fn random_joint_playout_within<G: Game, R: Rng>(
+    game: &G,
+    state: &G::State,
+    rng: &mut R,
+    deadline: Option<Instant>,
+    max_turns: u32,
+) -> Result<JointPlayout<G::State>, u32> {
     let mut state = state.clone();
     let mut scratch = Vec::new();
     let mut turns = 0;
-    loop {
+    while turns < max_turns {
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            return None;
+            return Err(turns);
         }
         match game.turn(&state) {
             Turn::Over => break,
@@ -127,7 +140,8 @@ pub fn random_joint_playout_until<G: Game, R: Rng>(
         turns += 1;
     }
     // By the model's invariant a state without moves is over; a missing score
-    // would be an engine bug, scored as 0 rather than a panic.
+    // would be an engine bug (or a playout cut short), scored as 0 rather
+    // than a panic.
     let scores = (0..game.n_roles()).map(|r| game.score(&state, r as u8).unwrap_or(0)).collect();
-    Some(JointPlayout { state, scores, turns })
+    Ok(JointPlayout { state, scores, turns })
 }

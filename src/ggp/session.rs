@@ -247,7 +247,12 @@ impl GameTask for Match {
             (k, PlayerKind::Evaluator(_)) => {
                 format!(", {k} searches, mean depth {:.1}", player.depths as f64 / k as f64)
             }
-            (k, _) => format!(", uct {} iterations in {k} searches", player.iterations),
+            (k, _) => match player.uct.playout_plies() {
+                u32::MAX => format!(", uct {} iterations in {k} searches", player.iterations),
+                plies => {
+                    format!(", uct {} iterations in {k} searches, playouts cut at {plies} plies", player.iterations)
+                }
+            },
         };
         let searched = match player.dead_ends {
             0 => searched,

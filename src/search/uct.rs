@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rustc_hash::FxHashMap;
 
-use crate::games::{Game, Player, Role, Turn, TwoPlayer};
+use crate::games::{Game, Player, PlayoutEnd, Role, Turn, TwoPlayer};
 use crate::rng::GpRng;
 
 /// UCB1's exploration constant on the 0–100 scale (`sqrt(2)` on [0, 1] is
@@ -165,7 +165,28 @@ pub struct Uct<G: Game> {
     /// The search's deadline, when it runs on the clock: a playout still
     /// going then is given up and its iteration not counted.
     deadline: Option<Instant>,
+    /// The most plies a playout on the clock may play before the engine
+    /// scores the state it reached (no limit at first). Halved below the
+    /// depth a given-up playout had reached when a search on the clock
+    /// completes fewer than [`FEW_ITERATIONS`], doubled when one completes
+    /// [`MANY_ITERATIONS`]: on an engine that takes a play clock for one
+    /// game (the prover on a large game) the search still samples.
+    playout_plies: u32,
+    /// The plies a playout given up at the deadline had played, in this
+    /// search.
+    given_up_at: Option<u32>,
 }
+
+/// Searches on the clock that complete fewer iterations than this shorten
+/// the playouts of the next.
+pub const FEW_ITERATIONS: u64 = 4;
+
+/// Searches on the clock that complete this many iterations lengthen the
+/// playouts of the next, when they are cut.
+pub const MANY_ITERATIONS: u64 = 32;
+
+/// Past this many plies a playout cap is lifted.
+const LONGEST_CUT: u32 = 1 << 12;
 
 impl<G: Game> Uct<G> {
     pub fn new(params: UctParams, rng: GpRng) -> Uct<G> {
@@ -178,7 +199,15 @@ impl<G: Game> Uct<G> {
             scratch: Vec::new(),
             dead_ends: 0,
             deadline: None,
+            playout_plies: u32::MAX,
+            given_up_at: None,
         }
+    }
+
+    /// The most plies a playout on the clock plays before it is scored
+    /// (`u32::MAX`: no limit).
+    pub fn playout_plies(&self) -> u32 {
+        self.playout_plies
     }
 
     /// Forgets the tree.
@@ -254,6 +283,7 @@ impl<G: Game> Uct<G> {
             Budget::Until(deadline) => Some(deadline),
         };
         game.set_deadline(self.deadline);
+        self.given_up_at = None;
         if self.nodes.is_empty() {
             match self.make_node(game, state.clone()) {
                 Some(root) => self.nodes.push(root),
@@ -282,6 +312,9 @@ impl<G: Game> Uct<G> {
             iterations += 1;
         }
         game.set_deadline(None);
+        if self.deadline.is_some() {
+            self.adapt_playout_plies(iterations);
+        }
         SearchStats {
             iterations,
             nodes: self.nodes.len(),
@@ -313,13 +346,33 @@ impl<G: Game> Uct<G> {
         self.scratch.first().cloned()
     }
 
+    /// Shortens or lengthens the playouts of the next search on the clock
+    /// by how many iterations this one completed.
+    fn adapt_playout_plies(&mut self, iterations: u64) {
+        if iterations < FEW_ITERATIONS {
+            if let Some(plies) = self.given_up_at.filter(|&p| p >= 2) {
+                self.playout_plies = self.playout_plies.min(plies / 2);
+            }
+        } else if iterations >= MANY_ITERATIONS && self.playout_plies != u32::MAX {
+            self.playout_plies = if self.playout_plies >= LONGEST_CUT { u32::MAX } else { self.playout_plies * 2 };
+        }
+    }
+
     /// A random game from `state`: every role's score into `self.scores`
     /// (all 0 where the engine failed on the way, as at a dead end); `false`
     /// when the deadline came first.
     fn play_out(&mut self, game: &G, state: &G::State) -> bool {
         match self.deadline {
             Some(deadline) => {
-                if !game.random_playout_scores_until(state, &mut self.rng, &mut self.scores, deadline) {
+                let end = game.random_playout_scores_until(
+                    state,
+                    &mut self.rng,
+                    &mut self.scores,
+                    deadline,
+                    self.playout_plies,
+                );
+                if let PlayoutEnd::Late(plies) = end {
+                    self.given_up_at = Some(self.given_up_at.map_or(plies, |p| p.max(plies)));
                     return false;
                 }
             }

@@ -132,8 +132,9 @@ impl Game for GdlTwoPlayer {
         rng: &mut R,
         scores: &mut Vec<u8>,
         deadline: std::time::Instant,
-    ) -> bool {
-        self.game.random_playout_scores_until(&pos.state, rng, scores, deadline)
+        max_plies: u32,
+    ) -> crate::games::PlayoutEnd {
+        self.game.random_playout_scores_until(&pos.state, rng, scores, deadline, max_plies)
     }
 
     fn parse_state(&self, text: &str) -> Result<GdlPosition, ParseError> {

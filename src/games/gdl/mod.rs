@@ -46,7 +46,7 @@ use rand::{Rng, RngExt};
 pub use alternating::{GdlPosition, GdlTwoPlayer};
 
 use super::domain::{FeatureDef, GpDomain, NativeDef};
-use super::{Game, ParseError, Player, Role, Turn};
+use super::{Game, ParseError, Player, PlayoutEnd, Role, Turn};
 use crate::diagnostic::{Diagnostic, FileId, Sources};
 use crate::gdl::playouts::MAX_PLAYOUT_STEPS;
 use crate::gdl::term::Term;
@@ -556,30 +556,40 @@ impl Game for GdlGame {
     }
 
     /// The compiled engine's playouts take microseconds and ignore the
-    /// deadline; the prover's are checked move by move.
+    /// deadline and the cap; the prover's are checked move by move, and one
+    /// cut after `max_plies` is scored by the goal values of the state it
+    /// reached (0 for a role the rules give none there): in many games
+    /// they say who is ahead (a piece count, a partial line), elsewhere all
+    /// roles score alike.
     fn random_playout_scores_until<R: Rng>(
         &self,
         state: &State,
         rng: &mut R,
         scores: &mut Vec<u8>,
         deadline: std::time::Instant,
-    ) -> bool {
+        max_plies: u32,
+    ) -> PlayoutEnd {
+        scores.clear();
         if let Some(goals) = self.compiled_playout(state, rng) {
-            scores.clear();
             scores.extend(goals.iter().map(|g| g.map_or(0, |v| v.min(100) as u8)));
-            return true;
+            return PlayoutEnd::Over;
         }
         if self.failed.load(Ordering::Relaxed) {
-            scores.clear();
             scores.resize(self.n_roles(), 0);
-            return true;
+            return PlayoutEnd::Over;
         }
-        let Some(end) = crate::games::playout::random_joint_playout_until(self, state, rng, Some(deadline)) else {
-            return false;
+        let end = match crate::games::playout::random_joint_playout_within(self, state, rng, Some(deadline), max_plies)
+        {
+            Ok(end) => end,
+            Err(plies) => return PlayoutEnd::Late(plies),
         };
-        scores.clear();
-        scores.extend(end.scores);
-        true
+        if end.turns < max_plies || self.turn(&end.state) == Turn::Over {
+            scores.extend(end.scores);
+            return PlayoutEnd::Over;
+        }
+        let goals = self.goals(&end.state).unwrap_or_default();
+        scores.extend((0..self.n_roles()).map(|r| goals.get(r).copied().flatten().map_or(0, |v| v.min(100) as u8)));
+        PlayoutEnd::Cut
     }
 
     fn score(&self, state: &State, role: Role) -> Option<u8> {

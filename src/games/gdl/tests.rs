@@ -170,3 +170,34 @@ fn the_two_player_view_needs_alternation_and_goals() {
     let e = game.take_error().expect("no goal for b");
     assert!(e.starts_with("test.kif: b has no goal value in the terminal state"), "{e}");
 }
+
+/// On the prover a playout on the clock cut after `max_plies` is scored by
+/// the goal values of the state it reached; one that ends sooner by the
+/// game's end.
+#[test]
+fn a_cut_playout_is_scored_by_the_goals_of_its_state() {
+    let text = "(role r) (init (step 0)) (succ 0 1) (succ 1 2) (succ 2 3)
+        (legal r tick) (<= (next (step ?y)) (true (step ?x)) (succ ?x ?y))
+        (<= terminal (true (step 3)))
+        (<= (goal r 70) (true (step 1))) (<= (goal r 20) (true (step 2))) (<= (goal r 100) (true (step 3)))";
+    let mut sources = Sources::new();
+    let file = sources.add("test.kif", None, text.to_owned());
+    let rules = GdlRules::compile_with(
+        "test.kif",
+        sources,
+        file,
+        crate::gdl::EngineChoice::Prover,
+        crate::gdl::Case::Insensitive,
+        None,
+    )
+    .unwrap_or_else(|(sources, diags)| panic!("{}", sources.render_plain(&diags)));
+    let game = GdlGame::new(Box::leak(Box::new(rules)));
+    let s0 = game.initial_state();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut rng = crate::rng::stream(1, &[]);
+    let mut scores = Vec::new();
+    for (plies, end, score) in [(1, PlayoutEnd::Cut, 70), (2, PlayoutEnd::Cut, 20), (3, PlayoutEnd::Over, 100)] {
+        assert_eq!(game.random_playout_scores_until(&s0, &mut rng, &mut scores, deadline, plies), end);
+        assert_eq!(scores, [score], "cut after {plies}");
+    }
+}

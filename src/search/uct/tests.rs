@@ -285,6 +285,90 @@ fn a_playout_longer_than_the_clock_is_given_up_and_a_move_still_chosen() {
     assert_eq!(stats.iterations, 3);
 }
 
+/// One role moves 0 or 1 a thousand times, a millisecond a move; only the
+/// first move counts (1 scores 100, 0 scores 0), and the engine can score a
+/// playout it cuts short, as a GDL game scores a state by its goals.
+struct Long;
+
+impl Game for Long {
+    /// Plies played and the first move (2 before it).
+    type State = (u16, u8);
+    type Move = u8;
+    fn name(&self) -> &str {
+        "long"
+    }
+    fn n_roles(&self) -> usize {
+        1
+    }
+    fn role_name(&self, _: Role) -> &str {
+        "solo"
+    }
+    fn initial_state(&self) -> (u16, u8) {
+        (0, 2)
+    }
+    fn turn(&self, s: &(u16, u8)) -> Turn {
+        if s.0 < 1000 { Turn::Role(0) } else { Turn::Over }
+    }
+    fn legal_moves(&self, s: &(u16, u8), moves: &mut Vec<u8>) {
+        moves.clear();
+        if s.0 < 1000 {
+            moves.extend([0, 1]);
+        }
+    }
+    fn apply(&self, s: &(u16, u8), mv: &u8) -> (u16, u8) {
+        std::thread::sleep(Duration::from_millis(1));
+        (s.0 + 1, if s.1 == 2 { *mv } else { s.1 })
+    }
+    fn score(&self, s: &(u16, u8), _: Role) -> Option<u8> {
+        (s.0 >= 1000).then_some(100 * s.1)
+    }
+    fn random_playout_scores_until<R: rand::Rng>(
+        &self,
+        state: &(u16, u8),
+        rng: &mut R,
+        scores: &mut Vec<u8>,
+        deadline: Instant,
+        max_plies: u32,
+    ) -> PlayoutEnd {
+        match crate::games::playout::random_joint_playout_within(self, state, rng, Some(deadline), max_plies) {
+            Err(plies) => PlayoutEnd::Late(plies),
+            Ok(end) => {
+                *scores = vec![[0, 100, 50][usize::from(end.state.1)]];
+                if end.state.0 >= 1000 { PlayoutEnd::Over } else { PlayoutEnd::Cut }
+            }
+        }
+    }
+    fn parse_state(&self, text: &str) -> Result<(u16, u8), ParseError> {
+        Err(ParseError::new("no text format", 0..text.len()))
+    }
+    fn format_state(&self, s: &(u16, u8)) -> String {
+        format!("{s:?}")
+    }
+    fn parse_move(&self, _: &(u16, u8), text: &str) -> Result<u8, ParseError> {
+        Err(ParseError::new("no text format", 0..text.len()))
+    }
+    fn format_move(&self, _: &(u16, u8), mv: &u8) -> String {
+        mv.to_string()
+    }
+}
+
+#[test]
+fn playouts_longer_than_the_clock_are_cut_until_the_search_samples() {
+    let game = Long;
+    let mut search = uct::<Long>(5);
+    let root = game.initial_state();
+    let clock = || Budget::Until(Instant::now() + Duration::from_millis(100));
+    let first = search.search(&game, &root, clock());
+    assert_eq!(first.iterations, 0, "a whole playout takes a second");
+    assert!(search.playout_plies() < 100, "cut below the plies reached: {}", search.playout_plies());
+    let mut last = first;
+    for _ in 0..8 {
+        last = search.search(&game, &root, clock());
+    }
+    assert!(last.iterations >= FEW_ITERATIONS, "{last:?}, playouts cut at {}", search.playout_plies());
+    assert_eq!(search.best_move(0).map(|(mv, _)| mv), Some(1), "cut playouts are scored by the engine");
+}
+
 #[test]
 fn self_play_at_tic_tac_toe_is_a_draw() {
     let game = TicTacToe;
