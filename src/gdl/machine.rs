@@ -125,7 +125,7 @@ impl Machine {
         // Candidates are first tried within a tenth of the fact budget, so
         // that one whose static relations are too large to compute whole
         // (sudoku) is given up early.
-        let mut best: Option<(usize, Demand, Plan)> = None;
+        let mut best: Option<(usize, Demand, Plan, Workspace)> = None;
         let mut least_joins: Option<u64> = None;
         let mut last_error = None;
         let attempts = [Demand::Off, Demand::Dynamic, Demand::All].map(|d| (d, FACT_BUDGET / 10));
@@ -159,15 +159,14 @@ impl Machine {
                 Some((best_cost, ..)) => 2 * cost < *best_cost,
             };
             if better {
-                best = Some((cost, demand, candidate));
+                best = Some((cost, demand, candidate, ws));
             }
         }
-        let Some((_, demand, rough)) = best else {
+        let Some((_, demand, rough, sample)) = best else {
             let e = last_error.unwrap_or_else(|| ProverError("the initial state could not be evaluated".to_owned()));
             return Err(limit(e));
         };
-        let mut sample = Workspace::new(&rough).map_err(limit)?;
-        sample_initial_state(&rough, &mut sample);
+        // The chosen candidate's tables hold the initial state's facts.
         let stats = statistics(&rough, &sample);
         let (plan, warnings) = Plan::new(desc, Some(&stats), demand)?;
         let base = Workspace::new(&plan).map_err(limit)?;
