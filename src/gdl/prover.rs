@@ -366,20 +366,13 @@ impl Workspace {
     fn evaluate(&mut self, plan: &Plan, s: usize) -> Result<(), ProverError> {
         let stratum = &plan.strata[s];
         let mut out: Vec<(usize, Vec<Term>)> = Vec::new();
-        let mut joiner = Joiner::new(
-            &self.tables,
-            self.budget,
-            self.deadline,
-            self.join_budget.saturating_sub(self.joins),
-            &mut out,
-        );
+        let mut joiner = self.joiner(&mut out);
         for &r in &stratum.rules {
             let rule = &plan.rules[r];
             joiner.run(rule, &rule.body, None);
         }
-        let (exhausted, late, overworked) = (joiner.allowance == 0, joiner.late, joiner.overworked);
-        self.joins += joiner.joins;
-        self.check_allowance(exhausted, late, overworked)?;
+        let outcome = joiner.outcome();
+        self.account(outcome)?;
         let mut added = self.insert_all(&mut out)?;
         if stratum.recursive {
             // Rounds: each in-stratum literal reads the last round's facts,
@@ -394,13 +387,7 @@ impl Workspace {
                 for &(rel, _, end) in &ranges {
                     previous.insert(rel, end);
                 }
-                let mut joiner = Joiner::new(
-                    &self.tables,
-                    self.budget,
-                    self.deadline,
-                    self.join_budget.saturating_sub(self.joins),
-                    &mut out,
-                );
+                let mut joiner = self.joiner(&mut out);
                 for &r in &stratum.rules {
                     let rule = &plan.rules[r];
                     for body in &rule.deltas {
@@ -412,9 +399,8 @@ impl Workspace {
                         }
                     }
                 }
-                let (exhausted, late, overworked) = (joiner.allowance == 0, joiner.late, joiner.overworked);
-                self.joins += joiner.joins;
-                self.check_allowance(exhausted, late, overworked)?;
+                let outcome = joiner.outcome();
+                self.account(outcome)?;
                 added = self.insert_all(&mut out)?;
             }
         }
@@ -429,7 +415,15 @@ impl Workspace {
         ))
     }
 
-    fn check_allowance(&self, exhausted: bool, late: bool, overworked: bool) -> Result<(), ProverError> {
+    /// A joiner over the tables, within what is left of the budgets.
+    fn joiner<'a>(&'a self, out: &'a mut Vec<(usize, Vec<Term>)>) -> Joiner<'a> {
+        Joiner::new(&self.tables, self.budget, self.deadline, self.join_budget.saturating_sub(self.joins), out)
+    }
+
+    /// Counts a joiner's work; an error if it stopped short of a budget.
+    fn account(&mut self, outcome: JoinOutcome) -> Result<(), ProverError> {
+        self.joins += outcome.joins;
+        let JoinOutcome { exhausted, late, overworked, .. } = outcome;
         if late {
             return Err(ProverError("the evaluation ran past its time limit".to_owned()));
         }
@@ -456,6 +450,15 @@ impl Workspace {
         }
         Ok(added)
     }
+}
+
+/// How a joiner's run went.
+struct JoinOutcome {
+    joins: u64,
+    /// It made as many derivations as it was allowed.
+    exhausted: bool,
+    late: bool,
+    overworked: bool,
 }
 
 /// One rule's nested-loop join.
@@ -501,6 +504,10 @@ impl<'a> Joiner<'a> {
             trail: Vec::new(),
             out,
         }
+    }
+
+    fn outcome(&self) -> JoinOutcome {
+        JoinOutcome { joins: self.joins, exhausted: self.allowance == 0, late: self.late, overworked: self.overworked }
     }
 
     /// Derives the rule's head for every way the body holds; with `delta`
