@@ -199,10 +199,11 @@ impl Machine {
         Machine::with_engine_until(desc, choice, None)
     }
 
-    /// [`Machine::with_engine`], where the compiled engine must be ready by
-    /// `until` (a game server's start clock): a game that would take longer
-    /// to ground and compile is reasoned about by the prover (under
-    /// [`EngineChoice::Auto`]; an error under [`EngineChoice::Compiled`]).
+    /// [`Machine::with_engine`], where under [`EngineChoice::Auto`] the
+    /// compiled engine must be ready by `until` (a game server's start
+    /// clock): a game that would take longer to ground and compile is
+    /// reasoned about by the prover. [`EngineChoice::Compiled`], asked for
+    /// by name, is waited for.
     pub fn with_engine_until(
         desc: &Description,
         choice: EngineChoice,
@@ -211,6 +212,7 @@ impl Machine {
         if choice == EngineChoice::Prover {
             return Machine::new(desc);
         }
+        let until = until.filter(|_| choice == EngineChoice::Auto);
         // Grounding and optimisation need neither the roles nor the initial
         // state: they run beside the prover's set-up (amazons: 0.4 s).
         let (machine, network) = std::thread::scope(|scope| {
