@@ -25,6 +25,9 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rustc_hash::FxHashMap;
 
 use super::{GdlGame, GdlRules};
 use crate::diagnostic::FileId;
@@ -45,6 +48,9 @@ pub const PROJECTION_SEED: u64 = 2006;
 /// its own), its fluent names and its symbols in name order, each symbol's
 /// name hash.
 struct Features {
+    /// A number no other `Features` of the process has: the key of this
+    /// thread's caches (an address could be reused by the next game's).
+    id: usize,
     game: GdlGame,
     fluent_names: Vec<Sym>,
     symbols_by_name: Vec<Sym>,
@@ -126,14 +132,24 @@ fn fluent_names(text: &str, case: crate::gdl::Case) -> Vec<Sym> {
 thread_local! {
     /// The last projection computed on this thread: (game, state, inputs).
     static LAST_PROJECTION: RefCell<Option<(usize, State, [u32; PROJECTION_INPUTS])>> = const { RefCell::new(None) };
+    /// Each fluent's projection input, for one game: hashing a fluent's
+    /// names is most of a projection's cost, and a game's states keep
+    /// meeting the same fluents (shared terms: the lookup compares
+    /// pointers). Forgotten past [`MEMO_FLUENTS`] fluents.
+    static INPUT_MEMO: RefCell<(usize, FxHashMap<Term, u8>)> = RefCell::new((0, FxHashMap::default()));
 }
+
+/// The most fluents [`INPUT_MEMO`] keeps.
+const MEMO_FLUENTS: usize = 1 << 16;
 
 impl Features {
     fn new(rules: &'static GdlRules) -> Features {
         let symbols = &rules.machine.symbols;
         let mut symbols_by_name: Vec<Sym> = (0..symbols.len() as Sym).collect();
         symbols_by_name.sort_by(|a, b| symbols.name(*a).cmp(symbols.name(*b)));
+        static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
         Features {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             game: GdlGame::new(rules),
             fluent_names: fluent_names(&rules.text, symbols.case()),
             symbols_by_name,
@@ -185,7 +201,7 @@ impl Features {
     }
 
     fn projection(&self, state: &State, input: usize) -> f64 {
-        let id = self as *const Features as usize;
+        let id = self.id;
         LAST_PROJECTION.with(|last| {
             let mut last = last.borrow_mut();
             if let Some((game, s, inputs)) = &*last
@@ -195,9 +211,17 @@ impl Features {
                 return f64::from(inputs[input]);
             }
             let mut inputs = [0u32; PROJECTION_INPUTS];
-            for f in state.fluents() {
-                inputs[input_of(f, &self.name_hash)] += 1;
-            }
+            INPUT_MEMO.with(|memo| {
+                let (game, memo) = &mut *memo.borrow_mut();
+                if *game != id || memo.len() > MEMO_FLUENTS {
+                    *game = id;
+                    memo.clear();
+                }
+                for f in state.fluents() {
+                    let input = *memo.entry(f.clone()).or_insert_with(|| input_of(f, &self.name_hash) as u8);
+                    inputs[usize::from(input)] += 1;
+                }
+            });
             let value = f64::from(inputs[input]);
             *last = Some((id, state.clone(), inputs));
             value
@@ -357,6 +381,39 @@ mod tests {
             (projection_input(&cell, &desc.symbols), projection_input(&step, &desc.symbols))
         };
         assert_eq!(inputs(a), inputs(b));
+    }
+
+    /// Two games whose fluent is one term (the same symbol numbers) under
+    /// different names project it apart, however their evaluations follow
+    /// each other on a thread.
+    #[test]
+    fn each_game_projects_its_own_fluents() {
+        let game = |name: &str| {
+            format!(
+                "(role r) (init ({name} 1)) (<= (legal r go) (true ({name} 1))) (<= (next ({name} 2)) (does r go)) \
+                 (<= terminal (true ({name} 2))) (<= (goal r 100) (true ({name} 2)))"
+            )
+        };
+        let load = |text: String| {
+            let mut sources = Sources::new();
+            let file = sources.add("test.kif", None, text);
+            let rules = GdlRules::compile("test.kif", sources, file)
+                .unwrap_or_else(|(sources, diags)| panic!("{}", sources.render_plain(&diags)));
+            let rules: &'static GdlRules = Box::leak(Box::new(rules));
+            let state = rules.machine.initial_state().clone();
+            let expected = projection_input(&state.fluents()[0], &rules.machine.symbols);
+            (definitions(rules, |s: &State| s).0, state, expected)
+        };
+        let (a, b) = (load(game("cell")), load(game("spot")));
+        assert_eq!(a.1.fluents(), b.1.fluents(), "one term, two names");
+        assert_ne!(a.2, b.2, "the names project apart");
+        let input = |(defs, state, _): &(Vec<FeatureDef<State>>, State, usize)| {
+            (0..PROJECTION_INPUTS).find(|k| value(defs, &format!("P{k}"), state, 0) == 1.0)
+        };
+        for _ in 0..2 {
+            assert_eq!(input(&a), Some(a.2));
+            assert_eq!(input(&b), Some(b.2));
+        }
     }
 
     #[test]
