@@ -242,12 +242,11 @@ pub trait Game {
         rng: &mut R,
         scores: &mut Vec<u8>,
         deadline: std::time::Instant,
-        max_plies: u32,
+        _max_plies: u32,
     ) -> PlayoutEnd
     where
         Self: Sized,
     {
-        let _ = max_plies;
         match super::playout::random_joint_playout_within(self, state, rng, Some(deadline), u32::MAX) {
             Ok(end) => {
                 scores.clear();

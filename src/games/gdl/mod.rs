@@ -546,7 +546,7 @@ impl Game for GdlGame {
         let n = self.n_roles();
         scores.clear();
         if let Some(goals) = self.compiled_playout(state, rng) {
-            scores.extend(goals.iter().map(|g| g.map_or(0, |v| v.min(100) as u8)));
+            scores.extend(goals.iter().map(|&g| score_of(g)));
         } else if self.failed.load(Ordering::Relaxed) {
             scores.resize(n, 0);
         } else {
@@ -571,7 +571,7 @@ impl Game for GdlGame {
     ) -> PlayoutEnd {
         scores.clear();
         if let Some(goals) = self.compiled_playout(state, rng) {
-            scores.extend(goals.iter().map(|g| g.map_or(0, |v| v.min(100) as u8)));
+            scores.extend(goals.iter().map(|&g| score_of(g)));
             return PlayoutEnd::Over;
         }
         if self.failed.load(Ordering::Relaxed) {
@@ -588,7 +588,7 @@ impl Game for GdlGame {
             return PlayoutEnd::Over;
         }
         let goals = self.goals(&end.state).unwrap_or_default();
-        scores.extend((0..self.n_roles()).map(|r| goals.get(r).copied().flatten().map_or(0, |v| v.min(100) as u8)));
+        scores.extend((0..self.n_roles()).map(|r| score_of(goals.get(r).copied().flatten())));
         PlayoutEnd::Cut
     }
 
@@ -600,7 +600,7 @@ impl Game for GdlGame {
             return None;
         }
         let goals = self.goals(state)?;
-        Some(goals.get(usize::from(role)).copied().flatten().map_or(0, |g| g.min(100) as u8))
+        Some(score_of(goals.get(usize::from(role)).copied().flatten()))
     }
 
     fn parse_state(&self, text: &str) -> Result<State, ParseError> {
@@ -650,6 +650,12 @@ impl Game for GdlGame {
         self.failed.store(false, Ordering::Relaxed);
         error
     }
+}
+
+/// A goal value as a score of the model: 0 where the rules give none, at
+/// most 100.
+fn score_of(goal: Option<u32>) -> u8 {
+    goal.map_or(0, |v| v.min(100) as u8)
 }
 
 impl GpDomain for GdlGame {
