@@ -145,8 +145,17 @@ impl<G: NamedPlayers> DuelFitness<G> {
 
     /// A double-game of `me` against the fixed player `them` on the board
     /// of stream (seed, `key`), `me` as Ant 1 then Ant 2, each game's
-    /// randomness from (seed, `key`, role, player).
-    fn double_game_against(&self, me: &G::Spec, them: &G::Spec, seed: u64, key: [u64; 3]) -> Option<Against> {
+    /// randomness from (seed, `key`, role, player). Deaths are counted
+    /// only if `deaths` (every ply played, not just until the result is
+    /// settled).
+    fn double_game_against(
+        &self,
+        me: &G::Spec,
+        them: &G::Spec,
+        seed: u64,
+        key: [u64; 3],
+        deaths: bool,
+    ) -> Option<Against> {
         let (Ok(mut me), Ok(mut them)) = (self.game.new_player(me), self.game.new_player(them)) else {
             return None;
         };
@@ -155,10 +164,11 @@ impl<G: NamedPlayers> DuelFitness<G> {
         for role in 0..2u64 {
             let mut rngs = [0, 1].map(|r| stream(seed, &[key[0], key[1], key[2], role, r]));
             let [r0, r1] = &mut rngs;
-            let end = if role == 0 {
-                self.game.play(&start, [&mut me, &mut them], [r0, r1])
+            let players = if role == 0 { [&mut me, &mut them] } else { [&mut them, &mut me] };
+            let end = if deaths {
+                self.game.play(&start, players, [r0, r1])
             } else {
-                self.game.play(&start, [&mut them, &mut me], [r0, r1])
+                self.game.play_for_result(&start, players, [r0, r1])
             };
             let end = end.ok()?;
             tally.wins += u64::from(end.winner == Some(role as u8));
@@ -182,7 +192,7 @@ impl<G: NamedPlayers> DuelFitness<G> {
         for (o, (them, double_games)) in self.opponents.iter().enumerate() {
             for d in 0..u64::from(*double_games) {
                 let key = [VERSUS, generation, (o as u64) << 32 | d];
-                let Some(t) = self.double_game_against(&me, them, seed, key) else { return 0.0 };
+                let Some(t) = self.double_game_against(&me, them, seed, key, false) else { return 0.0 };
                 games += 2;
                 tally.wins += t.wins;
                 tally.food_share += t.food_share;
@@ -290,7 +300,7 @@ impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
         let me = self.spec(best, "best")?;
         // Each double-game is a task of its own (players forget a game when
         // the next starts), spread over the threads and, under MPI, the ranks.
-        let double_game = |i: u64| self.double_game_against(&me, opponent, seed, [MONITOR, generation, i]);
+        let double_game = |i: u64| self.double_game_against(&me, opponent, seed, [MONITOR, generation, i], true);
         let tallies: Vec<Option<(u64, u64)>> =
             cluster::map(*double_games as usize, |i| double_game(i as u64).map(|t| (t.wins, t.deaths)));
         let (mut games, mut wins, mut deaths) = (0u64, 0u64, 0u64);

@@ -82,6 +82,19 @@ pub trait Duel: Sync {
         players: [&mut Self::Player; 2],
         rngs: [&mut GpRng; 2],
     ) -> Result<GameEnd, PlayerError>;
+
+    /// [`Duel::play`] as far as the result needs: the same points and
+    /// winner, but the game may stop once they can no longer change (Ant
+    /// Wars: when no food is left), so `killed` sees only the plies played.
+    /// Double-games, matches and tournaments count nothing else.
+    fn play_for_result(
+        &self,
+        start: &Self::State,
+        players: [&mut Self::Player; 2],
+        rngs: [&mut GpRng; 2],
+    ) -> Result<GameEnd, PlayerError> {
+        self.play(start, players, rngs)
+    }
 }
 
 /// A [`Duel`] whose players are named by text the game reads itself
@@ -144,10 +157,10 @@ pub fn double_game<G: Duel>(
     let mut tally = Tally::default();
     let rngs = |g: u64| [0, 1].map(|role| stream(seed, &[key[0], key[1], g, role]));
     let [mut r0, mut r1] = rngs(0);
-    let end = game.play(start, [&mut *a, &mut *b], [&mut r0, &mut r1])?;
+    let end = game.play_for_result(start, [&mut *a, &mut *b], [&mut r0, &mut r1])?;
     tally.record(&end, 0);
     let [mut r0, mut r1] = rngs(1);
-    let end = game.play(start, [b, a], [&mut r0, &mut r1])?;
+    let end = game.play_for_result(start, [b, a], [&mut r0, &mut r1])?;
     tally.record(&end, 1);
     Ok(tally)
 }

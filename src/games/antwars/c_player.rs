@@ -151,6 +151,11 @@ impl std::fmt::Debug for CPlayer {
 }
 
 impl CPlayer {
+    /// Whether the player defines `Reset`.
+    pub fn resets(&self) -> bool {
+        self.reset.is_some()
+    }
+
     /// Calls `Reset`, if the player defines it.
     pub fn reset(&mut self) {
         if let Some(reset) = self.reset {

@@ -274,6 +274,12 @@ impl Board {
         self.ply >= PLIES
     }
 
+    /// Whether the scores, and so the winner, can no longer change: the
+    /// game is over or no food is left.
+    pub fn is_settled(&self) -> bool {
+        self.is_over() || self.food == 0
+    }
+
     /// The ant to move (meaningless once the game is over).
     pub fn to_move(&self) -> Role {
         self.ply & 1
@@ -281,7 +287,13 @@ impl Board {
 
     /// The winner once the game is over: the higher score, a tie to Ant 1.
     pub fn winner(&self) -> Option<Player> {
-        self.is_over().then_some(u8::from(self.scores[1] > self.scores[0]))
+        self.is_over().then(|| self.leader())
+    }
+
+    /// The ant that wins if the scores stay as they are: the higher score,
+    /// a tie to Ant 1 (the winner once the game [`is_settled`](Board::is_settled)).
+    pub fn leader(&self) -> Player {
+        u8::from(self.scores[1] > self.scores[0])
     }
 
     /// The position after the ant to move steps in direction `dir` (0–7):

@@ -56,6 +56,16 @@ impl AntPlayer {
         }
     }
 
+    /// Whether nothing of one game reaches the next: true of every player
+    /// but a C player without `Reset`, whose statics carry over (so it must
+    /// see every ply of every game to play as it would in the contest).
+    pub fn forgets_between_games(&self) -> bool {
+        match self {
+            AntPlayer::C(c) => c.resets(),
+            AntPlayer::Random | AntPlayer::Greedy | AntPlayer::Gp(_) => true,
+        }
+    }
+
     /// The direction the ant moves in, seeing `view`.
     #[inline]
     pub fn choose(&mut self, view: &View, rng: &mut GpRng) -> Result<Dir, PlayerError> {
@@ -168,21 +178,46 @@ impl Duel for AntWars {
     }
 
     fn play(&self, start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<GameEnd, PlayerError> {
-        let end = play_game(start, players, rngs)?;
-        let killed = (0..2).find(|&r| end.ant(r).is_none());
-        Ok(GameEnd { points: [0, 1].map(|r| u32::from(end.score(r))), winner: end.winner(), killed })
+        play_game(start, players, rngs).map(|end| finish(&end))
     }
+
+    fn play_for_result(
+        &self,
+        start: &Board,
+        players: [&mut AntPlayer; 2],
+        rngs: [&mut GpRng; 2],
+    ) -> Result<GameEnd, PlayerError> {
+        // Plies after the last food is eaten change neither score.
+        let done = if players.iter().all(|p| p.forgets_between_games()) { Board::is_settled } else { Board::is_over };
+        play_plies(start, players, rngs, done).map(|end| finish(&end))
+    }
+}
+
+/// How the game that reached `end`, a settled board, went.
+fn finish(end: &Board) -> GameEnd {
+    let killed = (0..2).find(|&r| end.ant(r).is_none());
+    GameEnd { points: [0, 1].map(|r| u32::from(end.score(r))), winner: Some(end.leader()), killed }
 }
 
 /// Plays a game from `start` to its end: both players are reset, then each
 /// ant in turn moves where its player says, seeing its view. The final board.
 pub fn play_game(start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<Board, PlayerError> {
+    play_plies(start, players, rngs, Board::is_over)
+}
+
+/// [`play_game`] until `done` says the board is where to stop.
+fn play_plies(
+    start: &Board,
+    players: [&mut AntPlayer; 2],
+    rngs: [&mut GpRng; 2],
+    done: fn(&Board) -> bool,
+) -> Result<Board, PlayerError> {
     let [p0, p1] = players;
     let [r0, r1] = rngs;
     p0.reset();
     p1.reset();
     let mut board = *start;
-    while !board.is_over() {
+    while !done(&board) {
         let role = board.to_move();
         let view = board.view(role);
         let dir = if role == 0 { p0.choose(&view, r0)? } else { p1.choose(&view, r1)? };
@@ -238,6 +273,27 @@ mod tests {
         };
         assert_eq!(play(), play());
         assert!(play().is_over());
+    }
+
+    #[test]
+    fn games_played_for_their_result_stop_when_the_food_is_gone_with_the_same_result() {
+        let mut stopped_early = 0;
+        for i in 0..300 {
+            let start = AntWars::random_board(&mut stream(3, &[i]));
+            let (mut a, mut b) = (AntPlayer::Greedy, AntPlayer::Greedy);
+            let rngs = || (stream(4, &[i, 0]), stream(4, &[i, 1]));
+            let (mut r0, mut r1) = rngs();
+            let whole = AntWars.play(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players");
+            let (mut r0, mut r1) = rngs();
+            let settled =
+                play_plies(&start, [&mut a, &mut b], [&mut r0, &mut r1], Board::is_settled).expect("built-in");
+            let (mut r0, mut r1) = rngs();
+            let result = AntWars.play_for_result(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in");
+            assert_eq!((result.points, result.winner), (whole.points, whole.winner), "board {i}");
+            assert!(settled.is_settled());
+            stopped_early += usize::from(!settled.is_over());
+        }
+        assert!(stopped_early > 30, "{stopped_early} of 300 games ended before the last ply");
     }
 
     #[test]
