@@ -59,6 +59,10 @@ pub const DOMAIN: &str = "gdl";
 /// Reasoners kept for reuse, at most (one per thread is what a game needs).
 const POOL: usize = 64;
 
+/// Idle reasoners below which a state held by none gets a new one rather
+/// than taking the least recently used.
+const SPARE: usize = 4;
+
 /// A GDL game compiled once, with what the registry shows of it. It lives as
 /// long as the process, like the built-in games: the registry keeps one per
 /// file it loaded.
@@ -222,8 +226,12 @@ impl Slot {
     }
 
     /// The state after `joint` from `state`.
-    fn next(&mut self, rules: &GdlRules, state: &State, joint: &[Term]) -> Result<State, String> {
-        self.facts(rules, state)?;
+    fn next(&mut self, state: &State, joint: &[Term]) -> Result<State, String> {
+        // Playing a move needs the state loaded, not its answers.
+        if !self.facts.as_ref().is_some_and(|f| f.state == *state) {
+            self.facts = None;
+            self.reasoner.load(state);
+        }
         self.reasoner.next_state(joint).map_err(|e| e.0)
     }
 }
@@ -278,8 +286,12 @@ impl GdlGame {
             let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
             let at = pool.iter().rposition(|s| s.facts.as_ref().is_some_and(|f| f.state == *state));
             match at {
-                Some(i) => Some(pool.swap_remove(i)),
-                None => pool.pop(),
+                Some(i) => Some(pool.remove(i)),
+                // A fresh slot while few wait, so that a state asked about
+                // again and again (a search's root, between its children)
+                // keeps its answers; else the least recently used.
+                None if pool.len() < SPARE => None,
+                None => Some(pool.remove(0)),
             }
         };
         let mut slot = taken.unwrap_or_else(|| Slot { reasoner: self.machine().reasoner(), facts: None });
@@ -324,7 +336,7 @@ impl GdlGame {
         self.with_slot(state, |slot| {
             let facts = slot.facts(self.rules, state)?;
             let joint = forced_joint(self.rules, &facts.legal, mover, mv)?;
-            slot.next(self.rules, state, &joint)
+            slot.next(state, &joint)
         })
     }
 
@@ -534,7 +546,7 @@ impl Game for GdlGame {
         if joint.len() != self.n_roles() {
             return state.clone();
         }
-        self.with_slot(state, |slot| slot.next(self.rules, state, joint)).unwrap_or_else(|| state.clone())
+        self.with_slot(state, |slot| slot.next(state, joint)).unwrap_or_else(|| state.clone())
     }
 
     /// On the compiled engine, the game is played on bit sets by the
