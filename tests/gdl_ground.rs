@@ -60,6 +60,12 @@ fn grounded(game: &str, sources: &Sources, file: stratagem::diagnostic::FileId, 
     ground(&description).unwrap_or_else(|d| panic!("{game}: {}", sources.render_plain(&d)))
 }
 
+fn hash_of(state: &stratagem::gdl::State) -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    static HASHER: std::sync::OnceLock<RandomState> = std::sync::OnceLock::new();
+    HASHER.get_or_init(RandomState::new).hash_one(state)
+}
+
 fn sorted(mut terms: Vec<Term>) -> Vec<Term> {
     terms.sort();
     terms
@@ -255,7 +261,12 @@ fn compiled_engine_answers_as_the_prover_does() {
             net.load(game_code.initial_bits());
             for step in 0..MAX_STEPS {
                 let at = format!("{game} seed {seed} step {step}");
-                assert_eq!(game_code.state_of(net.state()), state, "{at}: state as bits");
+                // A state made from bits builds its terms only when asked:
+                // the same fluents, equal and hashed alike either way.
+                let as_bits = game_code.state_of(net.state());
+                assert_eq!(as_bits, state, "{at}: state as bits");
+                assert_eq!(as_bits.fluents(), state.fluents(), "{at}: fluents of the state as bits");
+                assert_eq!(hash_of(&as_bits), hash_of(&state), "{at}: hash of the state as bits");
                 by_prover.load(&state);
                 by_engine.load(&state);
                 let terminal = by_prover.is_terminal().expect("prover");
@@ -294,8 +305,10 @@ fn compiled_engine_answers_as_the_prover_does() {
                     break;
                 }
                 let next = by_prover.next_state(&joint).expect("prover");
-                assert_eq!(by_engine.next_state(&joint).expect("compiled"), next, "{at}: next state");
+                let engine_next = by_engine.next_state(&joint).expect("compiled");
+                assert_eq!(engine_next, next, "{at}: next state");
                 net.play(&choices);
+                assert_eq!(game_code.state_of(net.state()), engine_next, "{at}: next state, bits against bits");
                 state = next;
             }
         }

@@ -20,6 +20,7 @@
 
 mod assemble;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
@@ -130,7 +131,7 @@ pub struct CompiledGame {
     id: usize,
     circuit: CompiledCircuit,
     /// The state's bits: fluent `i` is bit `i`, sorted.
-    fluents: Vec<Term>,
+    fluents: Arc<[Term]>,
     bit_of: FxHashMap<Term, u32>,
     /// Per role, in the order of the game's roles.
     legal: Vec<Vec<LegalMove>>,
@@ -309,24 +310,17 @@ impl CompiledGame {
 
     /// The state of a bit set, as the prover would give it.
     pub fn state_of(&self, bits: &[u64]) -> State {
-        let mut fluents = Vec::new();
-        for (w, &word) in bits.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let b = w * 64 + word.trailing_zeros() as usize;
-                if let Some(f) = self.fluents.get(b) {
-                    fluents.push(f.clone());
-                }
-                word &= word - 1;
-            }
-        }
-        // Fluents are numbered in their sorted order.
-        State::with_bits(fluents, self.id, bits)
+        State::of_bits(self.id, bits, &self.fluents)
     }
 
     /// This game's number, which the bits a [`State`] carries name.
-    pub(super) fn id(&self) -> usize {
+    pub(crate) fn id(&self) -> usize {
         self.id
+    }
+
+    /// The fluents, fluent `i` being bit `i` of a state.
+    pub fn fluents(&self) -> &[Term] {
+        &self.fluents
     }
 
     /// The sliced circuit, compiled the first time it is asked for.

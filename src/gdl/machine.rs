@@ -17,20 +17,37 @@ use super::term::{Sym, Symbols, Term};
 use crate::diagnostic::Diagnostic;
 
 /// A state: its fluents (what `true` holds), sorted and without repeats.
-/// Equality and hashing read the fluents only.
+///
+/// A state the compiled engine made is its bit set, and its fluents as terms
+/// are built only when asked for: a search that loads states back into the
+/// same engine and evaluates them from their bits never builds them.
+/// Equality and hashing mean the fluents (two states of one compiled game
+/// compare their bits, which stand for the same thing).
 #[derive(Clone, Debug)]
 pub struct State {
-    fluents: Arc<[Term]>,
-    /// The state's bit set in the compiled game that made it, tagged with
-    /// that game's number: loading the state into the same game then needs
-    /// no lookups.
-    bits: Option<(usize, Arc<[u64]>)>,
+    fluents: std::sync::OnceLock<Arc<[Term]>>,
+    bits: Option<Bits>,
+}
+
+/// The bit set of a state in the compiled game numbered `game`, whose
+/// fluent `i` (`names[i]`) is bit `i`.
+#[derive(Clone, Debug)]
+struct Bits {
+    game: usize,
+    words: Arc<[u64]>,
+    names: Arc<[Term]>,
 }
 
 impl PartialEq for State {
     /// Caches keyed by a state mostly meet the very state they hold.
     fn eq(&self, other: &State) -> bool {
-        Arc::ptr_eq(&self.fluents, &other.fluents) || self.fluents == other.fluents
+        if let (Some(a), Some(b)) = (&self.bits, &other.bits)
+            && a.game == b.game
+        {
+            return Arc::ptr_eq(&a.words, &b.words) || a.words == b.words;
+        }
+        let (a, b) = (self.fluents_arc(), other.fluents_arc());
+        Arc::ptr_eq(a, b) || a == b
     }
 }
 
@@ -38,7 +55,7 @@ impl Eq for State {}
 
 impl std::hash::Hash for State {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.fluents.hash(h);
+        self.fluents().hash(h);
     }
 }
 
@@ -47,22 +64,43 @@ impl State {
     pub fn from_terms(mut fluents: Vec<Term>) -> State {
         fluents.sort_unstable();
         fluents.dedup();
-        State { fluents: fluents.into(), bits: None }
+        State { fluents: std::sync::OnceLock::from(Arc::from(fluents)), bits: None }
     }
 
-    /// A state whose fluents are already sorted and without repeats, with
-    /// its bits in the compiled game numbered `game`.
-    pub(super) fn with_bits(fluents: Vec<Term>, game: usize, bits: &[u64]) -> State {
-        State { fluents: fluents.into(), bits: Some((game, bits.into())) }
+    /// The state of bit set `words` in the compiled game numbered `game`,
+    /// whose fluent `i` is `names[i]` (sorted, so the state's fluents come
+    /// out sorted).
+    pub(super) fn of_bits(game: usize, words: &[u64], names: &Arc<[Term]>) -> State {
+        State {
+            fluents: std::sync::OnceLock::new(),
+            bits: Some(Bits { game, words: words.into(), names: Arc::clone(names) }),
+        }
     }
 
     pub fn fluents(&self) -> &[Term] {
-        &self.fluents
+        self.fluents_arc()
+    }
+
+    fn fluents_arc(&self) -> &Arc<[Term]> {
+        self.fluents.get_or_init(|| {
+            let Some(bits) = &self.bits else { return Arc::from(Vec::new()) };
+            let mut fluents = Vec::with_capacity(bits.words.iter().map(|w| w.count_ones() as usize).sum());
+            for (w, &word) in bits.words.iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    if let Some(f) = bits.names.get(w * 64 + word.trailing_zeros() as usize) {
+                        fluents.push(f.clone());
+                    }
+                    word &= word - 1;
+                }
+            }
+            fluents.into()
+        })
     }
 
     /// Its bits, if the compiled game numbered `game` made it.
-    pub(super) fn bits_in(&self, game: usize) -> Option<&[u64]> {
-        self.bits.as_ref().filter(|(g, _)| *g == game).map(|(_, b)| &b[..])
+    pub(crate) fn bits_in(&self, game: usize) -> Option<&[u64]> {
+        self.bits.as_ref().filter(|b| b.game == game).map(|b| &b.words[..])
     }
 }
 

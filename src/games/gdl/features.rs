@@ -24,8 +24,8 @@
 //! Values the rules cannot give (the game failed) are 0.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -55,6 +55,8 @@ struct Features {
     fluent_names: Vec<Sym>,
     symbols_by_name: Vec<Sym>,
     name_hash: Vec<u64>,
+    /// See [`Features::input_of_bit`].
+    input_of_bit: OnceLock<Option<(usize, Vec<u8>)>>,
 }
 
 /// 64-bit FNV-1a of a name.
@@ -154,6 +156,7 @@ impl Features {
             fluent_names: fluent_names(&rules.text, symbols.case()),
             symbols_by_name,
             name_hash: name_hashes(symbols),
+            input_of_bit: OnceLock::new(),
         }
     }
 
@@ -200,6 +203,17 @@ impl Features {
         state.fluents().iter().filter(matches).count() as f64
     }
 
+    /// The compiled engine's number and each of its fluent bits' projection
+    /// input, worked out the first time a projection asks.
+    fn input_of_bit(&self) -> Option<&(usize, Vec<u8>)> {
+        self.input_of_bit
+            .get_or_init(|| {
+                let game = self.game.rules().machine.compiled()?;
+                Some((game.id(), game.fluents().iter().map(|f| input_of(f, &self.name_hash) as u8).collect()))
+            })
+            .as_ref()
+    }
+
     fn projection(&self, state: &State, input: usize) -> f64 {
         let id = self.id;
         LAST_PROJECTION.with(|last| {
@@ -211,6 +225,24 @@ impl Features {
                 return f64::from(inputs[input]);
             }
             let mut inputs = [0u32; PROJECTION_INPUTS];
+            if let Some((game, input_of_bit)) = self.input_of_bit()
+                && let Some(words) = state.bits_in(*game)
+            {
+                // A state of the compiled engine: its bits, no terms.
+                for (w, &word) in words.iter().enumerate() {
+                    let mut word = word;
+                    while word != 0 {
+                        let bit = w * 64 + word.trailing_zeros() as usize;
+                        if let Some(&input) = input_of_bit.get(bit) {
+                            inputs[usize::from(input)] += 1;
+                        }
+                        word &= word - 1;
+                    }
+                }
+                let value = f64::from(inputs[input]);
+                *last = Some((id, state.clone(), inputs));
+                return value;
+            }
             INPUT_MEMO.with(|memo| {
                 let (game, memo) = &mut *memo.borrow_mut();
                 if *game != id || memo.len() > MEMO_FLUENTS {

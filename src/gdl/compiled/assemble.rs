@@ -354,7 +354,7 @@ pub(super) fn assemble(
         goals_left_out: None,
         prover_goals: None,
         circuit: compiled,
-        fluents,
+        fluents: fluents.into(),
         bit_of,
         legal,
         input_of,
