@@ -417,6 +417,18 @@ impl<'m> Reasoner<'m> {
         Ok(!ws.table(plan.terminal).is_empty())
     }
 
+    /// How many legal moves each role has, where the compiled engine can
+    /// count them without building the moves as terms; `None` on the prover.
+    pub fn legal_counts(&mut self) -> Option<Vec<usize>> {
+        let machine = self.machine;
+        let (true, Some(net), Some(game)) = (self.on_net, &self.net, &machine.compiled) else { return None };
+        Some(
+            (0..machine.roles.len())
+                .map(|r| (0..game.legal_moves_of(r).len()).filter(|&i| net.is_legal(r, i)).count())
+                .collect(),
+        )
+    }
+
     /// The legal moves of every role, in the order the engine derived them.
     pub fn legal_moves(&mut self) -> Result<Vec<Vec<Term>>, ProverError> {
         let machine = self.machine;
@@ -424,7 +436,9 @@ impl<'m> Reasoner<'m> {
             return Ok((0..machine.roles.len())
                 .map(|r| {
                     let moves = game.legal_moves_of(r);
-                    (0..moves.len()).filter(|&i| net.is_legal(r, i)).map(|i| moves[i].mv.clone()).collect()
+                    let mut legal = Vec::with_capacity(moves.len());
+                    legal.extend((0..moves.len()).filter(|&i| net.is_legal(r, i)).map(|i| moves[i].mv.clone()));
+                    legal
                 })
                 .collect());
         }

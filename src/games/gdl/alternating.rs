@@ -79,7 +79,7 @@ impl Game for GdlTwoPlayer {
         self.game
             .with_facts(&pos.state, |f| match f.turn {
                 Turn::Over => Ok(Turn::Over),
-                _ if f.legal.iter().all(|m| m.len() == 1) => Ok(Turn::Role(pos.to_move)),
+                _ if f.counts.iter().all(|&n| n == 1) => Ok(Turn::Role(pos.to_move)),
                 Turn::Role(r) if r == pos.to_move => Ok(Turn::Role(r)),
                 Turn::Role(r) => Err(self.not_alternating(
                     pos,
@@ -103,12 +103,12 @@ impl Game for GdlTwoPlayer {
         };
         let mover = pos.to_move;
         let to_move = self.game.with_facts(&state, |f| match f.turn {
-            Turn::Role(r) if r == mover && f.legal.iter().any(|m| m.len() > 1) => Err(format!(
+            Turn::Role(r) if r == mover && f.counts.iter().any(|&n| n > 1) => Err(format!(
                 "this is not a two-player alternating game: {} moves twice in a row, into {}",
                 self.role_name(mover),
                 super::brief(&text::format_state(&state, &self.game.machine().symbols))
             )),
-            Turn::Role(r) if f.legal.iter().any(|m| m.len() > 1) => Ok(r),
+            Turn::Role(r) if f.counts.iter().any(|&n| n > 1) => Ok(r),
             _ => Ok(1 - mover),
         });
         match to_move {

@@ -170,7 +170,7 @@ impl Features {
     }
 
     fn mobility(&self, state: &State, role: usize) -> f64 {
-        self.game.with_facts(state, |f| Ok(f.legal.get(role).map_or(0, Vec::len))).unwrap_or(0) as f64
+        self.game.with_facts(state, |f| Ok(f.counts.get(role).copied().unwrap_or(0))).unwrap_or(0) as f64
     }
 
     fn best_other_mobility(&self, state: &State, me: usize) -> f64 {

@@ -155,16 +155,17 @@ fn initial_turn(machine: &Machine) -> Result<Turn, String> {
         return Ok(Turn::Over);
     }
     let legal = reasoner.legal_moves().map_err(|e| e.0)?;
-    Ok(turn_of(&legal))
+    Ok(turn_of(&legal.iter().map(Vec::len).collect::<Vec<_>>()))
 }
 
-/// The turn of a state that is not terminal, from each role's legal moves
-/// (every role has at least one): the rule of the module's documentation.
-fn turn_of(legal: &[Vec<Term>]) -> Turn {
-    let mut choosers = legal.iter().enumerate().filter(|(_, moves)| moves.len() > 1).map(|(r, _)| r);
+/// The turn of a state that is not terminal, from how many legal moves
+/// each role has (every role at least one): the rule of the module's
+/// documentation.
+fn turn_of(counts: &[usize]) -> Turn {
+    let mut choosers = counts.iter().enumerate().filter(|&(_, &n)| n > 1).map(|(r, _)| r);
     match (choosers.next(), choosers.next()) {
         (Some(r), None) => Turn::Role(r as Role),
-        (None, _) if legal.len() == 1 => Turn::Role(0),
+        (None, _) if counts.len() == 1 => Turn::Role(0),
         _ => Turn::Simultaneous,
     }
 }
@@ -173,8 +174,12 @@ fn turn_of(legal: &[Vec<Term>]) -> Turn {
 struct Facts {
     state: State,
     turn: Turn,
-    /// Each role's legal moves (none in a terminal state).
-    legal: Vec<Vec<Term>>,
+    /// How many legal moves each role has (none in a terminal state).
+    counts: Vec<usize>,
+    /// Each role's legal moves, once asked: the compiled engine tells the
+    /// turn from the counts, and a search that only evaluates a state never
+    /// builds its moves as terms.
+    legal: Option<Vec<Vec<Term>>>,
     /// Each role's goal value, once asked.
     goals: Option<Vec<Option<u32>>>,
 }
@@ -192,25 +197,49 @@ impl Slot {
             self.facts = None;
             self.reasoner.load(state);
             let terminal = self.reasoner.is_terminal().map_err(|e| e.0)?;
-            let (turn, legal) = if terminal {
-                (Turn::Over, Vec::new())
+            let (counts, legal) = if terminal {
+                (Vec::new(), Some(Vec::new()))
+            } else if let Some(counts) = self.reasoner.legal_counts() {
+                (counts, None)
             } else {
-                // Moves in canonical text order whichever engine answers
-                // (each derives them in its own), so a seed plays the same
-                // game on both, and users see them sorted.
-                let legal = self.reasoner.legal_moves_sorted().map_err(|e| e.0)?;
-                if let Some(r) = legal.iter().position(Vec::is_empty) {
-                    return Err(format!(
-                        "role {} has no legal move in a state that is not terminal: {}",
-                        rules.roles.get(r).map_or("?", String::as_str),
-                        brief(&text::format_state(state, &rules.machine.symbols))
-                    ));
-                }
-                (turn_of(&legal), legal)
+                let legal = self.legal_moves_sorted()?;
+                (legal.iter().map(Vec::len).collect(), Some(legal))
             };
-            self.facts = Some(Facts { state: state.clone(), turn, legal, goals: None });
+            if let Some(r) = counts.iter().position(|&n| n == 0) {
+                return Err(format!(
+                    "role {} has no legal move in a state that is not terminal: {}",
+                    rules.roles.get(r).map_or("?", String::as_str),
+                    brief(&text::format_state(state, &rules.machine.symbols))
+                ));
+            }
+            let turn = if terminal { Turn::Over } else { turn_of(&counts) };
+            self.facts = Some(Facts { state: state.clone(), turn, counts, legal, goals: None });
         }
         self.facts.as_mut().ok_or_else(|| "the prover's answers went missing".to_owned())
+    }
+
+    /// The answers for `state` with every role's legal moves.
+    fn facts_with_moves(&mut self, rules: &GdlRules, state: &State) -> Result<(&Facts, &[Vec<Term>]), String> {
+        if self.facts(rules, state)?.legal.is_none() {
+            // Moves played from the state (`next`) leave it loaded; this
+            // reloads only if something moved the reasoner off it.
+            self.reasoner.load(state);
+            let legal = self.legal_moves_sorted()?;
+            if let Some(facts) = self.facts.as_mut() {
+                facts.legal = Some(legal);
+            }
+        }
+        match &self.facts {
+            Some(facts @ Facts { legal: Some(legal), .. }) => Ok((facts, legal)),
+            _ => Err("the prover's answers went missing".to_owned()),
+        }
+    }
+
+    /// Each role's legal moves in canonical text order, whichever engine
+    /// answers (each derives them in its own), so a seed plays the same game
+    /// on both, and users see them sorted.
+    fn legal_moves_sorted(&mut self) -> Result<Vec<Vec<Term>>, String> {
+        self.reasoner.legal_moves_sorted().map_err(|e| e.0)
     }
 
     /// Each role's goal value in `state`.
@@ -248,7 +277,10 @@ fn brief(text: &str) -> String {
 /// A GDL game of the model (see the module's documentation).
 pub struct GdlGame {
     rules: &'static GdlRules,
-    pool: Mutex<Vec<Slot>>,
+    /// Boxed: a slot is a few hundred bytes that the pool moves in and
+    /// out on every call (a tenth of a coevolution run's time unboxed).
+    #[allow(clippy::vec_box)]
+    pool: Mutex<Vec<Box<Slot>>>,
     /// Set with the first error; every state is over until it is taken.
     failed: AtomicBool,
     error: Mutex<Option<String>>,
@@ -294,7 +326,7 @@ impl GdlGame {
                 None => Some(pool.remove(0)),
             }
         };
-        let mut slot = taken.unwrap_or_else(|| Slot { reasoner: self.machine().reasoner(), facts: None });
+        let mut slot = taken.unwrap_or_else(|| Box::new(Slot { reasoner: self.machine().reasoner(), facts: None }));
         slot.reasoner.set_deadline(*self.deadline.lock().unwrap_or_else(PoisonError::into_inner));
         match f(&mut slot) {
             Ok(r) => {
@@ -316,6 +348,14 @@ impl GdlGame {
         self.with_slot(state, |slot| f(slot.facts(self.rules, state)?))
     }
 
+    /// Runs `f` on the answers for `state` and every role's legal moves.
+    fn with_moves<R>(&self, state: &State, f: impl FnOnce(&Facts, &[Vec<Term>]) -> Result<R, String>) -> Option<R> {
+        self.with_slot(state, |slot| {
+            let (facts, legal) = slot.facts_with_moves(self.rules, state)?;
+            f(facts, legal)
+        })
+    }
+
     /// Records `error` unless one is already waiting.
     fn fail(&self, error: String) {
         let mut slot = self.error.lock().unwrap_or_else(PoisonError::into_inner);
@@ -334,8 +374,8 @@ impl GdlGame {
     /// one legal move.
     fn apply_mover(&self, state: &State, mover: Role, mv: &Term) -> Option<State> {
         self.with_slot(state, |slot| {
-            let facts = slot.facts(self.rules, state)?;
-            let joint = forced_joint(self.rules, &facts.legal, mover, mv)?;
+            let (_, legal) = slot.facts_with_moves(self.rules, state)?;
+            let joint = forced_joint(self.rules, legal, mover, mv)?;
             slot.next(state, &joint)
         })
     }
@@ -399,7 +439,7 @@ impl GdlGame {
     /// The legal moves of every role and the turn, or the error as a
     /// [`ParseError`] over `text` (for the parsers of moves).
     fn legal_for_parsing(&self, state: &State, text: &str) -> Result<(Turn, Vec<Vec<Term>>), ParseError> {
-        if let Some(answer) = self.with_facts(state, |f| Ok((f.turn, f.legal.clone()))) {
+        if let Some(answer) = self.with_moves(state, |f, legal| Ok((f.turn, legal.to_vec()))) {
             return Ok(answer);
         }
         let error = self.take_error().unwrap_or_else(|| "the game has failed".to_owned());
@@ -518,9 +558,9 @@ impl Game for GdlGame {
 
     fn legal_moves(&self, state: &State, moves: &mut Vec<Term>) {
         moves.clear();
-        self.with_facts(state, |f| {
+        self.with_moves(state, |f, legal| {
             if let Turn::Role(r) = f.turn {
-                moves.extend(f.legal[usize::from(r)].iter().cloned());
+                moves.extend(legal[usize::from(r)].iter().cloned());
             }
             Ok(())
         });
@@ -528,8 +568,8 @@ impl Game for GdlGame {
 
     fn legal_moves_of(&self, state: &State, role: Role, moves: &mut Vec<Term>) {
         moves.clear();
-        self.with_facts(state, |f| {
-            moves.extend(f.legal.get(usize::from(role)).into_iter().flatten().cloned());
+        self.with_moves(state, |_, legal| {
+            moves.extend(legal.get(usize::from(role)).into_iter().flatten().cloned());
             Ok(())
         });
     }
