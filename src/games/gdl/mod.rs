@@ -277,8 +277,9 @@ fn brief(text: &str) -> String {
 /// A GDL game of the model (see the module's documentation).
 pub struct GdlGame {
     rules: &'static GdlRules,
-    /// Boxed: a slot is a few hundred bytes that the pool moves in and
-    /// out on every call (a tenth of a coevolution run's time unboxed).
+    /// Boxed: the pool moves slots in and out on every call, and a slot
+    /// holds its reasoner inline (copying them cost a coevolution run a
+    /// tenth of its time).
     #[allow(clippy::vec_box)]
     pool: Mutex<Vec<Box<Slot>>>,
     /// Set with the first error; every state is over until it is taken.
