@@ -38,6 +38,18 @@ struct Bits {
     names: Arc<[Term]>,
 }
 
+/// The indices of the bits set in `words` (bit `i` of word `w` is `64w + i`),
+/// in increasing order.
+pub fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        std::iter::successors((word != 0).then_some(word), |&rest| {
+            let rest = rest & (rest - 1);
+            (rest != 0).then_some(rest)
+        })
+        .map(move |rest| w * 64 + rest.trailing_zeros() as usize)
+    })
+}
+
 impl PartialEq for State {
     /// Caches keyed by a state mostly meet the very state they hold.
     fn eq(&self, other: &State) -> bool {
@@ -85,15 +97,7 @@ impl State {
         self.fluents.get_or_init(|| {
             let Some(bits) = &self.bits else { return Arc::from(Vec::new()) };
             let mut fluents = Vec::with_capacity(bits.words.iter().map(|w| w.count_ones() as usize).sum());
-            for (w, &word) in bits.words.iter().enumerate() {
-                let mut word = word;
-                while word != 0 {
-                    if let Some(f) = bits.names.get(w * 64 + word.trailing_zeros() as usize) {
-                        fluents.push(f.clone());
-                    }
-                    word &= word - 1;
-                }
-            }
+            fluents.extend(ones(&bits.words).filter_map(|b| bits.names.get(b)).cloned());
             fluents.into()
         })
     }

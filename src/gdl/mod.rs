@@ -27,7 +27,7 @@ pub mod trace;
 pub mod validate;
 
 pub use description::Description;
-pub use machine::{Engine, EngineChoice, Machine, Reasoner, State};
+pub use machine::{Engine, EngineChoice, Machine, Reasoner, State, ones};
 pub use term::Case;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity, has_errors};

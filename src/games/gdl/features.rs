@@ -225,35 +225,25 @@ impl Features {
                 return f64::from(inputs[input]);
             }
             let mut inputs = [0u32; PROJECTION_INPUTS];
-            if let Some((game, input_of_bit)) = self.input_of_bit()
-                && let Some(words) = state.bits_in(*game)
-            {
+            let on_bits = self.input_of_bit().and_then(|(game, by_bit)| Some((state.bits_in(*game)?, by_bit)));
+            if let Some((words, input_of_bit)) = on_bits {
                 // A state of the compiled engine: its bits, no terms.
-                for (w, &word) in words.iter().enumerate() {
-                    let mut word = word;
-                    while word != 0 {
-                        let bit = w * 64 + word.trailing_zeros() as usize;
-                        if let Some(&input) = input_of_bit.get(bit) {
-                            inputs[usize::from(input)] += 1;
-                        }
-                        word &= word - 1;
+                for input in crate::gdl::ones(words).filter_map(|bit| input_of_bit.get(bit)) {
+                    inputs[usize::from(*input)] += 1;
+                }
+            } else {
+                INPUT_MEMO.with(|memo| {
+                    let (game, memo) = &mut *memo.borrow_mut();
+                    if *game != id || memo.len() > MEMO_FLUENTS {
+                        *game = id;
+                        memo.clear();
                     }
-                }
-                let value = f64::from(inputs[input]);
-                *last = Some((id, state.clone(), inputs));
-                return value;
+                    for f in state.fluents() {
+                        let input = *memo.entry(f.clone()).or_insert_with(|| input_of(f, &self.name_hash) as u8);
+                        inputs[usize::from(input)] += 1;
+                    }
+                });
             }
-            INPUT_MEMO.with(|memo| {
-                let (game, memo) = &mut *memo.borrow_mut();
-                if *game != id || memo.len() > MEMO_FLUENTS {
-                    *game = id;
-                    memo.clear();
-                }
-                for f in state.fluents() {
-                    let input = *memo.entry(f.clone()).or_insert_with(|| input_of(f, &self.name_hash) as u8);
-                    inputs[usize::from(input)] += 1;
-                }
-            });
             let value = f64::from(inputs[input]);
             *last = Some((id, state.clone(), inputs));
             value
