@@ -122,6 +122,31 @@ impl CompileReport {
     }
 }
 
+/// Wires sorted by where they read from.
+#[derive(Debug, Default)]
+struct GatesByKind {
+    /// How many are constantly on.
+    on: usize,
+    values: Vec<u32>,
+    state_bits: Vec<u32>,
+    inputs: Vec<u32>,
+}
+
+impl GatesByKind {
+    fn of(wires: &[Wire]) -> GatesByKind {
+        let mut gates = GatesByKind::default();
+        for &wire in wires {
+            match wire {
+                Wire::Value(v) => gates.values.push(v),
+                Wire::StateBit(b) => gates.state_bits.push(b),
+                Wire::Input(i) => gates.inputs.push(i),
+                Wire::Const(on) => gates.on += usize::from(on),
+            }
+        }
+        gates
+    }
+}
+
 /// A game compiled to native code. Immutable; every thread reasons through
 /// its own [`NetReasoner`].
 #[derive(Debug)]
@@ -135,6 +160,13 @@ pub struct CompiledGame {
     bit_of: FxHashMap<Term, u32>,
     /// Per role, in the order of the game's roles.
     legal: Vec<Vec<LegalMove>>,
+    /// Per role, each legal move's gate alone, in `legal`'s order: counting
+    /// and listing a state's legal moves reads a dense array (a game can
+    /// have hundreds of moves a role, few of them legal at a time).
+    legal_wires: Vec<Vec<Wire>>,
+    /// Per role, the legal moves' gates by kind, to count them with a loop
+    /// per kind instead of a dispatch per move.
+    legal_gates: Vec<GatesByKind>,
     /// Per role, the input of each move a rule reads.
     input_of: Vec<FxHashMap<Term, u32>>,
     /// Per role, the goal values with the gate of each.
@@ -267,6 +299,7 @@ impl CompiledGame {
             next: vec![0; words],
             played: Vec::new(),
             saved: Vec::new(),
+            backup: Vec::new(),
             goals_current: false,
             prover: None,
         }
@@ -363,6 +396,9 @@ pub struct NetReasoner<'g> {
     played: Vec<u32>,
     /// Gate values to restore after a joint move.
     saved: Vec<(u32, u8)>,
+    /// All gate values, kept instead of `saved` when the cones to run are
+    /// large: one copy of the array costs less than saving slot by slot.
+    backup: Vec<u8>,
     goals_current: bool,
     /// The prover's tables, for a game whose goals it answers.
     prover: Option<Workspace>,
@@ -396,17 +432,28 @@ impl NetReasoner<'_> {
 
     /// Whether move `i` of role `role`'s list ([`CompiledGame::legal_moves_of`]) is legal.
     pub fn is_legal(&self, role: usize, i: usize) -> bool {
-        self.read(self.game.legal[role][i].wire)
+        self.read(self.game.legal_wires[role][i])
+    }
+
+    /// The indices of role `role`'s legal moves, in the order of its list.
+    pub fn legal(&self, role: usize) -> impl Iterator<Item = usize> + '_ {
+        let wires = &self.game.legal_wires[role];
+        wires.iter().enumerate().filter(|&(_, &w)| self.read(w)).map(|(i, _)| i)
+    }
+
+    /// How many moves role `role` has in the current state.
+    pub fn legal_count(&self, role: usize) -> usize {
+        let gates = &self.game.legal_gates[role];
+        let values: usize = gates.values.iter().map(|&v| usize::from(self.values[v as usize] != 0)).sum();
+        let bits: usize = gates.state_bits.iter().map(|&b| usize::from(self.read(Wire::StateBit(b)))).sum();
+        let inputs: usize = gates.inputs.iter().map(|&i| usize::from(self.inputs[i as usize] != 0)).sum();
+        gates.on + values + bits + inputs
     }
 
     /// Indices of role `role`'s legal moves, into `out`.
     pub fn legal_indices(&self, role: usize, out: &mut Vec<u32>) {
         out.clear();
-        for (i, m) in self.game.legal[role].iter().enumerate() {
-            if self.read(m.wire) {
-                out.push(i as u32);
-            }
-        }
+        out.extend(self.legal(role).map(|i| i as u32));
     }
 
     /// The next state when each role plays the move at its index in
@@ -443,23 +490,38 @@ impl NetReasoner<'_> {
         self.played.sort_unstable();
         self.played.dedup();
         self.saved.clear();
+        // Saving a slot and restoring it costs about as much as copying
+        // eight bytes of the whole array twice.
+        let slots: usize = self.played.iter().map(|&x| game.cone_slots[x as usize].len()).sum();
+        let whole = slots * 8 >= self.values.len();
+        if whole {
+            self.backup.clone_from(&self.values);
+        }
         for &x in &self.played {
             self.inputs[x as usize] = 1;
             let slots = &game.cone_slots[x as usize];
             match game.input_routine[x as usize] {
                 Cone::Empty => {}
                 Cone::Routine(routine) => {
-                    self.saved.extend(slots.iter().map(|&v| (v, self.values[v as usize])));
+                    if !whole {
+                        self.saved.extend(slots.iter().map(|&v| (v, self.values[v as usize])));
+                    }
                     game.circuit.run(routine, &mut self.values, &self.state, &self.inputs, &mut self.next);
                 }
                 Cone::Raise => {
                     for &v in slots {
-                        self.saved.push((v, std::mem::replace(&mut self.values[v as usize], 1)));
+                        let old = std::mem::replace(&mut self.values[v as usize], 1);
+                        if !whole {
+                            self.saved.push((v, old));
+                        }
                     }
                 }
             }
         }
         game.circuit.run(EMIT, &mut self.values, &self.state, &self.inputs, &mut self.next);
+        if whole {
+            self.values.copy_from_slice(&self.backup);
+        }
         for &(v, old) in self.saved.iter().rev() {
             self.values[v as usize] = old;
         }

@@ -341,12 +341,6 @@ impl Machine {
     }
 }
 
-/// The indices, among `role`'s moves of the compiled game, of those legal in
-/// the net's current state.
-fn legal_indices<'a>(net: &'a NetReasoner<'_>, game: &CompiledGame, role: usize) -> impl Iterator<Item = usize> + 'a {
-    (0..game.legal_moves_of(role).len()).filter(move |&i| net.is_legal(role, i))
-}
-
 /// One thread's view of a machine: answers queries about one state at a
 /// time, with the compiled engine when the machine has one. A state with a
 /// fluent the compiled game does not know (one no rule reads or makes, as a
@@ -431,8 +425,8 @@ impl<'m> Reasoner<'m> {
     /// count them without building the moves as terms; `None` on the prover.
     pub fn legal_counts(&mut self) -> Option<Vec<usize>> {
         let machine = self.machine;
-        let (true, Some(net), Some(game)) = (self.on_net, &self.net, &machine.compiled) else { return None };
-        Some((0..machine.roles.len()).map(|r| legal_indices(net, game, r).count()).collect())
+        let (true, Some(net), Some(_)) = (self.on_net, &self.net, &machine.compiled) else { return None };
+        Some((0..machine.roles.len()).map(|r| net.legal_count(r)).collect())
     }
 
     /// The legal moves of every role, in the order the engine derived them.
@@ -443,7 +437,7 @@ impl<'m> Reasoner<'m> {
                 .map(|r| {
                     let moves = game.legal_moves_of(r);
                     let mut legal = Vec::with_capacity(moves.len());
-                    legal.extend(legal_indices(net, game, r).map(|i| moves[i].mv.clone()));
+                    legal.extend(net.legal(r).map(|i| moves[i].mv.clone()));
                     legal
                 })
                 .collect());

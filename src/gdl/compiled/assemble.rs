@@ -343,6 +343,7 @@ pub(super) fn assemble(
         eprintln!("sliced circuit: {:?}", sliced_circuit.size());
     }
     static GAMES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let legal_wires: Vec<Vec<Wire>> = legal.iter().map(|moves| moves.iter().map(|m| m.wire).collect()).collect();
     let mut game = CompiledGame {
         id: GAMES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         initial: Vec::new(),
@@ -356,6 +357,8 @@ pub(super) fn assemble(
         circuit: compiled,
         fluents: fluents.into(),
         bit_of,
+        legal_gates: legal_wires.iter().map(|wires| GatesByKind::of(wires)).collect(),
+        legal_wires,
         legal,
         input_of,
         goals,
