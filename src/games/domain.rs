@@ -19,6 +19,39 @@ use super::{Game, Player, TwoPlayer};
 /// A terminal computed by a closure: the slot's bit pattern.
 pub type SharedCompute<S> = Arc<dyn Fn(&S, Player) -> u64 + Send + Sync>;
 
+/// Terminals computed together, for games where one computation yields
+/// many (the gdl primset's 40 projection inputs come from one pass over a
+/// state's fluents): [`Binding::fill`] runs it once for all the parts a
+/// program reads.
+pub struct FeatureGroup<S> {
+    /// How many terminals it computes, at most [`MAX_GROUP_PARTS`].
+    parts: usize,
+    /// Writes every part's slot bit pattern into the slice (`parts` long).
+    fill: GroupFill<S>,
+}
+
+/// What computes a [`FeatureGroup`].
+type GroupFill<S> = Box<dyn Fn(&S, Player, &mut [u64]) + Send + Sync>;
+
+/// The most parts a [`FeatureGroup`] has: [`Binding::fill`] keeps them on
+/// its stack.
+pub const MAX_GROUP_PARTS: usize = 64;
+
+impl<S> FeatureGroup<S> {
+    /// A group of `parts` terminals computed by `fill`.
+    ///
+    /// # Panics
+    /// If `parts` exceeds [`MAX_GROUP_PARTS`]: a game's definition, never user input.
+    pub fn new(parts: usize, fill: impl Fn(&S, Player, &mut [u64]) + Send + Sync + 'static) -> Arc<FeatureGroup<S>> {
+        assert!(parts <= MAX_GROUP_PARTS, "a feature group of {parts} parts");
+        Arc::new(FeatureGroup { parts, fill: Box::new(fill) })
+    }
+
+    fn fill(&self, state: &S, me: Player, out: &mut [u64; MAX_GROUP_PARTS]) {
+        (self.fill)(state, me, &mut out[..self.parts]);
+    }
+}
+
 /// How a terminal is computed for a player.
 pub enum Compute<S> {
     F(fn(&S, Player) -> f64),
@@ -27,6 +60,8 @@ pub enum Compute<S> {
     /// GDL game read at run time reasons with its rules), as a slot's bit
     /// pattern of the given base.
     Shared(Base, SharedCompute<S>),
+    /// Part `i` of a group computed together.
+    Part(Base, Arc<FeatureGroup<S>>, usize),
 }
 
 impl<S> Clone for Compute<S> {
@@ -35,6 +70,7 @@ impl<S> Clone for Compute<S> {
             Compute::F(f) => Compute::F(*f),
             Compute::B(f) => Compute::B(*f),
             Compute::Shared(base, f) => Compute::Shared(*base, Arc::clone(f)),
+            Compute::Part(base, group, i) => Compute::Part(*base, Arc::clone(group), *i),
         }
     }
 }
@@ -44,17 +80,23 @@ impl<S> Compute<S> {
         match self {
             Compute::F(_) => Base::F,
             Compute::B(_) => Base::B,
-            Compute::Shared(base, _) => *base,
+            Compute::Shared(base, _) | Compute::Part(base, _, _) => *base,
         }
     }
 
-    /// The slot bit pattern of the terminal's value.
+    /// The slot bit pattern of the terminal's value (a part of a group
+    /// computes the whole group: [`Binding::fill`] shares it between parts).
     #[inline]
     pub fn slot(&self, state: &S, me: Player) -> u64 {
         match self {
             Compute::F(f) => f(state, me).to_bits(),
             Compute::B(f) => u64::from(f(state, me)),
             Compute::Shared(_, f) => f(state, me),
+            Compute::Part(_, group, i) => {
+                let mut parts = [0; MAX_GROUP_PARTS];
+                group.fill(state, me, &mut parts);
+                parts[*i]
+            }
         }
     }
 }
@@ -181,12 +223,29 @@ impl<S> Binding<S> {
     /// [`PositionContext`]: a context returned by value was a 300-byte copy
     /// at every leaf of a search (a tenth of an evolution run's time on
     /// Morris).
+    /// A group's parts share one run of the group (a second group read in
+    /// between would run the first again).
     #[inline]
     pub fn fill(&self, state: &S, me: Player, used: &[u32], values: &mut [u64]) {
+        // The group last computed, and its parts (only games with groups
+        // pay for the array).
+        let mut computed: Option<(*const FeatureGroup<S>, [u64; MAX_GROUP_PARTS])> = None;
         for &slot in used {
-            if let Some(compute) = &self.features[slot as usize] {
-                values[slot as usize] = compute.slot(state, me);
-            }
+            values[slot as usize] = match &self.features[slot as usize] {
+                None => continue,
+                Some(Compute::Part(_, group, i)) => {
+                    let parts = match &mut computed {
+                        Some((last, parts)) if std::ptr::eq(*last, Arc::as_ptr(group)) => parts,
+                        _ => {
+                            let (_, parts) = computed.insert((Arc::as_ptr(group), [0; MAX_GROUP_PARTS]));
+                            group.fill(state, me, parts);
+                            parts
+                        }
+                    };
+                    parts[*i]
+                }
+                Some(compute) => compute.slot(state, me),
+            };
         }
     }
 
@@ -381,6 +440,30 @@ mod tests {
         let mm = load_primset("morris").expect("morris primset");
         assert!(Binding::new(&Morris::standard(), &mm).is_ok());
         assert!(Binding::new(&Morris::standard(), &lc).is_err(), "a lose-checkers primset is not for morris");
+    }
+
+    #[test]
+    fn a_group_is_computed_once_for_the_parts_a_fill_reads() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let runs = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&runs);
+        let group = FeatureGroup::new(3, move |s: &f64, me: Player, out: &mut [u64]| {
+            counter.fetch_add(1, Ordering::Relaxed);
+            for (k, slot) in out.iter_mut().enumerate() {
+                *slot = (s * k as f64 + f64::from(me)).to_bits();
+            }
+        });
+        let part = |k| Some(Compute::Part(Base::F, Arc::clone(&group), k));
+        let single = Some(Compute::F(|s: &f64, _| s + 100.0));
+        let binding = Binding { features: vec![part(2), single, part(0), part(1)], natives: Vec::new() };
+        let mut values = [0u64; 4];
+        binding.fill(&2.0, 1, &[2, 3, 0], &mut values);
+        assert_eq!(values.map(f64::from_bits), [5.0, 0.0, 1.0, 3.0]);
+        assert_eq!(runs.load(Ordering::Relaxed), 1, "the parts a fill reads share a run");
+        binding.fill(&2.0, 0, &[0, 1, 2], &mut values);
+        assert_eq!(values.map(f64::from_bits), [4.0, 102.0, 0.0, 3.0], "slot 3 not read, so kept");
+        assert_eq!(runs.load(Ordering::Relaxed), 2, "one run a fill, whatever is read between the parts");
+        assert_eq!(f64::from_bits(part(2).map_or(0, |c| c.slot(&3.0, 0))), 6.0);
     }
 
     #[test]

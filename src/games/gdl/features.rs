@@ -31,7 +31,7 @@ use rustc_hash::FxHashMap;
 
 use super::{GdlGame, GdlRules};
 use crate::diagnostic::FileId;
-use crate::games::domain::{Compute, FeatureDef, NativeCall, NativeDef};
+use crate::games::domain::{Compute, FeatureDef, FeatureGroup, NativeCall, NativeDef};
 use crate::games::{Game, Player, Turn};
 use crate::gdl::State;
 use crate::gdl::description::{self as d, Description, Literal, Pattern};
@@ -214,7 +214,9 @@ impl Features {
             .as_ref()
     }
 
-    fn projection(&self, state: &State, input: usize) -> f64 {
+    /// The random projection's inputs: how many of the state's fluents fall
+    /// on each.
+    fn projection(&self, state: &State) -> [u32; PROJECTION_INPUTS] {
         let id = self.id;
         LAST_PROJECTION.with(|last| {
             let mut last = last.borrow_mut();
@@ -222,7 +224,7 @@ impl Features {
                 && *game == id
                 && s == state
             {
-                return f64::from(inputs[input]);
+                return *inputs;
             }
             let mut inputs = [0u32; PROJECTION_INPUTS];
             let on_bits = self.input_of_bit().and_then(|(game, by_bit)| Some((state.bits_in(*game)?, by_bit)));
@@ -244,9 +246,8 @@ impl Features {
                     }
                 });
             }
-            let value = f64::from(inputs[input]);
             *last = Some((id, state.clone(), inputs));
-            value
+            inputs
         })
     }
 }
@@ -279,8 +280,18 @@ pub(super) fn definitions<S: 'static>(
     real("Mobility", Box::new(|f, s, me| f.mobility(s, me)));
     real("OpponentMobility", Box::new(|f, s, me| f.best_other_mobility(s, me)));
     real("Fluents", Box::new(|_, s, _| s.fluents().len() as f64));
-    for k in 0..PROJECTION_INPUTS {
-        real(&format!("P{k}"), Box::new(move |f, s, _| f.projection(s, k)));
+    {
+        // The 40 inputs come from one pass over the state's fluents.
+        let features = Arc::clone(&features);
+        let projection = FeatureGroup::new(PROJECTION_INPUTS, move |s: &S, _: Player, out: &mut [u64]| {
+            for (slot, n) in out.iter_mut().zip(features.projection(state_of(s))) {
+                *slot = f64::from(n).to_bits();
+            }
+        });
+        for k in 0..PROJECTION_INPUTS {
+            let compute = Compute::Part(Base::F, Arc::clone(&projection), k);
+            terminals.push(FeatureDef { name: format!("P{k}"), compute });
+        }
     }
     {
         let features = Arc::clone(&features);
