@@ -430,12 +430,8 @@ impl NetReasoner<'_> {
         self.read(self.game.terminal)
     }
 
-    /// Whether move `i` of role `role`'s list ([`CompiledGame::legal_moves_of`]) is legal.
-    pub fn is_legal(&self, role: usize, i: usize) -> bool {
-        self.read(self.game.legal_wires[role][i])
-    }
-
-    /// The indices of role `role`'s legal moves, in the order of its list.
+    /// The indices of role `role`'s legal moves in the current state, in
+    /// the order of its list ([`CompiledGame::legal_moves_of`]).
     pub fn legal(&self, role: usize) -> impl Iterator<Item = usize> + '_ {
         let wires = &self.game.legal_wires[role];
         wires.iter().enumerate().filter(|&(_, &w)| self.read(w)).map(|(i, _)| i)
