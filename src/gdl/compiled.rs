@@ -160,9 +160,9 @@ pub struct CompiledGame {
     bit_of: FxHashMap<Term, u32>,
     /// Per role, in the order of the game's roles.
     legal: Vec<Vec<LegalMove>>,
-    /// Per role, each legal move's gate alone, in `legal`'s order: counting
-    /// and listing a state's legal moves reads a dense array (a game can
-    /// have hundreds of moves a role, few of them legal at a time).
+    /// Per role, each legal move's gate alone, in `legal`'s order: listing
+    /// a state's legal moves reads a dense array (a game can have hundreds
+    /// of moves a role, few of them legal at a time).
     legal_wires: Vec<Vec<Wire>>,
     /// Per role, the legal moves' gates by kind, to count them with a loop
     /// per kind instead of a dispatch per move.
