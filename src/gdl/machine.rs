@@ -424,9 +424,8 @@ impl<'m> Reasoner<'m> {
     /// How many legal moves each role has, where the compiled engine can
     /// count them without building the moves as terms; `None` on the prover.
     pub fn legal_counts(&mut self) -> Option<Vec<usize>> {
-        let machine = self.machine;
-        let (true, Some(net), Some(_)) = (self.on_net, &self.net, &machine.compiled) else { return None };
-        Some((0..machine.roles.len()).map(|r| net.legal_count(r)).collect())
+        let (true, Some(net)) = (self.on_net, &self.net) else { return None };
+        Some((0..self.machine.roles.len()).map(|r| net.legal_count(r)).collect())
     }
 
     /// The legal moves of every role, in the order the engine derived them.
@@ -436,9 +435,7 @@ impl<'m> Reasoner<'m> {
             return Ok((0..machine.roles.len())
                 .map(|r| {
                     let moves = game.legal_moves_of(r);
-                    let mut legal = Vec::with_capacity(moves.len());
-                    legal.extend(net.legal(r).map(|i| moves[i].mv.clone()));
-                    legal
+                    net.legal(r).map(|i| moves[i].mv.clone()).collect()
                 })
                 .collect());
         }
