@@ -132,8 +132,6 @@ fn fluent_names(text: &str, case: crate::gdl::Case) -> Vec<Sym> {
 }
 
 thread_local! {
-    /// The last projection computed on this thread: (game, state, inputs).
-    static LAST_PROJECTION: RefCell<Option<(usize, State, [u32; PROJECTION_INPUTS])>> = const { RefCell::new(None) };
     /// Each fluent's projection input, for one game: hashing a fluent's
     /// names is most of a projection's cost, and a game's states keep
     /// meeting the same fluents (shared terms: the lookup compares
@@ -217,38 +215,28 @@ impl Features {
     /// The random projection's inputs: how many of the state's fluents fall
     /// on each.
     fn projection(&self, state: &State) -> [u32; PROJECTION_INPUTS] {
+        let mut inputs = [0u32; PROJECTION_INPUTS];
+        let on_bits = self.input_of_bit().and_then(|(game, by_bit)| Some((state.bits_in(*game)?, by_bit)));
+        if let Some((words, input_of_bit)) = on_bits {
+            // A state of the compiled engine: its bits, no terms.
+            for input in crate::gdl::ones(words).filter_map(|bit| input_of_bit.get(bit)) {
+                inputs[usize::from(*input)] += 1;
+            }
+            return inputs;
+        }
         let id = self.id;
-        LAST_PROJECTION.with(|last| {
-            let mut last = last.borrow_mut();
-            if let Some((game, s, inputs)) = &*last
-                && *game == id
-                && s == state
-            {
-                return *inputs;
+        INPUT_MEMO.with(|memo| {
+            let (game, memo) = &mut *memo.borrow_mut();
+            if *game != id || memo.len() > MEMO_FLUENTS {
+                *game = id;
+                memo.clear();
             }
-            let mut inputs = [0u32; PROJECTION_INPUTS];
-            let on_bits = self.input_of_bit().and_then(|(game, by_bit)| Some((state.bits_in(*game)?, by_bit)));
-            if let Some((words, input_of_bit)) = on_bits {
-                // A state of the compiled engine: its bits, no terms.
-                for input in crate::gdl::ones(words).filter_map(|bit| input_of_bit.get(bit)) {
-                    inputs[usize::from(*input)] += 1;
-                }
-            } else {
-                INPUT_MEMO.with(|memo| {
-                    let (game, memo) = &mut *memo.borrow_mut();
-                    if *game != id || memo.len() > MEMO_FLUENTS {
-                        *game = id;
-                        memo.clear();
-                    }
-                    for f in state.fluents() {
-                        let input = *memo.entry(f.clone()).or_insert_with(|| input_of(f, &self.name_hash) as u8);
-                        inputs[usize::from(input)] += 1;
-                    }
-                });
+            for f in state.fluents() {
+                let input = *memo.entry(f.clone()).or_insert_with(|| input_of(f, &self.name_hash) as u8);
+                inputs[usize::from(input)] += 1;
             }
-            *last = Some((id, state.clone(), inputs));
-            inputs
-        })
+        });
+        inputs
     }
 }
 
