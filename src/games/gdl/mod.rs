@@ -60,8 +60,13 @@ pub const DOMAIN: &str = "gdl";
 const POOL: usize = 64;
 
 /// Idle reasoners below which a state held by none gets a new one rather
-/// than taking the least recently used.
+/// than taking the least recently used. A search makes a state's children
+/// (each reasoned, for its turn) before it evaluates them, so the root and
+/// every child must fit, or least-recently-used reuse takes each child's
+/// reasoner just before it is asked again: compiled reasoners are small
+/// (a byte a gate), so those games keep enough for most branching factors.
 const SPARE: usize = 4;
+const SPARE_COMPILED: usize = 48;
 
 /// A GDL game compiled once, with what the registry shows of it. It lives as
 /// long as the process, like the built-in games: the registry keeps one per
@@ -173,6 +178,8 @@ fn turn_of(counts: &[usize]) -> Turn {
 /// What the prover said about one state.
 struct Facts {
     state: State,
+    /// [`pool_key`] of the state.
+    key: u64,
     turn: Turn,
     /// How many legal moves each role has (none in a terminal state).
     counts: Vec<usize>,
@@ -213,7 +220,8 @@ impl Slot {
                 ));
             }
             let turn = if terminal { Turn::Over } else { turn_of(&counts) };
-            self.facts = Some(Facts { state: state.clone(), turn, counts, legal, goals: None });
+            let key = pool_key(rules, state);
+            self.facts = Some(Facts { state: state.clone(), key, turn, counts, legal, goals: None });
         }
         self.facts.as_mut().ok_or_else(|| "the prover's answers went missing".to_owned())
     }
@@ -263,6 +271,17 @@ impl Slot {
         }
         self.reasoner.next_state(joint).map_err(|e| e.0)
     }
+}
+
+/// A hash of a state of the compiled engine (0 for other states), so a
+/// lookup among many pooled reasoners compares whole states only where the
+/// keys agree.
+fn pool_key(rules: &GdlRules, state: &State) -> u64 {
+    use std::hash::Hasher;
+    let Some(words) = rules.machine.compiled().and_then(|game| state.bits_in(game.id())) else { return 0 };
+    let mut h = rustc_hash::FxHasher::default();
+    words.iter().for_each(|&w| h.write_u64(w));
+    h.finish()
 }
 
 /// Long states are cut in messages.
@@ -315,15 +334,17 @@ impl GdlGame {
         if self.failed.load(Ordering::Relaxed) {
             return None;
         }
+        let spare = if self.machine().compiled().is_some() { SPARE_COMPILED } else { SPARE };
+        let key = pool_key(self.rules, state);
         let taken = {
             let mut pool = self.pool.lock().unwrap_or_else(PoisonError::into_inner);
-            let at = pool.iter().rposition(|s| s.facts.as_ref().is_some_and(|f| f.state == *state));
+            let at = pool.iter().rposition(|s| s.facts.as_ref().is_some_and(|f| f.key == key && f.state == *state));
             match at {
                 Some(i) => Some(pool.remove(i)),
                 // A fresh slot while few wait, so that a state asked about
                 // again and again (a search's root, between its children)
                 // keeps its answers; else the least recently used.
-                None if pool.len() < SPARE => None,
+                None if pool.len() < spare => None,
                 None => Some(pool.remove(0)),
             }
         };
