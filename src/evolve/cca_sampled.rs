@@ -70,14 +70,14 @@ where
     }
 
     fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64 {
-        let evaluators = seats.iter().map(|&p| Evaluator::Program(p)).collect();
+        let evaluators = seats.iter().map(|&p| Evaluator::program(p)).collect();
         self.game(evaluators, role, self.params, seed, tags)
     }
 
     fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64 {
         let evaluators = (0..self.game.n_roles())
             .map(|r| match seat_stream(r, role) {
-                0 => Evaluator::Program(me),
+                0 => Evaluator::program(me),
                 k => Evaluator::Random(stream(seed, &[tags, &[k, RANDOM_EVALUATION]].concat())),
             })
             .collect();
@@ -89,14 +89,19 @@ where
 /// What evaluates a player's leaves: an evolved program, or the paper's
 /// baseline, a random value.
 enum Evaluator<'p, S> {
-    Program(&'p Arc<GpProgram<S>>),
+    /// The program and its feature slots, kept from leaf to leaf.
+    Program(&'p Arc<GpProgram<S>>, Vec<u64>),
     Random(GpRng),
 }
 
-impl<S> Evaluator<'_, S> {
+impl<'p, S> Evaluator<'p, S> {
+    fn program(p: &'p Arc<GpProgram<S>>) -> Evaluator<'p, S> {
+        Evaluator::Program(p, vec![0; p.binding.features.len()])
+    }
+
     fn value(&mut self, state: &S, who: Role) -> f64 {
         match self {
-            Evaluator::Program(p) => p.value(state, who),
+            Evaluator::Program(p, slots) => p.value_with(state, who, slots),
             Evaluator::Random(rng) => rng.random(),
         }
     }

@@ -386,6 +386,12 @@ impl<'a, S> PositionContext<'a, S> {
         binding.fill(state, me, used, slots.as_mut_slice());
         PositionContext { binding, state, me, slots }
     }
+
+    /// A context for compiled code, which reads the slots from its own
+    /// array and asks the context only for natives: no slots to fill.
+    pub fn for_natives(binding: &'a Binding<S>, state: &'a S, me: Player) -> PositionContext<'a, S> {
+        PositionContext { binding, state, me, slots: Slots::zeroed(0) }
+    }
 }
 
 impl<S> Context for PositionContext<'_, S> {

@@ -333,6 +333,9 @@ impl CompiledGame {
     /// The bits of a state given as fluents; `None` if one of them is no
     /// fluent of the game (no rule can produce or read it).
     pub fn bits_of(&self, state: &State) -> Option<Vec<u64>> {
+        if let Some(words) = state.bits_in(self.id) {
+            return Some(words.to_vec());
+        }
         let mut bits = vec![0u64; self.circuit.state_words()];
         for f in state.fluents() {
             let b = *self.bit_of.get(f)?;

@@ -423,9 +423,13 @@ impl<'m> Reasoner<'m> {
 
     /// How many legal moves each role has, where the compiled engine can
     /// count them without building the moves as terms; `None` on the prover.
-    pub fn legal_counts(&mut self) -> Option<Vec<usize>> {
-        let (true, Some(net)) = (self.on_net, &self.net) else { return None };
-        Some((0..self.machine.roles.len()).map(|r| net.legal_count(r)).collect())
+    /// They are written into `counts` (cleared first), whose allocation a
+    /// caller reasoning state after state keeps; `false` on the prover.
+    pub fn legal_counts(&mut self, counts: &mut Vec<usize>) -> bool {
+        counts.clear();
+        let (true, Some(net)) = (self.on_net, &self.net) else { return false };
+        counts.extend((0..self.machine.roles.len()).map(|r| net.legal_count(r)));
+        true
     }
 
     /// The legal moves of every role, in the order the engine derived them.
@@ -480,8 +484,20 @@ impl<'m> Reasoner<'m> {
     pub fn next_state(&mut self, joint: &[Term]) -> Result<State, ProverError> {
         let machine = self.machine;
         if let (true, Some(net), Some(game)) = (self.on_net, &mut self.net, &machine.compiled) {
-            let inputs: Vec<Option<u32>> = joint.iter().enumerate().map(|(r, m)| game.input_of(r, m)).collect();
-            return Ok(game.state_of(net.next_by_inputs(&inputs)));
+            // A joint move of a few roles is read on the stack.
+            const INLINE_ROLES: usize = 8;
+            let mut inline = [None; INLINE_ROLES];
+            let heap: Vec<Option<u32>>;
+            let inputs: &[Option<u32>] = if joint.len() <= INLINE_ROLES {
+                for (r, (input, m)) in inline.iter_mut().zip(joint).enumerate() {
+                    *input = game.input_of(r, m);
+                }
+                &inline[..joint.len()]
+            } else {
+                heap = joint.iter().enumerate().map(|(r, m)| game.input_of(r, m)).collect();
+                &heap
+            };
+            return Ok(game.state_of(net.next_by_inputs(inputs)));
         }
         let plan = &machine.plan;
         let does: Vec<(Term, Term)> = machine.roles.iter().cloned().zip(joint.iter().cloned()).collect();

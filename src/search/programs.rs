@@ -182,10 +182,17 @@ impl<S> GpProgram<S> {
     /// only those are read, so nothing is zeroed per leaf (zeroing a slot
     /// array at every leaf was a tenth of a lose-checkers search).
     pub fn value_with(&self, state: &S, me: Player, scratch: &mut [u64]) -> f64 {
-        match (&self.jit, self.uses_natives) {
-            (Some(f), false) if scratch.len() >= self.binding.features.len() => {
+        match &self.jit {
+            Some(f) if scratch.len() >= self.binding.features.len() => {
                 self.binding.fill(state, me, &self.used, scratch);
-                f.call(scratch, None).0.as_f64()
+                if self.uses_natives {
+                    // Compiled code reads the slots from `scratch`; the
+                    // context only answers native calls.
+                    let mut ctx = PositionContext::for_natives(&self.binding, state, me);
+                    f.call(scratch, Some(&mut ctx)).0.as_f64()
+                } else {
+                    f.call(scratch, None).0.as_f64()
+                }
             }
             _ => self.value_in_context(state, me),
         }

@@ -41,6 +41,9 @@ pub struct NativeFrame<'a> {
     pub panic: Option<Box<dyn Any + Send>>,
 }
 
+/// Arguments a native call keeps on the stack.
+const INLINE_ARGS: usize = 8;
+
 /// Called by compiled code for every native call.
 ///
 /// # Safety
@@ -59,9 +62,23 @@ pub unsafe extern "C" fn native_trampoline(frame: *mut c_void, native: u32, args
     let Some(sig) = frame.sigs.get(native as usize) else {
         return 0;
     };
-    let values: Vec<Value> = sig.args.iter().zip(bits).map(|(b, x)| Value::from_bits(*b, *x)).collect();
+    // Natives take a few arguments: on the stack, not the heap (a GDL
+    // evaluator calls one at most leaves of its search).
+    let mut inline = [Value::I(0); INLINE_ARGS];
+    let heap: Vec<Value>;
+    let values: &[Value] = if sig.args.len() <= INLINE_ARGS {
+        let mut n = 0;
+        for (slot, (b, x)) in inline.iter_mut().zip(sig.args.iter().zip(bits)) {
+            *slot = Value::from_bits(*b, *x);
+            n += 1;
+        }
+        &inline[..n]
+    } else {
+        heap = sig.args.iter().zip(bits).map(|(b, x)| Value::from_bits(*b, *x)).collect();
+        &heap
+    };
     let ctx = &mut frame.ctx;
-    match catch_unwind(AssertUnwindSafe(|| ctx.native(native, &values))) {
+    match catch_unwind(AssertUnwindSafe(|| ctx.native(native, values))) {
         Ok(v) => v.to_bits(),
         Err(payload) => {
             frame.panic = Some(payload);

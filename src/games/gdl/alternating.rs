@@ -205,11 +205,11 @@ impl GpDomain for GdlTwoPlayer {
     }
 
     fn features(&self) -> Vec<FeatureDef<GdlPosition>> {
-        super::features::definitions(self.game.rules, |p: &GdlPosition| &p.state).0
+        super::features::definitions(&self.game, |p: &GdlPosition| &p.state).0
     }
 
     fn natives(&self) -> Vec<NativeDef<GdlPosition>> {
-        super::features::definitions(self.game.rules, |p: &GdlPosition| &p.state).1
+        super::features::definitions(&self.game, |p: &GdlPosition| &p.state).1
     }
 
     /// The goal margin of [`GdlGame`]'s `material`.

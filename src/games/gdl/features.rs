@@ -29,7 +29,7 @@ use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
-use super::{GdlGame, GdlRules};
+use super::GdlGame;
 use crate::diagnostic::FileId;
 use crate::games::domain::{Compute, FeatureDef, FeatureGroup, NativeCall, NativeDef};
 use crate::games::{Game, Player, Turn};
@@ -143,14 +143,15 @@ thread_local! {
 const MEMO_FLUENTS: usize = 1 << 16;
 
 impl Features {
-    fn new(rules: &'static GdlRules) -> Features {
+    fn new(game: &GdlGame) -> Features {
+        let rules = game.rules();
         let symbols = &rules.machine.symbols;
         let mut symbols_by_name: Vec<Sym> = (0..symbols.len() as Sym).collect();
         symbols_by_name.sort_by(|a, b| symbols.name(*a).cmp(symbols.name(*b)));
         static NEXT_ID: AtomicUsize = AtomicUsize::new(1);
         Features {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            game: GdlGame::new(rules),
+            game: game.sharing_pool(),
             fluent_names: fluent_names(&rules.text, symbols.case()),
             symbols_by_name,
             name_hash: name_hashes(symbols),
@@ -180,9 +181,28 @@ impl Features {
         (n > 0).then(|| self.fluent_names[index.rem_euclid(n) as usize])
     }
 
+    /// Calls `f` on each of the state's fluents, in order. A state of the
+    /// compiled engine lends the engine's terms for its bits: building
+    /// the state's own list of terms (which it keeps) cost an evolution
+    /// run a twentieth of its time.
+    fn each_fluent(&self, state: &State, f: impl FnMut(&Term)) {
+        let compiled = self.game.rules().machine.compiled();
+        match compiled.and_then(|game| Some((state.bits_in(game.id())?, game.fluents()))) {
+            Some((words, names)) => crate::gdl::ones(words).filter_map(|b| names.get(b)).for_each(f),
+            None => state.fluents().iter().for_each(f),
+        }
+    }
+
+    /// How many of the state's fluents pass `keep`.
+    fn count_fluents(&self, state: &State, mut keep: impl FnMut(&Term) -> bool) -> f64 {
+        let mut n = 0usize;
+        self.each_fluent(state, |f| n += usize::from(keep(f)));
+        n as f64
+    }
+
     fn fluent_count(&self, state: &State, name: i64) -> f64 {
         let Some(name) = self.fluent_name(name) else { return 0.0 };
-        state.fluents().iter().filter(|f| functor(f) == name).count() as f64
+        self.count_fluents(state, |f| functor(f) == name)
     }
 
     fn arg_count(&self, state: &State, name: i64, place: i64, value: i64) -> f64 {
@@ -192,13 +212,13 @@ impl Features {
             return 0.0;
         }
         let value = self.symbols_by_name[value.rem_euclid(n) as usize];
-        let matches = |f: &&Term| match f {
+        let matches = |f: &Term| match f {
             Term::Fn(c) if c.functor == name && !c.args.is_empty() => {
                 c.args[place.rem_euclid(c.args.len() as i64) as usize] == Term::Const(value)
             }
             _ => false,
         };
-        state.fluents().iter().filter(matches).count() as f64
+        self.count_fluents(state, matches)
     }
 
     /// The compiled engine's number and each of its fluent bits' projection
@@ -250,13 +270,15 @@ fn int(args: &[Value], k: usize) -> i64 {
     args.get(k).map_or(0, |v| v.as_i64())
 }
 
-/// The `gdl` primset's terminals and natives for `rules`, over a state
-/// reached by `state_of` (a GDL state, or a position holding one).
+/// The `gdl` primset's terminals and natives for `game`'s rules, over a
+/// state reached by `state_of` (a GDL state, or a position holding one),
+/// reasoning with `game`'s pool.
 pub(super) fn definitions<S: 'static>(
-    rules: &'static GdlRules,
+    game: &GdlGame,
     state_of: fn(&S) -> &State,
 ) -> (Vec<FeatureDef<S>>, Vec<NativeDef<S>>) {
-    let features = Arc::new(Features::new(rules));
+    let rules = game.rules();
+    let features = Arc::new(Features::new(game));
     let mut terminals: Vec<FeatureDef<S>> = Vec::new();
     let mut real = |name: &str, f: Terminal| {
         let features = Arc::clone(&features);
@@ -267,7 +289,7 @@ pub(super) fn definitions<S: 'static>(
     real("OpponentGoal", Box::new(|f, s, me| f.best_other_goal(s, me)));
     real("Mobility", Box::new(|f, s, me| f.mobility(s, me)));
     real("OpponentMobility", Box::new(|f, s, me| f.best_other_mobility(s, me)));
-    real("Fluents", Box::new(|_, s, _| s.fluents().len() as f64));
+    real("Fluents", Box::new(|f, s, _| f.count_fluents(s, |_| true)));
     {
         // The 40 inputs come from one pass over the state's fluents.
         let features = Arc::clone(&features);
@@ -311,7 +333,7 @@ mod tests {
     use super::*;
     use crate::diagnostic::Sources;
     use crate::games::domain::Binding;
-    use crate::games::gdl::GdlGame;
+    use crate::games::gdl::{GdlGame, GdlRules};
 
     fn rules(path: &str) -> &'static GdlRules {
         let mut sources = Sources::new();
@@ -340,7 +362,7 @@ mod tests {
     #[test]
     fn tic_tac_toe_features_of_the_initial_state() {
         let rules = rules("../shared/gdl/games/ticTacToe.kif");
-        let (terminals, natives) = definitions(rules, |s: &State| s);
+        let (terminals, natives) = definitions(&GdlGame::new(rules), |s: &State| s);
         let state = rules.machine.initial_state().clone();
         // Nine blank cells and (control xplayer).
         assert_eq!(value(&terminals, "Fluents", &state, 0), 10.0);
@@ -370,7 +392,7 @@ mod tests {
     fn goals_are_read_for_the_evaluated_role() {
         let rules = rules("../shared/gdl/games/ticTacToe.kif");
         let game = GdlGame::new(rules);
-        let (terminals, _) = definitions(rules, |s: &State| s);
+        let (terminals, _) = definitions(&game, |s: &State| s);
         // xplayer fills the top row while oplayer plays the middle row.
         let mut state = game.initial_state();
         for mv in ["(mark 1 1)", "(mark 2 1)", "(mark 1 2)", "(mark 2 2)", "(mark 1 3)"] {
@@ -423,7 +445,7 @@ mod tests {
             let rules: &'static GdlRules = Box::leak(Box::new(rules));
             let state = rules.machine.initial_state().clone();
             let expected = projection_input(&state.fluents()[0], &rules.machine.symbols);
-            (definitions(rules, |s: &State| s).0, state, expected)
+            (definitions(&GdlGame::new(rules), |s: &State| s).0, state, expected)
         };
         let (a, b) = (load(game("cell")), load(game("spot")));
         assert_eq!(a.1.fluents(), b.1.fluents(), "one term, two names");

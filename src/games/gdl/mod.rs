@@ -201,12 +201,14 @@ impl Slot {
     /// The answers for `state`, reasoned now unless the slot holds them.
     fn facts(&mut self, rules: &GdlRules, state: &State) -> Result<&mut Facts, String> {
         if !self.facts.as_ref().is_some_and(|f| f.state == *state) {
-            self.facts = None;
+            // The counts' allocation serves the next state.
+            let mut counts = self.facts.take().map(|f| f.counts).unwrap_or_default();
+            counts.clear();
             self.reasoner.load(state);
             let terminal = self.reasoner.is_terminal().map_err(|e| e.0)?;
             let (counts, legal) = if terminal {
-                (Vec::new(), Some(Vec::new()))
-            } else if let Some(counts) = self.reasoner.legal_counts() {
+                (counts, Some(Vec::new()))
+            } else if self.reasoner.legal_counts(&mut counts) {
                 (counts, None)
             } else {
                 let legal = self.legal_moves_sorted()?;
@@ -299,8 +301,11 @@ pub struct GdlGame {
     /// Boxed: the pool moves slots in and out on every call, and a slot
     /// holds its reasoner inline (copying them cost a coevolution run a
     /// tenth of its time).
+    /// Shared with the games its features reason through
+    /// ([`GdlGame::sharing_pool`]), so that a state the search reasoned
+    /// about is not reasoned about again to evaluate it.
     #[allow(clippy::vec_box)]
-    pool: Mutex<Vec<Box<Slot>>>,
+    pool: Arc<Mutex<Vec<Box<Slot>>>>,
     /// Set with the first error; every state is over until it is taken.
     failed: AtomicBool,
     error: Mutex<Option<String>>,
@@ -312,11 +317,18 @@ impl GdlGame {
     pub fn new(rules: &'static GdlRules) -> GdlGame {
         GdlGame {
             rules,
-            pool: Mutex::new(Vec::new()),
+            pool: Arc::new(Mutex::new(Vec::new())),
             failed: AtomicBool::new(false),
             error: Mutex::new(None),
             deadline: Mutex::new(None),
         }
+    }
+
+    /// A game of the same rules that reasons with this one's pool (and
+    /// records its own errors and deadline): the `gdl` primset's features
+    /// ask about the states a search has just made.
+    pub(super) fn sharing_pool(&self) -> GdlGame {
+        GdlGame { pool: Arc::clone(&self.pool), ..GdlGame::new(self.rules) }
     }
 
     pub fn rules(&self) -> &'static GdlRules {
@@ -738,11 +750,11 @@ impl GpDomain for GdlGame {
     }
 
     fn features(&self) -> Vec<FeatureDef<State>> {
-        features::definitions(self.rules, |s| s).0
+        features::definitions(self, |s| s).0
     }
 
     fn natives(&self) -> Vec<NativeDef<State>> {
-        features::definitions(self.rules, |s| s).1
+        features::definitions(self, |s| s).1
     }
 
     /// GDL games have no material: the goal values of the state (many
