@@ -422,9 +422,9 @@ impl<'m> Reasoner<'m> {
     }
 
     /// How many legal moves each role has, where the compiled engine can
-    /// count them without building the moves as terms; `None` on the prover.
-    /// They are written into `counts` (cleared first), whose allocation a
-    /// caller reasoning state after state keeps; `false` on the prover.
+    /// count them without building the moves as terms: written into
+    /// `counts` (cleared first, its allocation kept by a caller reasoning
+    /// state after state); `false` on the prover.
     pub fn legal_counts(&mut self, counts: &mut Vec<usize>) -> bool {
         counts.clear();
         let (true, Some(net)) = (self.on_net, &self.net) else { return false };

@@ -301,6 +301,7 @@ pub struct GdlGame {
     /// Boxed: the pool moves slots in and out on every call, and a slot
     /// holds its reasoner inline (copying them cost a coevolution run a
     /// tenth of its time).
+    ///
     /// Shared with the games its features reason through
     /// ([`GdlGame::sharing_pool`]), so that a state the search reasoned
     /// about is not reasoned about again to evaluate it.
