@@ -465,9 +465,9 @@ impl NetReasoner<'_> {
     }
 
     /// The next state when the inputs `inputs` (one per role, or none) are set.
-    pub fn next_by_inputs(&mut self, inputs: &[Option<u32>]) -> &[u64] {
+    pub fn next_by_inputs(&mut self, inputs: impl IntoIterator<Item = Option<u32>>) -> &[u64] {
         self.played.clear();
-        self.played.extend(inputs.iter().flatten());
+        self.played.extend(inputs.into_iter().flatten());
         self.next_of_played()
     }
 

@@ -484,19 +484,7 @@ impl<'m> Reasoner<'m> {
     pub fn next_state(&mut self, joint: &[Term]) -> Result<State, ProverError> {
         let machine = self.machine;
         if let (true, Some(net), Some(game)) = (self.on_net, &mut self.net, &machine.compiled) {
-            // A joint move of a few roles is read on the stack.
-            const INLINE_ROLES: usize = 8;
-            let mut inline = [None; INLINE_ROLES];
-            let heap: Vec<Option<u32>>;
-            let inputs: &[Option<u32>] = if joint.len() <= INLINE_ROLES {
-                for (r, (input, m)) in inline.iter_mut().zip(joint).enumerate() {
-                    *input = game.input_of(r, m);
-                }
-                &inline[..joint.len()]
-            } else {
-                heap = joint.iter().enumerate().map(|(r, m)| game.input_of(r, m)).collect();
-                &heap
-            };
+            let inputs = joint.iter().enumerate().map(|(r, m)| game.input_of(r, m));
             return Ok(game.state_of(net.next_by_inputs(inputs)));
         }
         let plan = &machine.plan;

@@ -159,10 +159,12 @@ impl SampledSearch {
             order.swap(i, self.rng.random_range(0..=i));
         }
         let (mut best, mut alpha) = (order[0], f64::NEG_INFINITY);
+        let mut joint = Vec::new();
         for &i in &order {
             let v = match turn {
                 Turn::Simultaneous => {
-                    self.against(game, state, &mine[i], &sample, depth, 1, (alpha, f64::INFINITY), eval)?
+                    let opposing = (&sample[..], &mut joint);
+                    self.against(game, state, &mine[i], opposing, depth, 1, (alpha, f64::INFINITY), eval)?
                 }
                 _ => self.value(game, &game.apply(state, &mine[i]), depth - 1, 1, alpha, f64::INFINITY, eval)?,
             };
@@ -234,14 +236,15 @@ impl SampledSearch {
     /// The least value of `mv` (`me`'s move) against the opposing joint
     /// moves `sample`, within the window (`alpha`, `beta`); stops as soon
     /// as it is at most `alpha`. With no sample (an opponent without a
-    /// legal move: a failed engine) the state is a leaf.
+    /// legal move: a failed engine) the state is a leaf. `joint` is the
+    /// caller's scratch for the joint move, so a node allocates it once.
     #[allow(clippy::too_many_arguments)]
     fn against<G: Game>(
         &mut self,
         game: &G,
         state: &G::State,
         mv: &G::Move,
-        sample: &[Vec<G::Move>],
+        (sample, joint): (&[Vec<G::Move>], &mut Vec<G::Move>),
         depth: u32,
         ply: u32,
         (alpha, beta): (f64, f64),
@@ -251,13 +254,12 @@ impl SampledSearch {
             return Ok(sane(eval(state, self.me)));
         }
         let mut worst = f64::INFINITY;
-        let mut joint = Vec::new();
         for opposing in sample {
             joint.clone_from(opposing);
             if let Some(place) = joint.get_mut(usize::from(self.me)) {
                 *place = mv.clone();
             }
-            let child = game.apply_joint(state, &joint);
+            let child = game.apply_joint(state, joint);
             let v = self.value(game, &child, depth - 1, ply, alpha, worst.min(beta), eval)?;
             worst = worst.min(v);
             if worst <= alpha {
@@ -325,8 +327,10 @@ impl SampledSearch {
                 let mut mine = Vec::new();
                 game.legal_moves_of(state, me, &mut mine);
                 let mut best = f64::NEG_INFINITY;
+                let mut joint = Vec::new();
                 for mv in &mine {
-                    let v = self.against(game, state, mv, &sample, depth, ply + 1, (alpha, beta), eval)?;
+                    let opposing = (&sample[..], &mut joint);
+                    let v = self.against(game, state, mv, opposing, depth, ply + 1, (alpha, beta), eval)?;
                     best = best.max(v);
                     alpha = alpha.max(v);
                     if alpha >= beta {

@@ -195,6 +195,9 @@ struct Facts {
 struct Slot {
     reasoner: Reasoner<'static>,
     facts: Option<Facts>,
+    /// [`pool_key`] of the state the slot was taken for, hashed once by
+    /// [`GdlGame::with_slot`].
+    asked_key: u64,
 }
 
 impl Slot {
@@ -222,7 +225,7 @@ impl Slot {
                 ));
             }
             let turn = if terminal { Turn::Over } else { turn_of(&counts) };
-            let key = pool_key(rules, state);
+            let key = self.asked_key;
             self.facts = Some(Facts { state: state.clone(), key, turn, counts, legal, goals: None });
         }
         self.facts.as_mut().ok_or_else(|| "the prover's answers went missing".to_owned())
@@ -361,7 +364,9 @@ impl GdlGame {
                 None => Some(pool.remove(0)),
             }
         };
-        let mut slot = taken.unwrap_or_else(|| Box::new(Slot { reasoner: self.machine().reasoner(), facts: None }));
+        let mut slot =
+            taken.unwrap_or_else(|| Box::new(Slot { reasoner: self.machine().reasoner(), facts: None, asked_key: 0 }));
+        slot.asked_key = key;
         slot.reasoner.set_deadline(*self.deadline.lock().unwrap_or_else(PoisonError::into_inner));
         match f(&mut slot) {
             Ok(r) => {
