@@ -201,7 +201,8 @@ struct Slot {
 }
 
 impl Slot {
-    /// The answers for `state`, reasoned now unless the slot holds them.
+    /// The answers for `state` (the state the slot was taken for, whose
+    /// key it holds), reasoned now unless the slot holds them.
     fn facts(&mut self, rules: &GdlRules, state: &State) -> Result<&mut Facts, String> {
         if !self.facts.as_ref().is_some_and(|f| f.state == *state) {
             // The counts' allocation serves the next state.
