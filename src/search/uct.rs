@@ -166,9 +166,9 @@ pub struct Uct<G: Game> {
     /// going then is given up and its iteration not counted.
     deadline: Option<Instant>,
     /// The most plies a playout on the clock may play before the engine
-    /// scores the state it reached (no limit at first). Halved below the
-    /// depth a given-up playout had reached when a search on the clock
-    /// completes fewer than [`FEW_ITERATIONS`], doubled when one completes
+    /// scores the state it reached (no limit at first). Halved (and put
+    /// below the depth a given-up playout had reached) when a search on the
+    /// clock completes fewer than [`FEW_ITERATIONS`], doubled when one completes
     /// [`MANY_ITERATIONS`]: on an engine that takes a play clock for one
     /// game (the prover on a large game) the search still samples.
     playout_plies: u32,
@@ -350,8 +350,12 @@ impl<G: Game> Uct<G> {
     /// by how many iterations this one completed.
     fn adapt_playout_plies(&mut self, iterations: u64) {
         if iterations < FEW_ITERATIONS {
-            if let Some(plies) = self.given_up_at.filter(|&p| p >= 2) {
-                self.playout_plies = self.playout_plies.min(plies / 2);
+            // The deadline may pass in the tree before a playout starts (the
+            // engine is slow at every ply): the cap is halved then too.
+            let reached = self.given_up_at.filter(|&p| p >= 2).map(|p| p / 2);
+            let capped = (self.playout_plies != u32::MAX).then_some(self.playout_plies / 2);
+            if let Some(plies) = reached.into_iter().chain(capped).min() {
+                self.playout_plies = self.playout_plies.min(plies.max(1));
             }
         } else if iterations >= MANY_ITERATIONS && self.playout_plies != u32::MAX {
             self.playout_plies = if self.playout_plies >= LONGEST_CUT { u32::MAX } else { self.playout_plies * 2 };

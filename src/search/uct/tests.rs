@@ -370,6 +370,24 @@ fn playouts_longer_than_the_clock_are_cut_until_the_search_samples() {
 }
 
 #[test]
+fn a_search_late_before_its_playout_still_halves_the_cap() {
+    let mut search = uct::<Long>(5);
+    search.playout_plies = 45;
+    search.given_up_at = Some(0);
+    search.adapt_playout_plies(2);
+    assert_eq!(search.playout_plies(), 22, "the deadline passed in the tree");
+    search.given_up_at = Some(10);
+    search.adapt_playout_plies(1);
+    assert_eq!(search.playout_plies(), 5, "below the plies the given-up playout reached");
+    search.given_up_at = None;
+    search.adapt_playout_plies(FEW_ITERATIONS);
+    assert_eq!(search.playout_plies(), 5, "enough iterations keep the cap");
+    search.playout_plies = u32::MAX;
+    search.adapt_playout_plies(0);
+    assert_eq!(search.playout_plies(), u32::MAX, "nothing to halve from");
+}
+
+#[test]
 fn self_play_at_tic_tac_toe_is_a_draw() {
     let game = TicTacToe;
     let mut state = game.initial_state();
