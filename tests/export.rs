@@ -1,9 +1,12 @@
 //! `stratagem export`: the example ant, the shipped champion and random
 //! two-tree ants exported as C play exactly as their `gp:` players on 1,000
-//! boards (both roles, move by move); the exported Rust compiles;
-//! S-expressions re-read and play the same; a non-Ant Wars program exported
-//! as C computes the interpreter's bits; errors. Needs `cc` (and `rustc` for
-//! the Rust check), as tests/antwars.rs does.
+//! boards (both roles, move by move); so do the three humants and
+//! hand-written ants reading every native of the `antwars-humant` primset,
+//! whose exported C and Rust also give every direction the `gp:` player's
+//! value, bit for bit; the exported Rust compiles; S-expressions re-read and
+//! play the same; a non-Ant Wars program exported as C computes the
+//! interpreter's bits; errors. Needs `cc` (and `rustc` for the Rust check),
+//! as tests/antwars.rs does.
 
 mod common;
 
@@ -13,14 +16,28 @@ use std::sync::Arc;
 use common::{flat, stratagem, temp};
 use stratagem::eval::interp::{Interp, Slots};
 use stratagem::evolve::init::{Builder, Method};
-use stratagem::games::antwars::AntWars;
 use stratagem::games::antwars::c_player::{CPlayer, CSource};
-use stratagem::games::antwars::gp_ant::{AntProgram, GpAnt};
+use stratagem::games::antwars::gp_ant::{AntProgram, GpAnt, best_direction};
+use stratagem::games::antwars::memory::AntMemory;
+use stratagem::games::antwars::sight::AntSight;
+use stratagem::games::antwars::{AntWars, View};
 use stratagem::lang::{Node, PrimSet, Tree, TypeId, Value};
 use stratagem::rng::stream;
 
 const FORAGER: &str = "programs/examples/antwars-ant.sg";
 const CHAMPION: &str = "programs/champions/antwars.sg";
+const HUMANTS: &str = "programs/champions/antwars-humants.sg";
+/// Hand-written ants that read every native of the `antwars-humant`
+/// primset, most with arguments the humants never use.
+const HUMANT_NATIVES: &str = "tests/data/antwars/humant-natives.sg";
+
+/// The humants and the hand-written ants of their primset, as (file, name).
+fn humant_ants() -> Vec<(&'static str, &'static str)> {
+    let humants = ["smart-humant", "super-humant", "hyper-humant"].map(|n| (HUMANTS, n));
+    let natives = ["plan-hope-odd", "plans", "pulls", "counts", "hunter", "computed", "keep-nothing"]
+        .map(|n| (HUMANT_NATIVES, n));
+    humants.into_iter().chain(natives).collect()
+}
 
 /// Exports `name` of `file` as `format` through the binary, into `out`.
 fn export(file: &Path, name: &str, format: &str, out: &Path) -> String {
@@ -232,12 +249,230 @@ fn depth_8_ants_are_exported_within_5000_bytes_or_warned_about() {
 }
 
 #[test]
+fn exported_humants_move_exactly_as_their_gp_players_on_1000_boards() {
+    let dir = temp("c-humants");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ants = humant_ants();
+    let mut pairs: Vec<Pair> = ants.iter().map(|&(file, name)| pair(Path::new(file), name, &dir)).collect();
+    let mut sizes = Vec::new();
+    for &(_, name) in &ants {
+        let c = dir.join(format!("{name}.c"));
+        ansi_c_without_fma(&c);
+        sizes.push((name, std::fs::metadata(&c).map_or(0, |m| m.len())));
+    }
+    eprintln!("the humants' C: {sizes:?} bytes");
+    let hyper = sizes.iter().find(|(n, _)| *n == "hyper-humant").map_or(0, |&(_, s)| s);
+    assert!(hyper <= 5000, "hyper-humant's C is {hyper} bytes, over the contest's limit");
+    // Only what a program reads is written: SmartHumant reads the antwars
+    // primset's primitives alone, SuperHumant no survival (no libm).
+    let text = |name: &str| std::fs::read_to_string(dir.join(format!("{name}.c"))).expect("read the C");
+    let smart = text("smart-humant");
+    assert!(!smart.contains("humant.rs") && !smart.contains("math.h"), "{smart}");
+    let superh = text("super-humant");
+    assert!(superh.contains("PL(0,") && !superh.contains("math.h") && !superh.contains("FP("), "{superh}");
+    assert!(text("hyper-humant").contains("#include <math.h>"));
+    let compared = play_identical(&mut pairs, 1000);
+    assert!(compared > 1000 * 35, "{compared} moves compared");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A move of a game as an ant saw it: the ant (an index), whether it is
+/// the ant's first move of the game, its view and the values its `gp:`
+/// player gave the eight directions.
+struct Seen {
+    ant: usize,
+    first: bool,
+    view: View,
+    values: [f64; 8],
+}
+
+/// The moves of `boards` games, board i between ants i and i + 1 (mod n) in
+/// the roles of Ant 1 and Ant 2, each moving as its `gp:` player chooses;
+/// a game's moves of Ant 1, then those of Ant 2.
+fn gp_games(programs: &[Arc<AntProgram>], boards: u64) -> Vec<Seen> {
+    let n = programs.len();
+    let mut seen = Vec::new();
+    for i in 0..boards {
+        let mut board = AntWars::random_board(&mut stream(i, &[23, 10]));
+        let ids = [i as usize % n, (i as usize + 1) % n];
+        let mut memories = [AntMemory::new(), AntMemory::new()];
+        let mut games: [Vec<Seen>; 2] = Default::default();
+        while !board.is_over() {
+            let role = usize::from(board.to_move());
+            let view = board.view(board.to_move());
+            memories[role].observe(&view);
+            let values = programs[ids[role]].values(&mut AntSight::new(memories[role].clone(), view));
+            games[role].push(Seen { ant: ids[role], first: games[role].is_empty(), view, values });
+            board = board.step(best_direction(&values));
+        }
+        seen.extend(games.into_iter().flatten());
+    }
+    seen
+}
+
+/// `seen` as a harness reads it, a move a line: the ant, 1 on its first move
+/// of a game, its row and column, and the 121 cells of the contest's grid.
+fn harness_input(seen: &[Seen]) -> String {
+    let mut text = String::new();
+    for s in seen {
+        text.push_str(&format!("{} {} {} {}", s.ant, u8::from(s.first), s.view.row(), s.view.col()));
+        for cell in s.view.grid().as_flattened() {
+            text.push_str(&format!(" {cell}"));
+        }
+        text.push('\n');
+    }
+    text
+}
+
+/// Runs harness `exe` on `input` (from a file: its output could fill a pipe
+/// before its input is written) and checks each line, a move's direction
+/// and eight values (hex bits), against the `gp:` player's.
+fn check_harness(exe: &Path, input: &Path, seen: &[Seen], names: &[&str], what: &str) {
+    let out = std::process::Command::new(exe)
+        .stdin(std::fs::File::open(input).expect("the harness's input"))
+        .output()
+        .expect("run the harness");
+    assert!(out.status.success(), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), seen.len(), "{what}: one line a move");
+    for (k, (s, line)) in seen.iter().zip(&lines).enumerate() {
+        let mut words = line.split_whitespace();
+        let dir: u8 = words.next().and_then(|w| w.parse().ok()).expect("a direction");
+        let got: Vec<f64> = words.map(|h| f64::from_bits(u64::from_str_radix(h, 16).expect("hex bits"))).collect();
+        let name = names[s.ant];
+        assert_eq!(got.len(), 8, "{what}, {name}, move {k}: {line}");
+        for (d, (&g, &w)) in got.iter().zip(&s.values).enumerate() {
+            assert!(
+                g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan()),
+                "{what}, {name}, move {k}, direction {d}: {g:e} ({:#x}), gp: {w:e} ({:#x})",
+                g.to_bits(),
+                w.to_bits()
+            );
+        }
+        assert_eq!(dir, best_direction(&s.values), "{what}, {name}, move {k}");
+    }
+}
+
+/// The humants and the hand-written ants of their primset, exported as C
+/// and as Rust, give each of the eight directions the value their `gp:`
+/// player gives it, bit for bit, at every move of 300 games (both roles):
+/// each ant's file is compiled into a harness beside a function that makes
+/// the move and then recomputes the eight values from the same state.
+#[test]
+fn exported_humants_compute_the_gp_values_bit_for_bit() {
+    let dir = temp("humant-values");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ants = humant_ants();
+    let names: Vec<&str> = ants.iter().map(|&(_, n)| n).collect();
+    let programs: Vec<Arc<AntProgram>> = ants
+        .iter()
+        .map(|&(file, name)| {
+            Arc::new(AntProgram::load(Path::new(file), name).unwrap_or_else(|e| panic!("{e}: {:?}", e.help)))
+        })
+        .collect();
+    let seen = gp_games(&programs, 300);
+    let input = dir.join("moves.txt");
+    std::fs::write(&input, harness_input(&seen)).expect("write the moves");
+
+    // C: each ant in a unit of its own, Move and Reset renamed.
+    let mut main = String::from("#include <stdio.h>\n#include <string.h>\n");
+    let mut units = vec![dir.join("main.c")];
+    let mut cases = String::new();
+    for (k, &(file, name)) in ants.iter().enumerate() {
+        export(Path::new(file), name, "c", &dir.join(format!("{name}.c")));
+        let wrapper = format!(
+            "#define Move Move{k}\n#define Reset Reset{k}\n#include \"{name}.c\"\n\
+             void Values{k}(int g[11][11],int r,int c,int reset,double*o,int*mv){{double t,p,t2,p2;int d;\
+             if(reset)Reset();t=T;p=P;*mv=Move(g,r,c);t2=T;p2=P;T=t;P=p;\
+             for(d=0;d<8;d++){{K=d/2;D=d&1;o[d]=D?Y():X();}}T=t2;P=p2;}}\n"
+        );
+        std::fs::write(dir.join(format!("w{k}.c")), wrapper).expect("write a wrapper");
+        units.push(dir.join(format!("w{k}.c")));
+        main.push_str(&format!("void Values{k}(int g[11][11],int r,int c,int reset,double*o,int*mv);\n"));
+        cases.push_str(&format!("case {k}:Values{k}(g,r,c,f,o,&mv);break;\n"));
+    }
+    main.push_str("int main(void){int g[11][11],k,f,r,c,i,mv=0;double o[8];unsigned long long b;\n");
+    main.push_str(
+        "while(scanf(\"%d %d %d %d\",&k,&f,&r,&c)==4){for(i=0;i<121;i++)if(scanf(\"%d\",&g[i/11][i%11])!=1)return 1;\n",
+    );
+    main.push_str(&format!("switch(k){{\n{cases}default:return 2;}}\n"));
+    main.push_str(
+        "printf(\"%d\",mv);for(i=0;i<8;i++){memcpy(&b,&o[i],8);printf(\" %llx\",b);}printf(\"\\n\");}return 0;}\n",
+    );
+    std::fs::write(dir.join("main.c"), &main).expect("write main");
+    let exe = dir.join("values-c");
+    let out = std::process::Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .args(&units)
+        .arg("-lm")
+        .output()
+        .expect("run cc");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    check_harness(&exe, &input, &seen, &names, "C");
+
+    // Rust: each ant in a module of its own.
+    let mut main = String::from("use std::io::{BufRead, Write};\n");
+    let mut cases = String::new();
+    let mut states = String::new();
+    for (k, &(file, name)) in ants.iter().enumerate() {
+        export(Path::new(file), name, "rust", &dir.join(format!("{name}.rs")));
+        main.push_str(&format!(
+            "mod a{k} {{\n    include!(\"{name}.rs\");\n\
+             pub fn values(ant: &mut Ant, g: &[[i32; 11]; 11], r: usize, c: usize) -> (u8, [f64; 8]) {{\n\
+             let (t, p) = (ant.t, ant.p);\n    let mv = ant.choose(g, r, c);\n    let (t2, p2) = (ant.t, ant.p);\n\
+             (ant.t, ant.p) = (t, p);\n    let mut o = [0.0; 8];\n\
+             for (d, o) in o.iter_mut().enumerate() {{\n        (ant.k, ant.d) = (d as i32 / 2, d as i32 & 1);\n\
+             *o = if ant.d == 1 {{ ant.diagonal() }} else {{ ant.straight() }};\n    }}\n\
+             (ant.t, ant.p) = (t2, p2);\n    (mv, o)\n}}\n}}\n"
+        ));
+        states.push_str(&format!("    let mut s{k} = a{k}::Ant::new();\n"));
+        cases.push_str(&format!(
+            "            {k} => {{\n                if n[1] == 1 {{\n                    s{k}.reset();\n                }}\n\
+                             a{k}::values(&mut s{k}, &g, r, c)\n            }}\n"
+        ));
+    }
+    main.push_str("fn main() {\n");
+    main.push_str(&states);
+    main.push_str(
+        "    let mut out = std::io::BufWriter::new(std::io::stdout());\n    \
+         for line in std::io::stdin().lock().lines() {\n        \
+         let n: Vec<i64> = line.unwrap().split_whitespace().map(|x| x.parse().unwrap()).collect();\n        \
+         let mut g = [[0i32; 11]; 11];\n        \
+         for i in 0..121 {\n            g[i / 11][i % 11] = n[4 + i] as i32;\n        }\n        \
+         let (r, c) = (n[2] as usize, n[3] as usize);\n        \
+         let (mv, o) = match n[0] {\n",
+    );
+    main.push_str(&cases);
+    main.push_str(
+        "            _ => std::process::exit(2),\n        };\n        \
+         write!(out, \"{mv}\").unwrap();\n        \
+         for v in o {\n            write!(out, \" {:x}\", v.to_bits()).unwrap();\n        }\n        \
+         writeln!(out).unwrap();\n    }\n}\n",
+    );
+    std::fs::write(dir.join("main.rs"), &main).expect("write main");
+    let exe = dir.join("values-rust");
+    let out = std::process::Command::new("rustc")
+        .args(["--edition", "2021", "-O", "-o"])
+        .arg(&exe)
+        .arg(dir.join("main.rs"))
+        .output()
+        .expect("run rustc");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    check_harness(&exe, &input, &seen, &names, "Rust");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn exported_rust_compiles() {
     let dir = temp("rust-ants");
     std::fs::create_dir_all(&dir).expect("temp dir");
     let ps = antwars();
     let (file, names) = random_ants(&dir, &ps);
-    for (file, name) in [(Path::new(FORAGER), "forager"), (file.as_path(), names[0].as_str())] {
+    let mut ants = vec![(Path::new(FORAGER), "forager"), (file.as_path(), names[0].as_str())];
+    ants.extend(humant_ants().into_iter().map(|(f, n)| (Path::new(f), n)));
+    for (file, name) in ants {
         let rs = dir.join(format!("{name}.rs"));
         export(file, name, "rust", &rs);
         let out = std::process::Command::new("rustc")

@@ -1,7 +1,8 @@
-//! Ants of the `antwars` primset as contest players: one ANSI-C file with
-//! `int Move(int grid[11][11], int row, int column)` and `void Reset(void)`,
-//! or one Rust file with `pub struct Ant`, each doing what the `gp:FILE:NAME`
-//! player does (src/games/antwars/gp_ant.rs), bit for bit:
+//! Ants of the `antwars` and `antwars-humant` primsets as contest players:
+//! one ANSI-C file with `int Move(int grid[11][11], int row, int column)`
+//! and `void Reset(void)`, or one Rust file with `pub struct Ant`, each doing
+//! what the `gp:FILE:NAME` player does (src/games/antwars/gp_ant.rs), bit
+//! for bit:
 //!
 //! - before each move, the memory update (src/games/antwars/memory.rs): F
 //!   and B overwritten inside the 5×5 view (the grid's cells that are not
@@ -20,29 +21,170 @@
 //! - terminals from what the player counts itself: TimeLeft = 35 − the
 //!   calls since `Reset`, Points = the moves that stepped onto a cell its
 //!   view showed food on (food cannot vanish between the view and the move),
-//!   PointsLeft = 15 − Points, FoodHope read from the grid.
+//!   PointsLeft = 15 − Points, FoodHope read from the grid;
+//! - the natives of the `antwars-humant` primset (src/games/antwars/humant.rs)
+//!   as that module computes them ([`Part`]): king distances on the torus,
+//!   the opponent where the grid shows it (2), sums over the cells 0–120 in
+//!   order from +0.0, `fall`^d by compiler-rt's `__powidf2` (the order of
+//!   multiplications Rust's `powi` has), survival by the C library's `pow`
+//!   and `log` (which Rust's `powf` and `ln` call on Linux), the planner's
+//!   targets in its order (by distance, then cell) and its depth-first
+//!   search, the running maximum ignoring NaN as `f64::max` does. The C
+//!   calls `pow` and `log` only for survival (PlanHope, FoodPull,
+//!   FoodKnown), and includes <math.h> only then.
 //!
-//! Only the natives and terminals the trees use are emitted.
+//! Only the natives and terminals the trees use are emitted: an ant of the
+//! antwars primset's primitives exports as it did before the humants'.
 
 use std::collections::BTreeSet;
 
-use super::expr::{Emitter, Lang, Leaves};
+use super::expr::{Emitter, Lang, Leaves, constant};
 use crate::games::antwars::area::Area;
+use crate::games::antwars::humant::SURVIVAL;
 use crate::lang::{Base, Node, PrimSet, Primitive, Tree, Value};
 
-/// The natives of the primset, by the kind number the emitted code uses.
-const NATIVES: [&str; 5] = ["IsFood", "IsEnemy", "NFood", "NEmpty", "NVisited"];
+/// The area natives, by the kind number the emitted area function uses.
+const NATIVES: [&str; 6] = ["IsFood", "IsEnemy", "NFood", "NEmpty", "NVisited", "NUnseen"];
+
+/// A piece of the humants' code (src/games/antwars/humant.rs) the emitted
+/// player needs, in the order it is written: each after what it calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Part {
+    /// `Z(a, b)`: the king distance between two cells of the torus.
+    Distance,
+    /// `E()`: the opponent's cell while it is in view, else −1.
+    Enemy,
+    /// `ED()`: EnemyDist as an integer (Danger is 1, Kill 0).
+    EnemyDist,
+    /// `Pw(a, n)`: `a`^n as `f64::powi` computes it (C only).
+    Powi,
+    /// `S(c, keep)`: the survival of food remembered at cell `c`.
+    Survival,
+    /// `PL(hope, keep, race)`: PlanFood and PlanHope.
+    Plan,
+    /// `FP(keep, fall)`: FoodPull, and FoodKnown as FoodPull(0.97, 1).
+    FoodPull,
+    /// `UP(fall)`: UnseenPull.
+    UnseenPull,
+    /// `NC()`: NewCells.
+    NewCells,
+}
+
+impl Part {
+    /// What the part calls.
+    fn needs(self) -> &'static [Part] {
+        match self {
+            Part::EnemyDist => &[Part::Enemy, Part::Distance],
+            Part::Plan => &[Part::Enemy, Part::Distance],
+            Part::FoodPull => &[Part::Survival, Part::Powi, Part::Distance],
+            Part::UnseenPull => &[Part::Powi, Part::Distance],
+            Part::NewCells => &[Part::Distance],
+            Part::Distance | Part::Enemy | Part::Powi | Part::Survival => &[],
+        }
+    }
+}
 
 /// What the trees of an ant read, and how it is written in the target.
-struct AntLeaves {
+struct AntLeaves<'a> {
+    ps: &'a PrimSet,
     lang: Lang,
     natives: BTreeSet<usize>,
     hope: bool,
+    parts: BTreeSet<Part>,
+    /// Whether PlanFood (weights by B) and PlanHope (by survival) are read.
+    plan_food: bool,
+    plan_hope: bool,
 }
 
-impl Leaves for AntLeaves {
-    fn feature(&mut self, prim: &Primitive, _slot: u32, _base: Base) -> Result<String, String> {
+impl AntLeaves<'_> {
+    fn need(&mut self, part: Part) {
+        self.parts.insert(part);
+        self.parts.extend(part.needs());
+        // The Rust planner takes both weights, B and survival, in one method.
+        if part == Part::Plan && self.lang == Lang::Rust {
+            self.parts.insert(Part::Survival);
+        }
+    }
+
+    /// A humants' native of F arguments, checked against its declaration.
+    fn humant_native(&mut self, prim: &Primitive, exprs: &[String]) -> Option<Result<String, String>> {
+        let (arity, part) = match prim.name.as_str() {
+            "PlanHope" => (2, Part::Plan),
+            "FoodPull" => (2, Part::FoodPull),
+            "UnseenPull" => (1, Part::UnseenPull),
+            _ => return None,
+        };
+        let all_f = prim.args.iter().all(|&t| self.ps.base(t) == Base::F) && self.ps.base(prim.ret) == Base::F;
+        if prim.arity() != arity || exprs.len() != arity || !all_f {
+            return Some(Err(format!(
+                "the native `{}` of other types than Ant Wars computes it with ({}) F",
+                prim.name,
+                vec!["F"; arity].join(" ")
+            )));
+        }
+        self.need(part);
         let c = self.lang == Lang::C;
+        let args = exprs.join(if c { "," } else { ", " });
+        Some(Ok(match (prim.name.as_str(), c) {
+            ("PlanHope", _) => {
+                self.plan_hope = true;
+                self.need(Part::Survival);
+                if c { format!("PL(1,{args})") } else { format!("self.plan(true, {args})") }
+            }
+            ("FoodPull", true) => format!("FP({args})"),
+            ("FoodPull", false) => format!("self.food_pull({args})"),
+            (_, true) => format!("UP({args})"),
+            (_, false) => format!("self.unseen_pull({args})"),
+        }))
+    }
+
+    /// A humants' terminal, checked against its declared type.
+    fn humant_feature(&mut self, prim: &Primitive, base: Base) -> Option<Result<String, String>> {
+        let c = self.lang == Lang::C;
+        let (want, part, text) = match prim.name.as_str() {
+            "PlanFood" => {
+                self.plan_food = true;
+                (
+                    Base::F,
+                    Part::Plan,
+                    if c { "PL(0,0.0,1.0)".to_owned() } else { "self.plan(false, 0.0, 1.0)".to_owned() },
+                )
+            }
+            "Danger" => (Base::B, Part::EnemyDist, if c { "(ED()==1)" } else { "(self.enemy_dist() == 1)" }.to_owned()),
+            "Kill" => (Base::B, Part::EnemyDist, if c { "(ED()==0)" } else { "(self.enemy_dist() == 0)" }.to_owned()),
+            "EnemyDist" => {
+                (Base::F, Part::EnemyDist, if c { "((double)ED())" } else { "f64::from(self.enemy_dist())" }.to_owned())
+            }
+            "NewCells" => (Base::F, Part::NewCells, if c { "NC()" } else { "self.new_cells()" }.to_owned()),
+            "FoodKnown" => {
+                // Σ survival(0.97) over F is FoodPull(0.97, 1): × 1^d = × 1.0 changes no bit.
+                let keep = constant(self.lang, Value::F(SURVIVAL));
+                let one = constant(self.lang, Value::F(1.0));
+                (
+                    Base::F,
+                    Part::FoodPull,
+                    if c { format!("FP({keep},{one})") } else { format!("self.food_pull({keep}, {one})") },
+                )
+            }
+            _ => return None,
+        };
+        if base != want {
+            return Some(Err(format!(
+                "the terminal `{}` of type {base:?}, which Ant Wars computes as a {want:?}",
+                prim.name
+            )));
+        }
+        self.need(part);
+        Some(Ok(text))
+    }
+}
+
+impl Leaves for AntLeaves<'_> {
+    fn feature(&mut self, prim: &Primitive, _slot: u32, base: Base) -> Result<String, String> {
+        let c = self.lang == Lang::C;
+        if let Some(humant) = self.humant_feature(prim, base) {
+            return humant;
+        }
         Ok(match prim.name.as_str() {
             "TimeLeft" if c => "(35-T)".to_owned(),
             "TimeLeft" => "(35.0 - self.t)".to_owned(),
@@ -58,7 +200,10 @@ impl Leaves for AntLeaves {
         })
     }
 
-    fn native(&mut self, prim: &Primitive, args: &[&[Node]], _exprs: &[String]) -> Result<String, String> {
+    fn native(&mut self, prim: &Primitive, args: &[&[Node]], exprs: &[String]) -> Result<String, String> {
+        if let Some(humant) = self.humant_native(prim, exprs) {
+            return humant;
+        }
         let Some(kind) = NATIVES.iter().position(|n| *n == prim.name) else {
             return Err(format!("the native `{}`, which no Ant Wars player computes", prim.name));
         };
@@ -89,16 +234,37 @@ struct Translated {
     natives: BTreeSet<usize>,
     hope: bool,
     helpers: String,
+    parts: BTreeSet<Part>,
+    plan_food: bool,
+    plan_hope: bool,
 }
 
 fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2]) -> Result<Translated, Vec<String>> {
-    let mut e = Emitter::new(ps, lang, AntLeaves { lang, natives: BTreeSet::new(), hope: false });
+    let leaves = AntLeaves {
+        ps,
+        lang,
+        natives: BTreeSet::new(),
+        hope: false,
+        parts: BTreeSet::new(),
+        plan_food: false,
+        plan_hope: false,
+    };
+    let mut e = Emitter::new(ps, lang, leaves);
     let exprs = trees.map(|t| e.tree(t));
     if !e.problems.is_empty() {
         return Err(e.problems.into_iter().collect());
     }
     let helpers = e.helper_defs();
-    Ok(Translated { exprs, natives: e.leaves.natives, hope: e.leaves.hope, helpers })
+    let l = e.leaves;
+    Ok(Translated {
+        exprs,
+        natives: l.natives,
+        hope: l.hope,
+        helpers,
+        parts: l.parts,
+        plan_food: l.plan_food,
+        plan_hope: l.plan_hope,
+    })
 }
 
 /// The C contest player of ant `name` from trees `[straight, diagonal]`.
@@ -109,7 +275,7 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
         env!("CARGO_PKG_VERSION")
     );
     s.push_str(super::expr::C_NO_CONTRACTION);
-    if t.helpers.contains("fabs") {
+    if t.helpers.contains("fabs") || t.parts.contains(&Part::Survival) {
         s.push_str("#include <math.h>\n");
     }
     s.push_str("static int*G,R,C,K,D;static char F[121],V[121];static double B[121],T,P;\n");
@@ -124,7 +290,8 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
                 1 => "if(k==1&&G[c]==2)return 1.0;",
                 2 => "if(k==2&&F[c])s+=B[c];",
                 3 => "if(k==3&&!F[c]&&G[c]!=2)s+=B[c];",
-                _ => "if(k==4&&V[c])s+=1.0;",
+                4 => "if(k==4&&V[c])s+=1.0;",
+                _ => "if(k==5&&B[c]==0.0)s+=1.0;",
             });
         }
         s.push_str("}return s;}\n");
@@ -132,6 +299,19 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
     if t.hope {
         s.push_str("static double H(void){int i,j,m=0;for(i=-2;i<1;i++)for(j=D-1;j<D+2;j++)");
         s.push_str("if((i||j)&&(i!=-1||j!=D)&&G[Q(i,j)]==1)m=1;return(G[Q(-1,D)]==1)+m;}\n");
+    }
+    if !t.parts.is_empty() {
+        s.push_str("/* The humants' natives, as src/games/antwars/humant.rs computes them. */\n");
+        // The planner weighs food by B (PlanFood), by survival (PlanHope),
+        // or either as its first argument says.
+        let weight = match (t.plan_food, t.plan_hope) {
+            (true, true) => "f?S(c,k):B[c]",
+            (false, _) => "S(c,k)",
+            (true, false) => "B[c]",
+        };
+        for &part in &t.parts {
+            s.push_str(&c_part(part).replace("WEIGHT", weight));
+        }
     }
     s.push_str(&format!("static double X(void){{return {};}}\n", t.exprs[0]));
     s.push_str(&format!("static double Y(void){{return {};}}\n", t.exprs[1]));
@@ -153,10 +333,14 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
     );
     s.push_str(RUST_ANT);
     if !t.natives.is_empty() {
-        s.push_str(
-            "    fn area(&self, k: u8, t: i32, l: i32, h: i32, w: i32) -> f64 {\n        let mut s = 0.0;\n        \
-             for i in t..t + h {\n            for j in l..l + w {\n                let c = self.q(i, j);\n",
-        );
+        // Only the sums (kinds 2 and up) add to `s`: IsFood and IsEnemy
+        // alone leave it 0.0, and a `mut` rustc would warn about.
+        let sums = t.natives.iter().any(|&k| k >= 2);
+        s.push_str(&format!(
+            "    fn area(&self, k: u8, t: i32, l: i32, h: i32, w: i32) -> f64 {{\n        let {}s = 0.0;\n        \
+             for i in t..t + h {{\n            for j in l..l + w {{\n                let c = self.q(i, j);\n",
+            if sums { "mut " } else { "" }
+        ));
         for &k in &t.natives {
             s.push_str(match k {
                 0 => "                if k == 0 && self.f[c] {\n                    return 1.0;\n                }\n",
@@ -165,13 +349,17 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
                 3 => {
                     "                if k == 3 && !self.f[c] && self.g[c] != 2 {\n                    s += self.b[c];\n                }\n"
                 }
-                _ => "                if k == 4 && self.v[c] {\n                    s += 1.0;\n                }\n",
+                4 => "                if k == 4 && self.v[c] {\n                    s += 1.0;\n                }\n",
+                _ => "                if k == 5 && self.b[c] == 0.0 {\n                    s += 1.0;\n                }\n",
             });
         }
         s.push_str("            }\n        }\n        s\n    }\n\n");
     }
     if t.hope {
         s.push_str(RUST_HOPE);
+    }
+    for &part in &t.parts {
+        s.push_str(rust_part(part));
     }
     s.push_str(&format!("    fn straight(&self) -> f64 {{\n        {}\n    }}\n\n", t.exprs[0]));
     s.push_str(&format!("    fn diagonal(&self) -> f64 {{\n        {}\n    }}\n}}\n", t.exprs[1]));
@@ -266,3 +454,222 @@ const RUST_HOPE: &str = r#"    fn hope(&self) -> f64 {
     }
 
 "#;
+
+/// The C of a part of the humants' code (`WEIGHT` stands for the planner's
+/// weight of a piece of food). Every double operation is the one
+/// src/games/antwars/humant.rs does, in its order.
+fn c_part(part: Part) -> &'static str {
+    match part {
+        Part::Distance => {
+            "static int Z(int a,int b){int r=a/11-b/11,c=a%11-b%11;if(r<0)r=-r;if(c<0)c=-c;\
+             if(r>5)r=11-r;if(c>5)c=11-c;return r>c?r:c;}\n"
+        }
+        Part::Enemy => "static int E(void){int i;for(i=0;i<121;i++)if(G[i]==2)return i;return -1;}\n",
+        Part::EnemyDist => "static int ED(void){int e=E();return e<0?6:Z(e,Q(-1,D));}\n",
+        // compiler-rt's __powidf2, which Rust's powi calls.
+        Part::Powi => "static double Pw(double a,int n){double r=1.0;for(;;){if(n&1)r*=a;n/=2;if(!n)return r;a*=a;}}\n",
+        Part::Survival => {
+            "static double S(int c,double k){double b=B[c];if(b>=1.0)return 1.0;if(b<=0.0||k!=k||k<=0.0)return 0.0;\
+             return pow(b,log(k<1.0?k:1.0)/log(0.9));}\n"
+        }
+        Part::Plan => {
+            "static int Tc[16],Tr[16],Tn,Th;static double Tw[16],Tl,Td[5];\n\
+             static double Ps(int at,int t,int e){int i,a;double b=0.0,v;for(i=0;i<Tn;i++){a=t+Z(at,Tc[i]);\
+             if(e>>i&1||a>Th)continue;v=(a>Tr[i]?Tw[i]*Tl:Tw[i])*Td[a-1]+Ps(Tc[i],a,e|1<<i);if(v>b)b=v;}return b;}\n\
+             static double PL(int f,double k,double l){int c,d,e,a=Q(-1,D),o=E();double w;Th=35-(int)T;if(Th>5)Th=5;\
+             if(Th<1)return 0.0;Tl=l;Td[0]=1.0;for(d=1;d<5;d++)Td[d]=Td[d-1]*0.9;\n\
+             for(Tn=d=0;d<Th;d++)for(c=0;c<121;c++)if(F[c]&&Z(a,c)==d&&Tn<16&&(w=WEIGHT)>0.0)\
+             {Tc[Tn]=c;Tw[Tn]=w;Tr[Tn++]=o<0?6:Z(o,c);}\n\
+             e=Tn&&Tc[0]==a;return(e?(1>Tr[0]?Tw[0]*l:Tw[0]):0.0)+Ps(a,1,e);}\n"
+        }
+        Part::FoodPull => {
+            "static double FP(double k,double f){int c,a=Q(-1,D);double s=0.0;\
+             for(c=0;c<121;c++)if(F[c])s+=S(c,k)*Pw(f,Z(a,c));return s;}\n"
+        }
+        Part::UnseenPull => {
+            "static double UP(double f){int c,a=Q(-1,D);double s=0.0;\
+             for(c=0;c<121;c++)if(B[c]==0.0)s+=Pw(f,Z(a,c));return s;}\n"
+        }
+        Part::NewCells => {
+            "static double NC(void){int c,a=Q(-1,D),n=0;for(c=0;c<121;c++)n+=B[c]==0.0&&Z(a,c)<3;return n;}\n"
+        }
+    }
+}
+
+/// The Rust of a part of the humants' code: the methods of `Ant`, written
+/// with the calls src/games/antwars/humant.rs makes (`powi`, `powf`, `ln`,
+/// `f64::max`).
+fn rust_part(part: Part) -> &'static str {
+    match part {
+        Part::Distance => RUST_DISTANCE,
+        Part::Enemy => RUST_ENEMY,
+        Part::EnemyDist => RUST_ENEMY_DIST,
+        Part::Powi => "",
+        Part::Survival => RUST_SURVIVAL,
+        Part::Plan => RUST_PLAN,
+        Part::FoodPull => RUST_FOOD_PULL,
+        Part::UnseenPull => RUST_UNSEEN_PULL,
+        Part::NewCells => RUST_NEW_CELLS,
+    }
+}
+
+const RUST_DISTANCE: &str = r#"    fn dist(a: usize, b: usize) -> i32 {
+        let gap = |x: usize, y: usize| x.abs_diff(y).min(11 - x.abs_diff(y));
+        gap(a / 11, b / 11).max(gap(a % 11, b % 11)) as i32
+    }
+
+"#;
+
+const RUST_ENEMY: &str = r#"    fn enemy(&self) -> Option<usize> {
+        self.g.iter().position(|&x| x == 2)
+    }
+
+"#;
+
+const RUST_ENEMY_DIST: &str = r#"    fn enemy_dist(&self) -> i32 {
+        self.enemy().map_or(6, |e| Ant::dist(e, self.q(-1, self.d)))
+    }
+
+"#;
+
+const RUST_SURVIVAL: &str = r#"    fn survival(&self, c: usize, keep: f64) -> f64 {
+        let b = self.b[c];
+        if b >= 1.0 {
+            1.0
+        } else if b <= 0.0 || keep.is_nan() || keep <= 0.0 {
+            0.0
+        } else {
+            b.powf(keep.min(1.0).ln() / 0.9f64.ln())
+        }
+    }
+
+"#;
+
+const RUST_PLAN: &str = r#"    fn plan(&self, hope: bool, keep: f64, race: f64) -> f64 {
+        let (a, enemy) = (self.q(-1, self.d), self.enemy());
+        let h = (35.0 - self.t).min(5.0) as i32;
+        if h < 1 {
+            return 0.0;
+        }
+        let mut targets: Vec<(usize, f64, i32)> = Vec::new();
+        for d in 0..h {
+            for c in 0..121 {
+                if self.f[c] && Ant::dist(a, c) == d && targets.len() < 16 {
+                    let w = if hope { self.survival(c, keep) } else { self.b[c] };
+                    if w > 0.0 {
+                        targets.push((c, w, enemy.map_or(6, |e| Ant::dist(e, c))));
+                    }
+                }
+            }
+        }
+        let mut discount = [1.0f64; 5];
+        for t in 1..5 {
+            discount[t] = discount[t - 1] * 0.9;
+        }
+        let first = targets.first().filter(|x| x.0 == a);
+        let start = first.map_or(0.0, |x| if 1 > x.2 { x.1 * race } else { x.1 });
+        start + Ant::search(&targets, (&discount, h, race), a, 1, u32::from(first.is_some()))
+    }
+
+    fn search(targets: &[(usize, f64, i32)], plan: (&[f64; 5], i32, f64), at: usize, t: i32, eaten: u32) -> f64 {
+        let (discount, h, race) = plan;
+        let mut best = 0.0f64;
+        for (i, &(c, w, r)) in targets.iter().enumerate() {
+            let arrive = t + Ant::dist(at, c);
+            if (eaten >> i) & 1 == 1 || arrive > h {
+                continue;
+            }
+            let worth = if arrive > r { w * race } else { w };
+            let rest = Ant::search(targets, plan, c, arrive, eaten | 1 << i);
+            best = best.max(worth * discount[(arrive - 1) as usize] + rest);
+        }
+        best
+    }
+
+"#;
+
+const RUST_FOOD_PULL: &str = r#"    fn food_pull(&self, keep: f64, fall: f64) -> f64 {
+        let a = self.q(-1, self.d);
+        (0..121).filter(|&c| self.f[c]).map(|c| self.survival(c, keep) * fall.powi(Ant::dist(a, c))).fold(0.0, |x, y| x + y)
+    }
+
+"#;
+
+const RUST_UNSEEN_PULL: &str = r#"    fn unseen_pull(&self, fall: f64) -> f64 {
+        let a = self.q(-1, self.d);
+        (0..121).filter(|&c| self.b[c] == 0.0).map(|c| fall.powi(Ant::dist(a, c))).fold(0.0, |x, y| x + y)
+    }
+
+"#;
+
+const RUST_NEW_CELLS: &str = r#"    fn new_cells(&self) -> f64 {
+        let a = self.q(-1, self.d);
+        (0..121).filter(|&c| self.b[c] == 0.0 && Ant::dist(a, c) < 3).count() as f64
+    }
+
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The primset and trees `[straight, diagonal]` of the individual `a`
+    /// of `text`.
+    fn ant(text: &str) -> (PrimSet, [Tree; 2]) {
+        let mut loader = crate::lang::Loader::new();
+        loader.load_text("t.sg", text);
+        assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
+        let ind = loader.module.individuals.iter().find(|i| i.name == "a").expect("individual a");
+        let tree = |name: &str| ind.trees.iter().find(|t| t.name == name).expect("the tree").tree.clone();
+        (loader.module.primset(ind.primset).clone(), [tree("straight"), tree("diagonal")])
+    }
+
+    fn humant_c(straight: &str, diagonal: &str) -> String {
+        let (ps, trees) = ant(&format!(
+            "(import antwars-humant) (individual a (primset antwars-humant) (tree straight {straight}) \
+             (tree diagonal {diagonal}))"
+        ));
+        to_c(&ps, "a", [&trees[0], &trees[1]]).expect("exports")
+    }
+
+    #[test]
+    fn only_the_humant_code_a_program_reads_is_written() {
+        // The antwars primset's primitives alone: none of the humants' code.
+        let c = humant_c("(NFood 49)", "FoodHope");
+        assert!(!c.contains("humant.rs") && !c.contains("math.h"), "{c}");
+        // The opponent: its cell and distances, nothing else.
+        let c = humant_c("(If Danger 1.0 (If Kill 2.0 0.0))", "EnemyDist");
+        assert!(c.contains("static int ED(") && c.contains("(ED()==1)") && c.contains("(ED()==0)"), "{c}");
+        assert!(!c.contains("math.h") && !c.contains("Pw(") && !c.contains("PL("), "{c}");
+        // PlanFood weighs food by B: no survival, no libm.
+        let c = humant_c("PlanFood", "NewCells");
+        assert!(c.contains("(w=B[c])") && c.contains("PL(0,0.0,1.0)") && !c.contains("math.h"), "{c}");
+        // Both planners: the weight by the first argument; survival needs libm.
+        let c = humant_c("PlanFood", "(PlanHope 0.5 0.0)");
+        assert!(c.contains("(w=f?S(c,k):B[c])") && c.contains("PL(1,0.5,0.0)"), "{c}");
+        assert!(c.contains("#include <math.h>") && c.contains("pow(") && c.contains("log("), "{c}");
+        // FoodKnown is FoodPull(0.97, 1.0); UnseenPull needs no survival.
+        let c = humant_c("FoodKnown", "(UnseenPull 0.6)");
+        assert!(c.contains("FP(0.97,1.0)") && c.contains("UP(0.6)"), "{c}");
+        let c = humant_c("(UnseenPull 0.6)", "0.0");
+        assert!(c.contains("Pw(") && !c.contains("S(int") && !c.contains("math.h"), "{c}");
+        // NUnseen is an area function, of kind 5.
+        let c = humant_c("(NUnseen 1732)", "(NFood 1734)");
+        assert!(c.contains("if(k==5&&B[c]==0.0)s+=1.0;") && c.contains("A(5,-3,-1,3,3)"), "{c}");
+    }
+
+    #[test]
+    fn humant_natives_declared_otherwise_are_refused() {
+        let (ps, trees) =
+            ant("(primset odd (domain antwars) (literals F) (terminal Danger F) (function PlanHope (F) F) \
+               (function FoodPull (F F) B) (function If (B F F) F (builtin if)) (tree straight F) (tree diagonal F)) \
+             (individual a (primset odd) (tree straight (PlanHope Danger)) \
+               (tree diagonal (If (FoodPull 1.0 2.0) 1.0 Danger)))");
+        for problems in [to_c(&ps, "a", [&trees[0], &trees[1]]), to_rust(&ps, "a", [&trees[0], &trees[1]])] {
+            let problems = problems.expect_err("refused").join("; ");
+            assert!(problems.contains("the native `PlanHope` of other types than Ant Wars computes it with (F F) F"));
+            assert!(problems.contains("the native `FoodPull` of other types"), "{problems}");
+            assert!(problems.contains("the terminal `Danger` of type F, which Ant Wars computes as a B"), "{problems}");
+        }
+    }
+}

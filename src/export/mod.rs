@@ -1,10 +1,10 @@
 //! `stratagem export`: a program written out for use outside Stratagem.
 //!
 //! - `sexp` ([`sexp`]): simplified, in the canonical layout, with its primset;
-//! - `c` and `rust`: an ant of the `antwars` primset as a whole contest
-//!   player ([`ant`]); a program of any other primset as functions over its
-//!   feature values ([`features`]). Both share [`expr`], the translation of
-//!   trees with the interpreter's semantics.
+//! - `c` and `rust`: an ant (of the `antwars` or `antwars-humant` primset)
+//!   as a whole contest player ([`ant`]); a program of any other primset as
+//!   functions over its feature values ([`features`]). Both share [`expr`],
+//!   the translation of trees with the interpreter's semantics.
 //!
 //! What cannot be exported (natives outside Ant Wars, an ant without its
 //! two trees) is a diagnostic, never a panic.
@@ -83,7 +83,7 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
             format!("`{name}` of `{origin}` cannot be exported as {}", if lang == Lang::C { "C" } else { "Rust" }),
         )
         .with_help(format!(
-            "it uses {}; only the natives of the antwars primset are written out (natives are the game's own code)",
+            "it uses {}; only the natives of the antwars and antwars-humant primsets are written out (natives are the game's own code)",
             problems.join(", ")
         ))
     };
