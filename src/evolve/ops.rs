@@ -10,6 +10,7 @@ use rand::RngExt;
 
 use super::init::{Builder, Method, draw};
 use super::shape::{heights, node_shapes, sizes};
+use crate::lang::primset::{ErcGen, ErcMutation};
 use crate::lang::{Node, PrimId, Tree, TypeId, Value};
 use crate::rng::GpRng;
 
@@ -172,23 +173,65 @@ pub fn erc_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId, rat
             continue;
         }
         let Some(erc) = ps.ercs_of(shapes[i].0).find(|e| e.generator.contains(v)) else { continue };
-        let new = match (&erc.generator, v) {
-            (crate::lang::primset::ErcGen::Uniform(lo, hi), Value::F(x)) => {
-                let sd = (hi - lo) / 10.0;
-                // Box-Muller from two uniforms keeps the draw on our own stream.
-                let (u1, u2): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
-                let step = sd * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-                Value::F((x + step).clamp(*lo, *hi))
-            }
-            (crate::lang::primset::ErcGen::Int(lo, hi), Value::I(x)) => {
-                let step = if rng.random_bool(0.5) { 1 } else { -1 };
-                Value::I(x.saturating_add(step).clamp(*lo, *hi))
-            }
-            (generator, _) => draw(rng, generator),
-        };
-        out.nodes[i] = Node::Const(new);
+        out.nodes[i] = Node::Const(perturb(rng, &erc.generator, erc.mutation.as_ref(), v));
     }
     out
+}
+
+/// Constant `v` of an ERC with `generator` perturbed as the ERC's
+/// `mutation` says; without one, a uniform ERC adds a normal variate of sd
+/// (HI − LO)/10, an int ERC steps by ±1, and a choice is drawn afresh.
+/// Every result is trimmed to the generator's range.
+fn perturb(rng: &mut GpRng, generator: &ErcGen, mutation: Option<&ErcMutation>, v: Value) -> Value {
+    match (generator, mutation, v) {
+        (ErcGen::Uniform(lo, hi), m, Value::F(x)) => {
+            let sd = match m {
+                Some(ErcMutation::Gauss(sd)) => *sd,
+                _ => (hi - lo) / 10.0,
+            };
+            Value::F((x + gauss(rng, sd)).clamp(*lo, *hi))
+        }
+        (ErcGen::Int(lo, hi), None, Value::I(x)) => {
+            let step = if rng.random_bool(0.5) { 1 } else { -1 };
+            Value::I(x.saturating_add(step).clamp(*lo, *hi))
+        }
+        (ErcGen::Int(lo, hi), Some(ErcMutation::Step(n)), Value::I(x)) => {
+            Value::I(x.saturating_add(rng.random_range(-n..=*n)).clamp(*lo, *hi))
+        }
+        (ErcGen::Int(lo, _), Some(ErcMutation::Digits(n, radices)), Value::I(x)) => {
+            // The digits, read from the least significant, are moved from
+            // the most significant (the order of the radices), each trimmed.
+            let mut rest = x.saturating_sub(*lo);
+            let mut digits: Vec<i64> = radices
+                .iter()
+                .rev()
+                .map(|&r| {
+                    let d = rest % r;
+                    rest /= r;
+                    d
+                })
+                .collect();
+            digits.reverse();
+            let value = radices
+                .iter()
+                .zip(digits)
+                .fold(0i64, |value, (&r, d)| value * r + (d + rng.random_range(-n..=*n)).clamp(0, r - 1));
+            Value::I(lo.saturating_add(value))
+        }
+        (ErcGen::Choice(values), Some(ErcMutation::Step(n)), v) => {
+            let at = values.iter().position(|c| c.same_bits(v)).unwrap_or(0) as i64;
+            let to = (at + rng.random_range(-n..=*n)).clamp(0, values.len() as i64 - 1);
+            values[to as usize]
+        }
+        (generator, _, _) => draw(rng, generator),
+    }
+}
+
+/// A normal variate of mean 0 and deviation `sd`, by Box-Muller from two
+/// uniforms of our own stream.
+fn gauss(rng: &mut GpRng, sd: f64) -> f64 {
+    let (u1, u2): (f64, f64) = (rng.random_range(f64::EPSILON..1.0), rng.random());
+    sd * (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
 #[cfg(test)]
@@ -275,5 +318,47 @@ mod tests {
         }
         // The limit constrains the operators without stopping them.
         assert!(crossed > 100 && mutated > 100, "crossed {crossed}, mutated {mutated} of 200");
+    }
+
+    #[test]
+    fn the_papers_erc_mutations_move_constants_as_declared() {
+        let mut rng = stream(11, &[]);
+        // (gauss 1/3): the steps' deviation is a third, trimmed to the range.
+        let uniform = ErcGen::Uniform(-1.0, 1.0);
+        let third = ErcMutation::Gauss(1.0 / 3.0);
+        let steps: Vec<f64> =
+            (0..20_000).map(|_| perturb(&mut rng, &uniform, Some(&third), Value::F(0.0)).as_f64()).collect();
+        let sd = (steps.iter().map(|x| x * x).sum::<f64>() / steps.len() as f64).sqrt();
+        assert!((sd - 1.0 / 3.0).abs() < 0.01, "sd {sd}");
+        assert!((0..100).all(|_| perturb(&mut rng, &uniform, Some(&third), Value::F(1.0)).as_f64() <= 1.0));
+        // (step 1) on an int: -1, 0 or +1, each often, trimmed at the ends.
+        let int = ErcGen::Int(0, 5);
+        let seen: std::collections::BTreeSet<i64> =
+            (0..300).map(|_| perturb(&mut rng, &int, Some(&ErcMutation::Step(1)), Value::I(3)).as_i64()).collect();
+        assert_eq!(seen.into_iter().collect::<Vec<_>>(), [2, 3, 4]);
+        assert!((0..100).all(|_| perturb(&mut rng, &int, Some(&ErcMutation::Step(1)), Value::I(5)).as_i64() >= 4));
+        // (step 1) on a choice moves along the list.
+        let choice = ErcGen::Choice(vec![Value::F(0.0), Value::F(1.0), Value::F(2.0), Value::F(3.0)]);
+        let seen: std::collections::BTreeSet<u64> = (0..300)
+            .map(|_| perturb(&mut rng, &choice, Some(&ErcMutation::Step(1)), Value::F(0.0)).as_f64().to_bits())
+            .collect();
+        assert_eq!(seen, [0.0f64, 1.0].map(f64::to_bits).into_iter().collect());
+        // (step 1) (digits 6 6 11 11): an area's genes each move by at most
+        // one, within their ranges; every gene moves sometimes.
+        let rect = ErcGen::Int(0, 4355);
+        let genes = |i: i64| [i / 726, i / 121 % 6, i / 11 % 11, i % 11];
+        let digits = ErcMutation::Digits(1, vec![6, 6, 11, 11]);
+        for start in [0, 4355, 2227, 1481] {
+            let mut moved = [false; 4];
+            for _ in 0..200 {
+                let to = perturb(&mut rng, &rect, Some(&digits), Value::I(start)).as_i64();
+                assert!((0..=4355).contains(&to));
+                for (g, (a, b)) in genes(start).into_iter().zip(genes(to)).enumerate() {
+                    assert!((a - b).abs() <= 1, "{start} -> {to}: gene {g}");
+                    moved[g] |= a != b;
+                }
+            }
+            assert_eq!(moved, [true; 4], "from {start}");
+        }
     }
 }

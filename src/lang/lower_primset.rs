@@ -18,7 +18,7 @@
 
 use super::builtin::Builtin;
 use super::check::{TreeEnv, check_tree, min_depths, used_types};
-use super::primset::{Derived, Erc, ErcGen, Part, PrimId, PrimKind, PrimSet, Primitive, TreeSlot};
+use super::primset::{Derived, Erc, ErcGen, ErcMutation, Part, PrimId, PrimKind, PrimSet, Primitive, TreeSlot};
 use super::syntax_helpers::Cx;
 use super::tree::Node;
 use super::types::{Base, TypeDef, TypeId, Value};
@@ -304,9 +304,9 @@ fn declare_function(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
 }
 
 fn declare_erc(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
-    const USAGE: &str = "(erc NAME TYPE (uniform LO HI) | (int LO HI) | (choice VALUE...))";
-    let Some(items) = cx.expect_len(clause, 4, USAGE) else {
-        return;
+    const USAGE: &str = "(erc NAME TYPE (uniform LO HI) | (int LO HI) | (choice VALUE...) [(mutate ...)])";
+    let Some(items) = clause.as_list().filter(|items| items.len() == 4 || items.len() == 5) else {
+        return cx.usage(clause, USAGE);
     };
     let Some(name) = cx.expect_symbol(&items[1], "the ERC's name") else {
         return;
@@ -382,7 +382,103 @@ fn declare_erc(cx: &mut Cx, ps: &mut PrimSet, clause: &Sexp) {
         }
         _ => return cx.usage(clause, USAGE),
     };
-    ps.ercs.push(Erc { name: name.to_owned(), ty, generator, span: clause.span });
+    let mutation = match items.get(4) {
+        Some(spec) => match erc_mutation(cx, spec, &generator) {
+            Some(m) => Some(m),
+            None => return,
+        },
+        None => None,
+    };
+    ps.ercs.push(Erc { name: name.to_owned(), ty, generator, mutation, span: clause.span });
+}
+
+/// An ERC's `(mutate ...)` clause, checked against its generator.
+fn erc_mutation(cx: &mut Cx, spec: &Sexp, generator: &ErcGen) -> Option<ErcMutation> {
+    const USAGE: &str = "(mutate (gauss SD)) for uniform, (mutate (step N)) for int or choice, \
+                         (mutate (step N) (digits RADIX...)) for int";
+    let items = spec.as_list().filter(|items| spec.head() == Some("mutate") && (2..=3).contains(&items.len()));
+    let Some(items) = items else {
+        cx.usage(spec, USAGE);
+        return None;
+    };
+    let misfit = |cx: &mut Cx, what: &str| {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::lower::erc-mutate",
+                format!("{what} does not fit the generator {}", generator.describe()),
+            )
+            .at(cx.file, spec.span, "mutation does not fit the generator")
+            .with_help(USAGE),
+        );
+        None
+    };
+    let op = &items[1];
+    match (op.head(), list_of_two_or_more(op), generator, items.get(2)) {
+        (Some("gauss"), Some(l), ErcGen::Uniform(..), None) if l.len() == 2 => {
+            let sd = cx.expect_number(&l[1], "a standard deviation")?;
+            if !(sd.is_finite() && sd >= 0.0) {
+                cx.error("stratagem::lower::erc-mutate", &l[1], "the deviation must be 0 or more", "not a deviation");
+                return None;
+            }
+            Some(ErcMutation::Gauss(sd))
+        }
+        (Some("step"), Some(l), ErcGen::Int(..) | ErcGen::Choice(_), None) if l.len() == 2 => {
+            Some(ErcMutation::Step(step_size(cx, &l[1])?))
+        }
+        (Some("step"), Some(l), ErcGen::Int(lo, hi), Some(digits)) if l.len() == 2 => {
+            let n = step_size(cx, &l[1])?;
+            let Some(d) = list_of_two_or_more(digits).filter(|_| digits.head() == Some("digits")) else {
+                cx.usage(spec, USAGE);
+                return None;
+            };
+            let mut radices = Vec::new();
+            for r in &d[1..] {
+                let r_value = cx.expect_int(r, "a radix")?;
+                if r_value < 1 {
+                    cx.error("stratagem::lower::erc-mutate", r, "a radix must be 1 or more", "not a radix");
+                    return None;
+                }
+                radices.push(r_value);
+            }
+            let product = radices.iter().try_fold(1i64, |p, &r| p.checked_mul(r));
+            if product != hi.checked_sub(*lo).and_then(|w| w.checked_add(1)) {
+                cx.push(
+                    Diagnostic::error(
+                        "stratagem::lower::erc-mutate",
+                        format!("the digits' radices do not cover the range {lo}..{hi}"),
+                    )
+                    .at(cx.file, digits.span, "radices")
+                    .with_help(format!(
+                        "their product must be {}, the number of values of the range",
+                        i128::from(*hi) - i128::from(*lo) + 1
+                    )),
+                );
+                return None;
+            }
+            Some(ErcMutation::Digits(n, radices))
+        }
+        (Some("gauss"), ..) => misfit(cx, "`gauss`"),
+        (Some("step"), _, _, Some(_)) if !matches!(generator, ErcGen::Int(..)) => misfit(cx, "`digits`"),
+        (Some("step"), ..) if matches!(generator, ErcGen::Uniform(..)) => misfit(cx, "`step`"),
+        _ => {
+            cx.usage(spec, USAGE);
+            None
+        }
+    }
+}
+
+fn list_of_two_or_more(sexp: &Sexp) -> Option<&[Sexp]> {
+    sexp.as_list().filter(|l| l.len() >= 2)
+}
+
+/// The N of `(step N)`: a whole number of 1 or more.
+fn step_size(cx: &mut Cx, sexp: &Sexp) -> Option<i64> {
+    let n = cx.expect_int(sexp, "a step (a whole number)")?;
+    if n < 1 {
+        cx.error("stratagem::lower::erc-mutate", sexp, "a step must be 1 or more", "not a step");
+        return None;
+    }
+    Some(n)
 }
 
 /// The value of a literal atom: a number or `true`/`false`.

@@ -93,11 +93,31 @@ impl ErcGen {
     }
 }
 
+/// How ERC mutation perturbs a constant, when the ERC says (`(mutate ...)`):
+/// the operators of seeds/003 section 4, every result trimmed to what the
+/// generator can produce.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ErcMutation {
+    /// `(gauss SD)`: add a normal variate of mean 0 (a `uniform` ERC).
+    Gauss(f64),
+    /// `(step N)`: add a uniform integer of [−N, N] to the value (an `int`
+    /// ERC) or to its place in the list (a `choice` ERC).
+    Step(i64),
+    /// `(step N) (digits R...)`: the value less LO is a number in mixed
+    /// radix R..., the most significant digit first (an `int` ERC whose
+    /// range holds the product of the radices); each digit gets its own
+    /// uniform integer of [−N, N], trimmed to 0..R−1. An area's width,
+    /// height, row and column are such digits.
+    Digits(i64, Vec<i64>),
+}
+
 #[derive(Debug, Clone)]
 pub struct Erc {
     pub name: String,
     pub ty: TypeId,
     pub generator: ErcGen,
+    /// `None`: the language's default perturbation (src/evolve/ops.rs).
+    pub mutation: Option<ErcMutation>,
     pub span: Span,
 }
 
