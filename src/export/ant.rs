@@ -271,8 +271,9 @@ fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2]) -> Result<Translated, 
 pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<String>> {
     let t = translate(ps, Lang::C, trees)?;
     let mut s = format!(
-        "/* Ant `{name}` exported by Stratagem {} (antwars primset): Move and Reset of the GECCO 2007 Ant Wars contest. */\n",
-        env!("CARGO_PKG_VERSION")
+        "/* Ant `{name}` exported by Stratagem {} ({} primset): Move and Reset of the GECCO 2007 Ant Wars contest. */\n",
+        env!("CARGO_PKG_VERSION"),
+        ps.name
     );
     s.push_str(super::expr::C_NO_CONTRACTION);
     if t.helpers.contains("fabs") || t.parts.contains(&Part::Survival) {
@@ -327,9 +328,10 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
 pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<String>> {
     let t = translate(ps, Lang::Rust, trees)?;
     let mut s = format!(
-        "// Ant `{name}` exported by Stratagem {} (antwars primset): `Ant::choose` is the contest's Move, \
+        "// Ant `{name}` exported by Stratagem {} ({} primset): `Ant::choose` is the contest's Move, \
          `Ant::reset` its Reset.\n\n",
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        ps.name
     );
     s.push_str(RUST_ANT);
     if !t.natives.is_empty() {
