@@ -402,14 +402,7 @@ fn exported_humants_compute_the_gp_values_bit_for_bit() {
     );
     std::fs::write(dir.join("main.c"), &main).expect("write main");
     let exe = dir.join("values-c");
-    let out = std::process::Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .args(&units)
-        .arg("-lm")
-        .output()
-        .expect("run cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    common::cc_program(&exe, &units);
     check_harness(&exe, &input, &seen, &names, "C");
 
     // Rust: each ant in a module of its own.

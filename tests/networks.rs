@@ -183,14 +183,7 @@ fn exported_networks_compute_the_interpreters_bits_in_c_and_rust() {
         }
     }
     let exe = dir.join("eval-c");
-    let out = std::process::Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .args(&units)
-        .arg("-lm")
-        .output()
-        .expect("run cc");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    common::cc_program(&exe, &units);
     assert_interpreters_bits("C", &ps, &nets, &rows, &run_harness(&exe, &rows));
 
     // Rust: each export in a module of its own, compiled with warnings denied.

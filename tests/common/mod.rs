@@ -79,3 +79,10 @@ pub fn rows_with_specials(n: usize, specials: &[f64], one_in: u32, seed: u64, pa
         })
         .collect()
 }
+
+/// Compiles and links the C files `units` (with libm) into the program
+/// `exe` with the system C compiler; fails the test with its messages.
+pub fn cc_program(exe: &Path, units: &[PathBuf]) {
+    let out = Command::new("cc").args(["-O2", "-o"]).arg(exe).args(units).arg("-lm").output().expect("run cc");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
