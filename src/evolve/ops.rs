@@ -215,12 +215,12 @@ fn perturb(rng: &mut GpRng, generator: &ErcGen, mutation: Option<&ErcMutation>, 
             let value = radices
                 .iter()
                 .zip(digits)
-                .fold(0i64, |value, (&r, d)| value * r + (d + rng.random_range(-n..=*n)).clamp(0, r - 1));
+                .fold(0i64, |value, (&r, d)| value * r + d.saturating_add(rng.random_range(-n..=*n)).clamp(0, r - 1));
             Value::I(lo.saturating_add(value))
         }
         (ErcGen::Choice(values), Some(ErcMutation::Step(n)), v) => {
             let at = values.iter().position(|c| c.same_bits(v)).unwrap_or(0) as i64;
-            let to = (at + rng.random_range(-n..=*n)).clamp(0, values.len() as i64 - 1);
+            let to = at.saturating_add(rng.random_range(-n..=*n)).clamp(0, values.len() as i64 - 1);
             values[to as usize]
         }
         (generator, _, _) => draw(rng, generator),
@@ -359,6 +359,14 @@ mod tests {
                 }
             }
             assert_eq!(moved, [true; 4], "from {start}");
+        }
+        // Any step a program may declare stays in range, never overflows.
+        let huge = ErcMutation::Step(i64::MAX);
+        for _ in 0..50 {
+            assert!((0..=5).contains(&perturb(&mut rng, &int, Some(&huge), Value::I(5)).as_i64()));
+            assert!(choice.contains(perturb(&mut rng, &choice, Some(&huge), Value::F(3.0))));
+            let far = ErcMutation::Digits(i64::MAX, vec![6, 6, 11, 11]);
+            assert!(rect.contains(perturb(&mut rng, &rect, Some(&far), Value::I(4355))));
         }
     }
 }
