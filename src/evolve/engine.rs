@@ -432,7 +432,9 @@ impl<'a> Engine<'a> {
                     }
                 }
                 Event::Mutation => next.push(self.rep.mutate(&self.builder, &mut rng, &pop[take()], &p.variation)),
-                Event::ErcMutation => next.push(self.rep.mutate_ercs(&self.builder, &mut rng, &pop[take()])),
+                Event::ErcMutation => {
+                    next.push(self.rep.mutate_ercs(&self.builder, &mut rng, &pop[take()], &p.variation))
+                }
                 Event::Copy => next.push(pop[take()].clone()),
             }
         }
@@ -563,7 +565,7 @@ impl<'a> Engine<'a> {
             } else if roll < p.crossover + p.mutation {
                 next.push(self.rep.mutate(&self.builder, &mut rng, &state.population[a], &p.variation));
             } else if roll < p.crossover + p.mutation + p.erc_mutation {
-                next.push(self.rep.mutate_ercs(&self.builder, &mut rng, &state.population[a]));
+                next.push(self.rep.mutate_ercs(&self.builder, &mut rng, &state.population[a], &p.variation));
             } else {
                 next.push(state.population[a].clone());
             }

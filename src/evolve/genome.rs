@@ -74,6 +74,10 @@ pub struct Variation {
     /// Probability that a mutation is an ERC mutation or a point mutation
     /// (the least disruptive kinds) rather than a subtree mutation.
     pub local_mutation: f64,
+    /// ERC mutation events scale float constants of uniform ERCs by
+    /// e^N(0, SD) instead of perturbing constants as their ERCs declare
+    /// (`(erc-mutation P (scale SD))`, [`ops::scaled_erc_mutation`]).
+    pub erc_scale: Option<f64>,
 }
 
 impl Default for Variation {
@@ -85,6 +89,7 @@ impl Default for Variation {
             init_max_depth: 6,
             one_way: false,
             local_mutation: 0.5,
+            erc_scale: None,
         }
     }
 }
@@ -150,12 +155,18 @@ impl Representation {
     }
 
     /// ERC mutation alone (ECJ's MutateERC, which BrilliAnt used): every
-    /// constant of one tree drawn at random is perturbed as its ERC allows.
-    /// Policies and weight vectors mutate as usual.
-    pub fn mutate_ercs(&self, b: &Builder, rng: &mut GpRng, g: &Genome) -> Genome {
+    /// constant of one tree drawn at random is perturbed as its ERC allows;
+    /// under `v.erc_scale`, its float weights are scaled instead, with those
+    /// of the trees of its shape ([`ops::scaled_erc_mutation`]). Policies
+    /// and weight vectors mutate as usual.
+    pub fn mutate_ercs(&self, b: &Builder, rng: &mut GpRng, g: &Genome, v: &Variation) -> Genome {
         match (self, g) {
             (Representation::Trees(slots), Genome::Trees(x)) => {
                 let s = rng.random_range(0..slots.len());
+                if let Some(sd) = v.erc_scale {
+                    let roots: Vec<TypeId> = slots.iter().map(|(_, t)| *t).collect();
+                    return Genome::Trees(ops::scaled_erc_mutation(b, rng, x, &roots, s, sd));
+                }
                 let mut out = x.clone();
                 out[s] = ops::erc_mutation(b, rng, &x[s], slots[s].1, 1.0);
                 Genome::Trees(out)

@@ -178,6 +178,49 @@ pub fn erc_mutation(b: &Builder, rng: &mut GpRng, tree: &Tree, root: TypeId, rat
     out
 }
 
+/// Scaled ERC mutation, for tuning the weights of a program: every float
+/// constant of a uniform ERC in tree `pick` of `trees` is multiplied by
+/// e^N(0, `sd`), trimmed to the ERC's range (a step relative to its size;
+/// zero stays zero, signs stay), and so is the constant at the same place
+/// of every other tree of the same shape (an ant's straight and diagonal
+/// trees, one expression but for their areas, keep one set of weights).
+/// Other constants stay.
+pub fn scaled_erc_mutation(
+    b: &Builder,
+    rng: &mut GpRng,
+    trees: &[Tree],
+    roots: &[TypeId],
+    pick: usize,
+    sd: f64,
+) -> Vec<Tree> {
+    let ps = b.primset();
+    let mut out: Vec<Tree> = trees.to_vec();
+    for t in &mut out {
+        t.spans.clear();
+    }
+    let shapes = node_shapes(ps, &trees[pick], roots[pick]);
+    let same_shape = |t: &Tree| {
+        t.nodes.len() == trees[pick].nodes.len()
+            && t.nodes.iter().zip(&trees[pick].nodes).all(|(a, b)| match (a, b) {
+                (Node::Const(x), Node::Const(y)) => x.base() == y.base(),
+                _ => a == b,
+            })
+    };
+    let twins: Vec<usize> = (0..trees.len()).filter(|&k| k == pick || same_shape(&trees[k])).collect();
+    for (i, node) in trees[pick].nodes.iter().enumerate() {
+        let Node::Const(v @ Value::F(_)) = *node else { continue };
+        let Some(erc) = ps.ercs_of(shapes[i].0).find(|e| e.generator.contains(v)) else { continue };
+        let ErcGen::Uniform(lo, hi) = erc.generator else { continue };
+        let factor = gauss(rng, sd).exp();
+        for &k in &twins {
+            if let Node::Const(Value::F(x)) = trees[k].nodes[i] {
+                out[k].nodes[i] = Node::Const(Value::F((x * factor).clamp(lo, hi)));
+            }
+        }
+    }
+    out
+}
+
 /// Constant `v` of an ERC with `generator` perturbed as the ERC's
 /// `mutation` says; without one, a uniform ERC adds a normal variate of sd
 /// (HI − LO)/10, an int ERC steps by ±1, and a choice is drawn afresh.
@@ -279,6 +322,7 @@ mod tests {
                 subtree_mutation(&b, &mut rng, &x, TypeId::F, &limits),
                 point_mutation(&b, &mut rng, &x, TypeId::F),
                 erc_mutation(&b, &mut rng, &x, TypeId::F, 1.0),
+                scaled_erc_mutation(&b, &mut rng, std::slice::from_ref(&x), &[TypeId::F], 0, 0.5)[0].clone(),
             ] {
                 assert_well_typed(&ps, &t, limits.max_depth);
             }
@@ -318,6 +362,45 @@ mod tests {
         }
         // The limit constrains the operators without stopping them.
         assert!(crossed > 100 && mutated > 100, "crossed {crossed}, mutated {mutated} of 200");
+    }
+
+    #[test]
+    fn scaled_erc_mutation_moves_floats_by_a_factor_in_trees_of_one_shape() {
+        // k's constants scale, pick's 3.0 and row's 2 stay; the second tree
+        // has the first's shape (but its row), the third another shape.
+        let ps = primset();
+        let b = Builder::new(&ps, &[TypeId::F]).expect("buildable");
+        let text = format!(
+            "{TYPED}\n(individual x (primset t) (tree eval (+ 0.02 (+ (at 2) (+ -0.5 3.0)))) \
+             (tree twin (+ 0.02 (+ (at 5) (+ -0.5 3.0)))) (tree other (+ 0.02 -0.5)))"
+        );
+        let mut loader = Loader::new();
+        loader.load_text("t.sg", &text);
+        assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
+        let trees: Vec<Tree> = loader.module.individuals[0].trees.iter().map(|t| t.tree.clone()).collect();
+        let roots = [TypeId::F; 3];
+        let consts = |t: &Tree| -> Vec<Value> {
+            t.nodes.iter().filter_map(|n| if let Node::Const(v) = n { Some(*v) } else { None }).collect()
+        };
+        let mut rng = stream(5, &[]);
+        let mut log_steps = Vec::new();
+        for _ in 0..4000 {
+            let out = scaled_erc_mutation(&b, &mut rng, &trees, &roots, 0, 0.1);
+            let [Value::F(small), Value::I(2), Value::F(negative), Value::F(3.0)] = consts(&out[0])[..] else {
+                panic!("{:?}", consts(&out[0]))
+            };
+            assert!(small > 0.0 && negative < 0.0, "the sign stays: {small} {negative}");
+            let twin = consts(&out[1]);
+            assert_eq!(twin, [Value::F(small), Value::I(5), Value::F(negative), Value::F(3.0)], "the twin moves alike");
+            assert_eq!(consts(&out[2]), consts(&trees[2]), "another shape stays");
+            log_steps.push((small / 0.02).ln());
+        }
+        let sd = (log_steps.iter().map(|x| x * x).sum::<f64>() / log_steps.len() as f64).sqrt();
+        assert!((sd - 0.1).abs() < 0.005, "log-step sd {sd}");
+        // Trimmed to the ERC's range: -0.5 scaled by a large factor stays >= -1.
+        assert!(
+            (0..200).all(|_| consts(&scaled_erc_mutation(&b, &mut rng, &trees, &roots, 2, 3.0)[2])[1].as_f64() >= -1.0)
+        );
     }
 
     #[test]

@@ -34,13 +34,25 @@ pub(super) fn lower_init(cx: &mut Cx, clauses: &Clauses) -> (usize, usize) {
     }
 }
 
-/// `(crossover P [one-way])`, `(mutation P)`, `(reproduction P)` and
-/// `(local-mutation P)`: the crossover probability, whether it is one-way,
-/// the mutation probability and the share of local mutations. Each child is
-/// made by crossover, mutation or copying (reproduction), so reproduction
-/// is what the other two leave; `(reproduction P)` states it (GA-FreeCell's
-/// 0.2, 0.7, 0.1) and is refused when the three do not add up to 1.
-pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f64, f64) {
+/// How children are made, from the rate clauses.
+pub(super) struct Rates {
+    pub crossover: f64,
+    pub one_way: bool,
+    pub mutation: f64,
+    pub local_mutation: f64,
+    pub erc_mutation: f64,
+    /// `(erc-mutation P (scale SD))`: the deviation of the log-normal step.
+    pub erc_scale: Option<f64>,
+}
+
+/// `(crossover P [one-way])`, `(mutation P)`, `(erc-mutation P [(scale
+/// SD)])`, `(reproduction P)` and `(local-mutation P)`: the crossover
+/// probability, whether it is one-way, the mutation probabilities and the
+/// share of local mutations. Each child is made by crossover, mutation, ERC
+/// mutation or copying (reproduction), so reproduction is what the others
+/// leave; `(reproduction P)` states it (GA-FreeCell's 0.2, 0.7, 0.1) and is
+/// refused when they do not add up to 1.
+pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> Rates {
     let (crossover, one_way) = match clauses.get("crossover") {
         None => (0.8, false),
         Some([p]) => (probability(cx, p, "crossover"), false),
@@ -52,7 +64,7 @@ pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f6
     };
     let mutation = clauses.probability(cx, "mutation", 0.2);
     let local_mutation = clauses.probability(cx, "local-mutation", 0.5);
-    let erc_mutation = clauses.probability(cx, "erc-mutation", 0.0);
+    let (erc_mutation, erc_scale) = lower_erc_mutation(cx, clauses);
     if crossover + mutation + erc_mutation > 1.0 + 1e-12 {
         let (message, at) = if erc_mutation > 0.0 {
             (
@@ -95,7 +107,50 @@ pub(super) fn lower_rates(cx: &mut Cx, clauses: &Clauses) -> (f64, bool, f64, f6
             _ => clauses.malformed(cx, "reproduction", "(reproduction P)"),
         }
     }
-    (crossover, one_way, mutation, local_mutation, erc_mutation)
+    Rates { crossover, one_way, mutation, local_mutation, erc_mutation, erc_scale }
+}
+
+/// `(erc-mutation P)` or `(erc-mutation P (scale SD))`: the probability of
+/// an ERC mutation, and whether its float constants move by a factor
+/// e^N(0, SD) instead of as their ERCs declare (a step relative to the
+/// value, for tuning weights of any size).
+fn lower_erc_mutation(cx: &mut Cx, clauses: &Clauses) -> (f64, Option<f64>) {
+    const FORM: &str = "(erc-mutation P) or (erc-mutation P (scale SD))";
+    match clauses.get("erc-mutation") {
+        None => (0.0, None),
+        Some([p]) => (probability(cx, p, "erc-mutation"), None),
+        Some([p, how]) => {
+            let rate = probability(cx, p, "erc-mutation");
+            match how.as_list() {
+                Some([kind, sd]) if kind.as_symbol() == Some("scale") => match cx.expect_number(sd, "a deviation") {
+                    Some(sd) if sd.is_finite() && sd > 0.0 => (rate, Some(sd)),
+                    Some(sd) => {
+                        cx.error(
+                            "stratagem::experiment::range",
+                            sd_span(how),
+                            format!("a scale's deviation is a positive number, not {sd}"),
+                            "not positive",
+                        );
+                        (rate, None)
+                    }
+                    None => (rate, None),
+                },
+                _ => {
+                    clauses.malformed(cx, "erc-mutation", FORM);
+                    (rate, None)
+                }
+            }
+        }
+        Some(_) => {
+            clauses.malformed(cx, "erc-mutation", FORM);
+            (0.0, None)
+        }
+    }
+}
+
+/// The deviation of a `(scale SD)` form, for diagnostics.
+fn sd_span(how: &Sexp) -> &Sexp {
+    how.as_list().and_then(|l| l.get(1)).unwrap_or(how)
 }
 
 /// Reports trees that cannot be built from the primset's primitives, or not

@@ -45,7 +45,7 @@ mod network;
 mod players;
 mod puzzles;
 
-use breeding::{check_limits, lower_init, lower_rates, lower_selection};
+use breeding::{Rates, check_limits, lower_init, lower_rates, lower_selection};
 use clauses::Clauses;
 use individual::{lower_representation, shaped_trees};
 use players::{lower_champion, lower_fitness, lower_player};
@@ -377,7 +377,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
         );
     }
     let (init_min, init_max) = lower_init(cx, &clauses);
-    let (crossover, one_way, mutation, local_mutation, erc_mutation) = lower_rates(cx, &clauses);
+    let Rates { crossover, one_way, mutation, local_mutation, erc_mutation, erc_scale } = lower_rates(cx, &clauses);
     let islands = duels::lower_islands(cx, &clauses, population);
     let selection = match clauses.get("selection") {
         None => Selection::Tournament(2),
@@ -471,6 +471,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
         init_max_depth: init_max,
         one_way,
         local_mutation,
+        erc_scale,
     };
     let founders = founders::lower_founders(cx, module, &clauses, (ps_id, &representation, &variation, population));
     Some(Experiment {
