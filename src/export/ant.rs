@@ -30,8 +30,18 @@
 //!   and `log` (which Rust's `powf` and `ln` call on Linux), the planner's
 //!   targets in its order (by distance, then cell) and its depth-first
 //!   search, the running maximum ignoring NaN as `f64::max` does. The C
-//!   calls `pow` and `log` only for survival (PlanHope, FoodPull,
-//!   FoodKnown), and includes <math.h> only then.
+//!   calls `pow` and `log` only for survival (PlanHope, PlanHopeDiscount,
+//!   FoodPull, FoodKnown), and includes <math.h> only then;
+//! - PlanHopeDiscount's per-move discount as the planner's last argument,
+//!   multiplied up from 1.0 as humant.rs does (PlanFood and PlanHope pass
+//!   0.9), and the planner written with it only when an ant reads
+//!   PlanHopeDiscount;
+//! - UnseenPullRival's opponent's start from the ant's own: the ant's cell at
+//!   its first move since `Reset`, kept (C's `O`, Rust's `o`) only when an
+//!   ant reads UnseenPullRival, the other start cell when it is one of the
+//!   two, else unknown (every never-seen cell counts 1); the radius
+//!   2 + spread·m in doubles with m the moves made (the calls before this
+//!   one since `Reset`).
 //!
 //! Only the natives and terminals the trees use are emitted: an ant of the
 //! antwars primset's primitives exports as it did before the humants'.
@@ -40,7 +50,7 @@ use std::collections::BTreeSet;
 
 use super::expr::{Emitter, Lang, Leaves, constant};
 use crate::games::antwars::area::Area;
-use crate::games::antwars::humant::SURVIVAL;
+use crate::games::antwars::humant::{PLAN_DISCOUNT, SURVIVAL};
 use crate::lang::{Base, Node, PrimSet, Primitive, Tree, Value};
 
 /// The area natives, by the kind number the emitted area function uses.
@@ -60,12 +70,15 @@ enum Part {
     Powi,
     /// `S(c, keep)`: the survival of food remembered at cell `c`.
     Survival,
-    /// `PL(hope, keep, race)`: PlanFood and PlanHope.
+    /// `PL(hope, keep, race)`: PlanFood and PlanHope; `PL(hope, keep,
+    /// race, discount)` when PlanHopeDiscount is read too.
     Plan,
     /// `FP(keep, fall)`: FoodPull, and FoodKnown as FoodPull(0.97, 1).
     FoodPull,
     /// `UP(fall)`: UnseenPull.
     UnseenPull,
+    /// `UR(fall, factor, spread)`: UnseenPullRival, with the ant's start `O`.
+    UnseenPullRival,
     /// `NC()`: NewCells.
     NewCells,
 }
@@ -77,7 +90,7 @@ impl Part {
             Part::EnemyDist => &[Part::Enemy, Part::Distance],
             Part::Plan => &[Part::Enemy, Part::Distance],
             Part::FoodPull => &[Part::Survival, Part::Powi, Part::Distance],
-            Part::UnseenPull => &[Part::Powi, Part::Distance],
+            Part::UnseenPull | Part::UnseenPullRival => &[Part::Powi, Part::Distance],
             Part::NewCells => &[Part::Distance],
             Part::Distance | Part::Enemy | Part::Powi | Part::Survival => &[],
         }
@@ -91,9 +104,15 @@ struct AntLeaves<'a> {
     natives: BTreeSet<usize>,
     hope: bool,
     parts: BTreeSet<Part>,
-    /// Whether PlanFood (weights by B) and PlanHope (by survival) are read.
+    /// Whether PlanFood (weights by B) and PlanHope or PlanHopeDiscount (by
+    /// survival) are read.
     plan_food: bool,
     plan_hope: bool,
+    /// Whether the planner is written with its discount as an argument (the
+    /// ant reads PlanHopeDiscount: known from a first translation).
+    discount: bool,
+    /// Whether PlanHopeDiscount is read.
+    plan_discount: bool,
 }
 
 impl AntLeaves<'_> {
@@ -112,6 +131,8 @@ impl AntLeaves<'_> {
             "PlanHope" => (2, Part::Plan),
             "FoodPull" => (2, Part::FoodPull),
             "UnseenPull" => (1, Part::UnseenPull),
+            "PlanHopeDiscount" => (3, Part::Plan),
+            "UnseenPullRival" => (3, Part::UnseenPullRival),
             _ => return None,
         };
         let all_f = prim.args.iter().all(|&t| self.ps.base(t) == Base::F) && self.ps.base(prim.ret) == Base::F;
@@ -126,16 +147,31 @@ impl AntLeaves<'_> {
         let c = self.lang == Lang::C;
         let args = exprs.join(if c { "," } else { ", " });
         Some(Ok(match (prim.name.as_str(), c) {
-            ("PlanHope", _) => {
+            ("PlanHope" | "PlanHopeDiscount", _) => {
                 self.plan_hope = true;
                 self.need(Part::Survival);
+                // PlanHope passes its 0.9 where the planner takes a discount.
+                let args = if prim.name == "PlanHope" { format!("{args}{}", self.plan_discount_arg()) } else { args };
+                self.plan_discount |= prim.name == "PlanHopeDiscount";
                 if c { format!("PL(1,{args})") } else { format!("self.plan(true, {args})") }
             }
             ("FoodPull", true) => format!("FP({args})"),
             ("FoodPull", false) => format!("self.food_pull({args})"),
-            (_, true) => format!("UP({args})"),
-            (_, false) => format!("self.unseen_pull({args})"),
+            ("UnseenPull", true) => format!("UP({args})"),
+            ("UnseenPull", false) => format!("self.unseen_pull({args})"),
+            (_, true) => format!("UR({args})"),
+            (_, false) => format!("self.unseen_pull_rival({args})"),
         }))
+    }
+
+    /// The planner's discount argument of PlanFood and PlanHope, 0.9, when
+    /// the planner takes one; else nothing (it multiplies by 0.9 itself).
+    fn plan_discount_arg(&self) -> String {
+        if !self.discount {
+            return String::new();
+        }
+        let q = constant(self.lang, Value::F(PLAN_DISCOUNT));
+        if self.lang == Lang::C { format!(",{q}") } else { format!(", {q}") }
     }
 
     /// A humants' terminal, checked against its declared type.
@@ -144,10 +180,11 @@ impl AntLeaves<'_> {
         let (want, part, text) = match prim.name.as_str() {
             "PlanFood" => {
                 self.plan_food = true;
+                let q = self.plan_discount_arg();
                 (
                     Base::F,
                     Part::Plan,
-                    if c { "PL(0,0.0,1.0)".to_owned() } else { "self.plan(false, 0.0, 1.0)".to_owned() },
+                    if c { format!("PL(0,0.0,1.0{q})") } else { format!("self.plan(false, 0.0, 1.0{q})") },
                 )
             }
             "Danger" => (Base::B, Part::EnemyDist, if c { "(ED()==1)" } else { "(self.enemy_dist() == 1)" }.to_owned()),
@@ -237,9 +274,19 @@ struct Translated {
     parts: BTreeSet<Part>,
     plan_food: bool,
     plan_hope: bool,
+    /// Whether the planner takes its discount as an argument.
+    discount: bool,
 }
 
 fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2]) -> Result<Translated, Vec<String>> {
+    translate_with(ps, lang, trees, false)
+}
+
+/// [`translate`], the planner taking its discount as an argument when
+/// `discount` says so or PlanHopeDiscount turns out to be read (then the
+/// trees are translated again, the calls of PlanFood and PlanHope passing
+/// 0.9: which natives a tree reads is known only once it is translated).
+fn translate_with(ps: &PrimSet, lang: Lang, trees: [&Tree; 2], discount: bool) -> Result<Translated, Vec<String>> {
     let leaves = AntLeaves {
         ps,
         lang,
@@ -248,11 +295,16 @@ fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2]) -> Result<Translated, 
         parts: BTreeSet::new(),
         plan_food: false,
         plan_hope: false,
+        discount,
+        plan_discount: false,
     };
     let mut e = Emitter::new(ps, lang, leaves);
     let exprs = trees.map(|t| e.tree(t));
     if !e.problems.is_empty() {
         return Err(e.problems.into_iter().collect());
+    }
+    if e.leaves.plan_discount && !discount {
+        return translate_with(ps, lang, trees, true);
     }
     let helpers = e.helper_defs();
     let l = e.leaves;
@@ -264,6 +316,7 @@ fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2]) -> Result<Translated, 
         parts: l.parts,
         plan_food: l.plan_food,
         plan_hope: l.plan_hope,
+        discount: l.discount,
     })
 }
 
@@ -310,17 +363,22 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
             (false, _) => "S(c,k)",
             (true, false) => "B[c]",
         };
+        let (q_param, q) = if t.discount { (",double q", "q") } else { ("", "0.9") };
         for &part in &t.parts {
-            s.push_str(&c_part(part).replace("WEIGHT", weight));
+            s.push_str(&c_part(part).replace("WEIGHT", weight).replace("Q_PARAM", q_param).replace("Q_VALUE", q));
         }
     }
     s.push_str(&format!("static double X(void){{return {};}}\n", t.exprs[0]));
     s.push_str(&format!("static double Y(void){{return {};}}\n", t.exprs[1]));
-    s.push_str("int Move(int g[11][11],int r,int c){int d,b=0,i;double v,m=-1e308*10.0;G=&g[0][0];R=r;C=c;\n");
+    // UnseenPullRival's start: the ant's cell at its first move since Reset.
+    let rival = t.parts.contains(&Part::UnseenPullRival);
+    s.push_str("int Move(int g[11][11],int r,int c){int d,b=0,i;double v,m=-1e308*10.0;G=&g[0][0];R=r;C=c;");
+    s.push_str(if rival { "if(!T)O=r*11+c;\n" } else { "\n" });
     s.push_str("for(i=0;i<121;i++)if(G[i]<0)B[i]*=0.9;else{F[i]=G[i]==1;B[i]=1.0;}\nV[r*11+c]=1;\n");
     s.push_str("for(d=0;d<8;d++){K=d/2;D=d&1;v=D?Y():X();if(v>m){m=v;b=d;}}\n");
     s.push_str("K=b/2;D=b&1;if(G[Q(-1,D)]==1)P++;T++;return b;}\n");
-    s.push_str("void Reset(void){int i;for(i=0;i<121;i++){F[i]=V[i]=0;B[i]=0.0;}T=P=0;}\n");
+    s.push_str("void Reset(void){int i;for(i=0;i<121;i++){F[i]=V[i]=0;B[i]=0.0;}T=P=0;");
+    s.push_str(if rival { "O=-1;}\n" } else { "}\n" });
     Ok(s)
 }
 
@@ -333,7 +391,20 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
         env!("CARGO_PKG_VERSION"),
         ps.name
     );
-    s.push_str(RUST_ANT);
+    if t.parts.contains(&Part::UnseenPullRival) {
+        // The ant's start, kept from its first move.
+        s.push_str(
+            &RUST_ANT
+                .replace("    v: [bool; 121],\n}", "    v: [bool; 121],\n    o: Option<usize>,\n}")
+                .replace("v: [false; 121] }", "v: [false; 121], o: None }")
+                .replace(
+                    "        self.v[row * 11 + column] = true;\n",
+                    "        self.v[row * 11 + column] = true;\n        self.o.get_or_insert(row * 11 + column);\n",
+                ),
+        );
+    } else {
+        s.push_str(RUST_ANT);
+    }
     if !t.natives.is_empty() {
         // Only the sums (kinds 2 and up) add to `s`: IsFood and IsEnemy
         // alone leave it 0.0, and a `mut` rustc would warn about.
@@ -360,8 +431,9 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
     if t.hope {
         s.push_str(RUST_HOPE);
     }
+    let (q_param, q) = if t.discount { (", per_move: f64", "per_move") } else { ("", "0.9") };
     for &part in &t.parts {
-        s.push_str(rust_part(part));
+        s.push_str(&rust_part(part).replace("Q_PARAM", q_param).replace("Q_VALUE", q));
     }
     s.push_str(&format!("    fn straight(&self) -> f64 {{\n        {}\n    }}\n\n", t.exprs[0]));
     s.push_str(&format!("    fn diagonal(&self) -> f64 {{\n        {}\n    }}\n}}\n", t.exprs[1]));
@@ -458,7 +530,8 @@ const RUST_HOPE: &str = r#"    fn hope(&self) -> f64 {
 "#;
 
 /// The C of a part of the humants' code (`WEIGHT` stands for the planner's
-/// weight of a piece of food). Every double operation is the one
+/// weight of a piece of food; `Q_PARAM` for its discount parameter, if any,
+/// and `Q_VALUE` for the discount). Every double operation is the one
 /// src/games/antwars/humant.rs does, in its order.
 fn c_part(part: Part) -> &'static str {
     match part {
@@ -478,8 +551,8 @@ fn c_part(part: Part) -> &'static str {
             "static int Tc[16],Tr[16],Tn,Th;static double Tw[16],Tl,Td[5];\n\
              static double Ps(int at,int t,int e){int i,a;double b=0.0,v;for(i=0;i<Tn;i++){a=t+Z(at,Tc[i]);\
              if(e>>i&1||a>Th)continue;v=(a>Tr[i]?Tw[i]*Tl:Tw[i])*Td[a-1]+Ps(Tc[i],a,e|1<<i);if(v>b)b=v;}return b;}\n\
-             static double PL(int f,double k,double l){int c,d,e,a=Q(-1,D),o=E();double w;Th=35-(int)T;if(Th>5)Th=5;\
-             if(Th<1)return 0.0;Tl=l;Td[0]=1.0;for(d=1;d<5;d++)Td[d]=Td[d-1]*0.9;\n\
+             static double PL(int f,double k,double lQ_PARAM){int c,d,e,a=Q(-1,D),o=E();double w;Th=35-(int)T;if(Th>5)Th=5;\
+             if(Th<1)return 0.0;Tl=l;Td[0]=1.0;for(d=1;d<5;d++)Td[d]=Td[d-1]*Q_VALUE;\n\
              for(Tn=d=0;d<Th;d++)for(c=0;c<121;c++)if(F[c]&&Z(a,c)==d&&Tn<16&&(w=WEIGHT)>0.0)\
              {Tc[Tn]=c;Tw[Tn]=w;Tr[Tn++]=o<0?6:Z(o,c);}\n\
              e=Tn&&Tc[0]==a;return(e?(1>Tr[0]?Tw[0]*l:Tw[0]):0.0)+Ps(a,1,e);}\n"
@@ -492,6 +565,11 @@ fn c_part(part: Part) -> &'static str {
             "static double UP(double f){int c,a=Q(-1,D);double s=0.0;\
              for(c=0;c<121;c++)if(B[c]==0.0)s+=Pw(f,Z(a,c));return s;}\n"
         }
+        // O: the ant's start (set by Move); o: the opponent's, or -1.
+        Part::UnseenPullRival => {
+            "static int O=-1;static double UR(double f,double x,double s){int c,a=Q(-1,D),o=O==57?63:O==63?57:-1;\
+             double r=2.0+s*T,u=0.0;for(c=0;c<121;c++)if(B[c]==0.0)u+=Pw(f,Z(a,c))*(o>=0&&Z(o,c)<=r?x:1.0);return u;}\n"
+        }
         Part::NewCells => {
             "static double NC(void){int c,a=Q(-1,D),n=0;for(c=0;c<121;c++)n+=B[c]==0.0&&Z(a,c)<3;return n;}\n"
         }
@@ -500,7 +578,7 @@ fn c_part(part: Part) -> &'static str {
 
 /// The Rust of a part of the humants' code: the methods of `Ant`, written
 /// with the calls src/games/antwars/humant.rs makes (`powi`, `powf`, `ln`,
-/// `f64::max`).
+/// `f64::max`; `Q_PARAM` and `Q_VALUE` as in [`c_part`]).
 fn rust_part(part: Part) -> &'static str {
     match part {
         Part::Distance => RUST_DISTANCE,
@@ -511,6 +589,7 @@ fn rust_part(part: Part) -> &'static str {
         Part::Plan => RUST_PLAN,
         Part::FoodPull => RUST_FOOD_PULL,
         Part::UnseenPull => RUST_UNSEEN_PULL,
+        Part::UnseenPullRival => RUST_UNSEEN_PULL_RIVAL,
         Part::NewCells => RUST_NEW_CELLS,
     }
 }
@@ -547,7 +626,7 @@ const RUST_SURVIVAL: &str = r#"    fn survival(&self, c: usize, keep: f64) -> f6
 
 "#;
 
-const RUST_PLAN: &str = r#"    fn plan(&self, hope: bool, keep: f64, race: f64) -> f64 {
+const RUST_PLAN: &str = r#"    fn plan(&self, hope: bool, keep: f64, race: f64Q_PARAM) -> f64 {
         let (a, enemy) = (self.q(-1, self.d), self.enemy());
         let h = (35.0 - self.t).min(5.0) as i32;
         if h < 1 {
@@ -566,7 +645,7 @@ const RUST_PLAN: &str = r#"    fn plan(&self, hope: bool, keep: f64, race: f64) 
         }
         let mut discount = [1.0f64; 5];
         for t in 1..5 {
-            discount[t] = discount[t - 1] * 0.9;
+            discount[t] = discount[t - 1] * Q_VALUE;
         }
         let first = targets.first().filter(|x| x.0 == a);
         let start = first.map_or(0.0, |x| if 1 > x.2 { x.1 * race } else { x.1 });
@@ -604,6 +683,23 @@ const RUST_UNSEEN_PULL: &str = r#"    fn unseen_pull(&self, fall: f64) -> f64 {
 
 "#;
 
+const RUST_UNSEEN_PULL_RIVAL: &str = r#"    fn unseen_pull_rival(&self, fall: f64, factor: f64, spread: f64) -> f64 {
+        let a = self.q(-1, self.d);
+        let radius = 2.0 + spread * self.t;
+        let rival = match self.o {
+            Some(57) => Some(63),
+            Some(63) => Some(57),
+            _ => None,
+        };
+        let worth = |c: usize| match rival {
+            Some(r) if f64::from(Ant::dist(r, c)) <= radius => factor,
+            _ => 1.0,
+        };
+        (0..121).filter(|&c| self.b[c] == 0.0).map(|c| fall.powi(Ant::dist(a, c)) * worth(c)).fold(0.0, |x, y| x + y)
+    }
+
+"#;
+
 const RUST_NEW_CELLS: &str = r#"    fn new_cells(&self) -> f64 {
         let a = self.q(-1, self.d);
         (0..121).filter(|&c| self.b[c] == 0.0 && Ant::dist(a, c) < 3).count() as f64
@@ -626,12 +722,21 @@ mod tests {
         (loader.module.primset(ind.primset).clone(), [tree("straight"), tree("diagonal")])
     }
 
-    fn humant_c(straight: &str, diagonal: &str) -> String {
-        let (ps, trees) = ant(&format!(
+    fn humant(straight: &str, diagonal: &str) -> (PrimSet, [Tree; 2]) {
+        ant(&format!(
             "(import antwars-humant) (individual a (primset antwars-humant) (tree straight {straight}) \
              (tree diagonal {diagonal}))"
-        ));
+        ))
+    }
+
+    fn humant_c(straight: &str, diagonal: &str) -> String {
+        let (ps, trees) = humant(straight, diagonal);
         to_c(&ps, "a", [&trees[0], &trees[1]]).expect("exports")
+    }
+
+    fn humant_rust(straight: &str, diagonal: &str) -> String {
+        let (ps, trees) = humant(straight, diagonal);
+        to_rust(&ps, "a", [&trees[0], &trees[1]]).expect("exports")
     }
 
     #[test]
@@ -658,19 +763,57 @@ mod tests {
         // NUnseen is an area function, of kind 5.
         let c = humant_c("(NUnseen 1732)", "(NFood 1734)");
         assert!(c.contains("if(k==5&&B[c]==0.0)s+=1.0;") && c.contains("A(5,-3,-1,3,3)"), "{c}");
+        // Without PlanHopeDiscount the planner multiplies by 0.9 itself, and
+        // no start is kept.
+        let c = humant_c("PlanFood", "(PlanHope 0.5 0.0)");
+        assert!(c.contains("double l){") && c.contains("*0.9;") && !c.contains("O=") && !c.contains("UR("), "{c}");
+        // With it, the discount is the planner's argument, 0.9 for the others.
+        let c = humant_c("(Add PlanFood (PlanHope 0.5 0.0))", "(PlanHopeDiscount 0.97 0.25 0.6)");
+        assert!(c.contains("double l,double q){") && c.contains("Td[d]=Td[d-1]*q;"), "{c}");
+        assert!(c.contains("PL(0,0.0,1.0,0.9)") && c.contains("PL(1,0.5,0.0,0.9)"), "{c}");
+        assert!(c.contains("PL(1,0.97,0.25,0.6)") && c.contains("(w=f?S(c,k):B[c])"), "{c}");
+        let rust = humant_rust("PlanFood", "(PlanHope 0.5 0.0)");
+        assert!(rust.contains("race: f64) -> f64 {") && rust.contains("discount[t - 1] * 0.9;"), "{rust}");
+        assert!(!rust.contains("o: Option<usize>"), "{rust}");
+        let rust = humant_rust("PlanFood", "(PlanHopeDiscount 0.97 0.25 -0.6)");
+        assert!(rust.contains("race: f64, per_move: f64) -> f64 {"), "{rust}");
+        assert!(rust.contains("self.plan(false, 0.0, 1.0, 0.9f64)"), "{rust}");
+        assert!(rust.contains("self.plan(true, 0.97f64, 0.25f64, (-0.6f64))"), "{rust}");
+        // UnseenPullRival keeps the ant's start from its first move; Reset
+        // clears it.
+        let c = humant_c("(UnseenPullRival 0.75 0.3 0.0)", "0.0");
+        assert!(c.contains("static int O=-1;") && c.contains("UR(0.75,0.3,0.0)"), "{c}");
+        assert!(c.contains("if(!T)O=r*11+c;") && c.contains("T=P=0;O=-1;}"), "{c}");
+        assert!(!c.contains("math.h") && !c.contains("PL("), "{c}");
+        let rust = humant_rust("0.0", "(UnseenPullRival 0.75 0.3 0.0)");
+        assert!(rust.contains("    o: Option<usize>,\n}") && rust.contains("v: [false; 121], o: None }"), "{rust}");
+        assert!(rust.contains("self.o.get_or_insert(row * 11 + column);"), "{rust}");
+        assert!(rust.contains("self.unseen_pull_rival(0.75f64, 0.3f64, 0.0f64)"), "{rust}");
     }
 
     #[test]
     fn humant_natives_declared_otherwise_are_refused() {
         let (ps, trees) =
             ant("(primset odd (domain antwars) (literals F) (terminal Danger F) (function PlanHope (F) F) \
-               (function FoodPull (F F) B) (function If (B F F) F (builtin if)) (tree straight F) (tree diagonal F)) \
-             (individual a (primset odd) (tree straight (PlanHope Danger)) \
-               (tree diagonal (If (FoodPull 1.0 2.0) 1.0 Danger)))");
+               (function FoodPull (F F) B) (function If (B F F) F (builtin if)) \
+               (function PlanHopeDiscount (F F) F) (function UnseenPullRival (F F F) B) \
+               (function Add (F F) F (builtin add)) (tree straight F) (tree diagonal F)) \
+             (individual a (primset odd) (tree straight (Add (PlanHope Danger) (PlanHopeDiscount 1.0 0.5))) \
+               (tree diagonal (If (FoodPull 1.0 2.0) 1.0 (If (UnseenPullRival 1.0 0.5 0.0) 0.0 Danger))))");
         for problems in [to_c(&ps, "a", [&trees[0], &trees[1]]), to_rust(&ps, "a", [&trees[0], &trees[1]])] {
             let problems = problems.expect_err("refused").join("; ");
             assert!(problems.contains("the native `PlanHope` of other types than Ant Wars computes it with (F F) F"));
             assert!(problems.contains("the native `FoodPull` of other types"), "{problems}");
+            assert!(
+                problems
+                    .contains("the native `PlanHopeDiscount` of other types than Ant Wars computes it with (F F F) F"),
+                "{problems}"
+            );
+            assert!(
+                problems
+                    .contains("the native `UnseenPullRival` of other types than Ant Wars computes it with (F F F) F"),
+                "{problems}"
+            );
             assert!(problems.contains("the terminal `Danger` of type F, which Ant Wars computes as a B"), "{problems}");
         }
     }

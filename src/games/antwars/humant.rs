@@ -130,14 +130,14 @@ impl Target {
 /// order of targets, each reached by a shortest king path (one that passes
 /// over other food is the order that includes it, so the maximum over orders
 /// is the best path). `race_lost` is what food the opponent reaches first is
-/// worth.
-fn best_path(first: usize, horizon: u32, targets: &[Target], race_lost: f64) -> f64 {
+/// worth; food eaten on move t counts `per_move`^(t − 1) of its worth.
+fn best_path(first: usize, horizon: u32, targets: &[Target], race_lost: f64, per_move: f64) -> f64 {
     if horizon == 0 {
         return 0.0;
     }
     let mut discount = [1.0; HORIZON as usize + 1];
     for t in 1..discount.len() {
-        discount[t] = discount[t - 1] * PLAN_DISCOUNT;
+        discount[t] = discount[t - 1] * per_move;
     }
     // The food on the first cell is eaten on move 1.
     let (start, eaten) = match targets.iter().position(|t| t.cell == first) {
@@ -152,7 +152,7 @@ fn best_path(first: usize, horizon: u32, targets: &[Target], race_lost: f64) -> 
 struct Plan<'a> {
     targets: &'a [Target],
     horizon: u32,
-    /// `PLAN_DISCOUNT^(t − 1)` at index t − 1.
+    /// The discount of food eaten on move t at index t − 1.
     discount: [f64; HORIZON as usize + 1],
     race_lost: f64,
 }
@@ -204,7 +204,7 @@ fn plan_food(s: &AntSight, _: Player) -> f64 {
     let first = s.ahead_cell();
     let h = horizon(s);
     let found = targets(s, first, h, |c| s.memory.belief(c));
-    best_path(first, h, &found, 1.0)
+    best_path(first, h, &found, 1.0, PLAN_DISCOUNT)
 }
 
 /// PlanHope(keep, race) (HyperHumant's planner): PlanFood under the
@@ -212,11 +212,21 @@ fn plan_food(s: &AntSight, _: Player) -> f64 {
 /// `keep` per move of its age, not by B; and food the opponent (in view)
 /// reaches first worth `race` of a piece.
 fn plan_hope(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let (keep, race) = (arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST));
+    Value::F(hoped_plan(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), PLAN_DISCOUNT))
+}
+
+/// PlanHopeDiscount(keep, race, discount): PlanHope with food eaten on move
+/// t worth `discount`^(t − 1) instead of 0.9^(t − 1): how much sooner
+/// counts over more.
+fn plan_hope_discount(s: &AntSight, _: Player, args: &[Value]) -> Value {
+    Value::F(hoped_plan(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), arg(args, 2, PLAN_DISCOUNT)))
+}
+
+fn hoped_plan(s: &AntSight, keep: f64, race: f64, discount: f64) -> f64 {
     let first = s.ahead_cell();
     let h = horizon(s);
     let found = targets(s, first, h, |c| survival(s, c, keep));
-    Value::F(best_path(first, h, &found, race))
+    best_path(first, h, &found, race, discount)
 }
 
 /// Danger: the opponent, in view, could step onto the cell ahead on its next
@@ -260,6 +270,40 @@ fn unseen_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let fall = arg(args, 0, PULL);
     let a = s.ahead_cell();
     Value::F((0..CELLS).filter(|&c| never_seen(s, c)).map(|c| fall.powi(distance(a, c) as i32)).fold(0.0, |x, y| x + y))
+}
+
+/// The opponent's start: the other start cell when the ant started on one
+/// of the two (the rules fix them), else unknown (a position set up by hand).
+fn rival_start(s: &AntSight) -> Option<usize> {
+    let [one, two] = super::START.map(usize::from);
+    match s.memory.start()? {
+        c if c == one => Some(two),
+        c if c == two => Some(one),
+        _ => None,
+    }
+}
+
+/// UnseenPullRival(fall, factor, spread): UnseenPull, but a never-seen cell
+/// the opponent has probably explored counts `factor` instead of 1: one
+/// within king distance 2 + `spread`·m of the opponent's start, after the
+/// ant's m moves (radius 2 is the opponent's first view, which the ant never
+/// saw but the opponent ate from first).
+fn unseen_pull_rival(s: &AntSight, _: Player, args: &[Value]) -> Value {
+    let (fall, factor, spread) = (arg(args, 0, PULL), arg(args, 1, 1.0), arg(args, 2, 0.0));
+    let a = s.ahead_cell();
+    let moves = f64::from(super::MOVES_PER_ANT.saturating_sub(s.view.moves_left));
+    let radius = f64::from(super::REACH) + spread * moves;
+    let rival = rival_start(s);
+    let worth = |c: usize| match rival {
+        Some(r) if f64::from(distance(r, c)) <= radius => factor,
+        _ => 1.0,
+    };
+    Value::F(
+        (0..CELLS)
+            .filter(|&c| never_seen(s, c))
+            .map(|c| fall.powi(distance(a, c) as i32) * worth(c))
+            .fold(0.0, |x, y| x + y),
+    )
 }
 
 /// NewCells: the cells never seen that come into view when the ant steps
@@ -308,6 +352,8 @@ pub fn natives() -> Vec<NativeDef<AntSight>> {
         native("FoodPull", vec![Base::F, Base::F], food_pull),
         native("UnseenPull", vec![Base::F], unseen_pull),
         native("NUnseen", vec![Base::I], n_unseen),
+        native("PlanHopeDiscount", vec![Base::F, Base::F, Base::F], plan_hope_discount),
+        native("UnseenPullRival", vec![Base::F, Base::F, Base::F], unseen_pull_rival),
     ]
 }
 
@@ -461,6 +507,46 @@ mod tests {
     }
 
     #[test]
+    fn the_discounted_plan_is_plan_hope_at_the_default_discount() {
+        let s = sight(cell(5, 5), &[cell(4, 5), cell(3, 5), cell(5, 7), cell(2, 2)], Some(cell(3, 3)), 20);
+        for d in 0..8 {
+            let s = towards(&s, d);
+            let hope = native(plan_hope, &s, &[Value::F(0.97), Value::F(0.25)]);
+            let same = native(plan_hope_discount, &s, &[Value::F(0.97), Value::F(0.25), Value::F(PLAN_DISCOUNT)]);
+            assert_eq!(hope.to_bits(), same.to_bits(), "direction {d}");
+        }
+        // Food one and two cells north: moves 1 and 2, the second worth 0.5.
+        let s = sight(cell(5, 5), &[cell(4, 5), cell(3, 5)], None, 20);
+        let north = native(plan_hope_discount, &towards(&s, 0), &[Value::F(0.97), Value::F(0.25), Value::F(0.5)]);
+        assert!(close(north, 1.5), "{north}");
+    }
+
+    #[test]
+    fn the_rival_pull_discounts_the_unseen_cells_near_the_opponents_start() {
+        // Ant 1 on its start: the opponent started at (5, 8), whose 5x5
+        // view (columns 6-10) this ant has never seen.
+        let s = sight(START_1, &[], None, 35);
+        let pull = |s: &AntSight, factor: f64, spread: f64| {
+            native(unseen_pull_rival, s, &[Value::F(1.0), Value::F(factor), Value::F(spread)])
+        };
+        let unseen = native(unseen_pull, &s, &[Value::F(1.0)]);
+        assert_eq!(pull(&s, 1.0, 0.0).to_bits(), unseen.to_bits(), "factor 1 is UnseenPull");
+        // 121 cells, 25 seen; the opponent's view: columns 6..=10 of rows 3..=7
+        // minus column 0's overlap (none: the ant sees columns 0-4).
+        assert_eq!(unseen, 96.0);
+        assert_eq!(pull(&s, 0.0, 0.0), 96.0 - 25.0, "the opponent's first view counts nothing");
+        assert_eq!(pull(&s, 0.5, 0.0), 96.0 - 12.5);
+        // Ant 2's start mirrors it, and a spread widens the region with the moves made.
+        let two = sight(START_2, &[], None, 35);
+        assert_eq!(pull(&two, 0.0, 0.0), 71.0);
+        let later = sight(START_1, &[], None, 25);
+        assert!(pull(&later, 0.0, 0.1) < pull(&later, 0.0, 0.0), "radius 3 after 10 moves");
+        // An ant that did not start on a start cell knows nothing of the opponent.
+        let elsewhere = sight(cell(0, 0), &[], None, 35);
+        assert_eq!(pull(&elsewhere, 0.0, 0.0), native(unseen_pull, &elsewhere, &[Value::F(1.0)]));
+    }
+
+    #[test]
     fn natives_take_any_arguments_without_panicking() {
         // Evolution hands natives whatever its subtrees compute: missing
         // arguments fall back to the defaults, odd numbers give numbers (or
@@ -475,6 +561,11 @@ mod tests {
                     let _ = native(plan_hope, &s, &args);
                     let _ = native(food_pull, &s, &args);
                     let _ = native(unseen_pull, &s, &args[..1]);
+                    for &z in &odd {
+                        let three = [Value::F(x), Value::F(y), Value::F(z)];
+                        let _ = native(plan_hope_discount, &s, &three);
+                        let _ = native(unseen_pull_rival, &s, &three);
+                    }
                 }
             }
             for area in [i64::MIN, -1, 0, 4355, 4356, i64::MAX] {

@@ -9,6 +9,10 @@
 //!   have eaten what the ant remembers. Initially 0 everywhere.
 //! - visited V: the ant's "pheromone track", 1 on every cell it has stood on.
 //!
+//! Beyond the paper's tables it keeps the cell of its first view, its start:
+//! which start the ant had tells it where the opponent started (the humants'
+//! `UnseenPullRival`).
+//!
 //! The paper updates the tables "after each move"; an ant observes once per
 //! move, before choosing it, so [`AntMemory::observe`] is called once per
 //! decision and the decay counts the ant's own moves.
@@ -29,6 +33,8 @@ pub struct AntMemory {
     visited: u128,
     /// The cells ever in view: where B is above 0 (0 × 0.9 stays 0).
     seen: u128,
+    /// The ant's cell at its first view this game.
+    start: Option<u8>,
 }
 
 impl Default for AntMemory {
@@ -40,7 +46,7 @@ impl Default for AntMemory {
 impl AntMemory {
     /// The memory of an ant before its first move: all three tables zero.
     pub fn new() -> AntMemory {
-        AntMemory { food: 0, belief: [0.0; CELLS], visited: 0, seen: 0 }
+        AntMemory { food: 0, belief: [0.0; CELLS], visited: 0, seen: 0, start: None }
     }
 
     /// Forgets everything (before a new game).
@@ -64,6 +70,7 @@ impl AntMemory {
         }
         self.visited |= 1u128 << view.cell;
         self.seen |= window;
+        self.start.get_or_insert(view.cell);
     }
 
     /// F as a set of cells.
@@ -79,6 +86,11 @@ impl AntMemory {
     /// The cells ever in view: B is 0 exactly on the others.
     pub fn seen_set(&self) -> u128 {
         self.seen
+    }
+
+    /// The ant's cell when it first observed this game (`None` before).
+    pub fn start(&self) -> Option<usize> {
+        self.start.map(usize::from)
     }
 
     /// F at `cell`: whether food was there when the ant last saw it.
