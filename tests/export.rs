@@ -26,6 +26,7 @@ use stratagem::rng::stream;
 
 const FORAGER: &str = "programs/examples/antwars-ant.sg";
 const CHAMPION: &str = "programs/champions/antwars.sg";
+const BRILLIANT: &str = "programs/champions/brilliant.sg";
 const HUMANTS: &str = "programs/champions/antwars-humants.sg";
 /// Hand-written ants that read every native of the `antwars-humant`
 /// primset, most with arguments the humants never use.
@@ -183,8 +184,11 @@ fn exported_c_ants_move_exactly_as_their_gp_players_on_1000_boards() {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let ps = antwars();
     let (file, names) = random_ants(&dir, &ps);
-    let mut pairs =
-        vec![pair(Path::new(FORAGER), "forager", &dir), pair(Path::new(CHAMPION), "antwars-champion", &dir)];
+    let mut pairs = vec![
+        pair(Path::new(FORAGER), "forager", &dir),
+        pair(Path::new(CHAMPION), "antwars-champion", &dir),
+        pair(Path::new(BRILLIANT), "brilliant-champion", &dir),
+    ];
     let mut sizes = Vec::new();
     for name in &names {
         pairs.push(pair(&file, name, &dir));
@@ -194,11 +198,14 @@ fn exported_c_ants_move_exactly_as_their_gp_players_on_1000_boards() {
         ansi_c_without_fma(&dir.join(format!("{name}.c")));
     }
     ansi_c_without_fma(&dir.join("antwars-champion.c"));
+    ansi_c_without_fma(&dir.join("brilliant-champion.c"));
     let forager_size = std::fs::metadata(dir.join("forager.c")).map_or(0, |m| m.len());
     assert!(forager_size < 5 * 1024, "forager's C is {forager_size} bytes");
-    // The shipped champion fits the contest's limit.
-    let champion_size = std::fs::metadata(dir.join("antwars-champion.c")).map_or(0, |m| m.len());
-    assert!(champion_size <= 5000, "the champion's C is {champion_size} bytes");
+    // The shipped champion and the fitnessless one fit the contest's limit.
+    for champion in ["antwars-champion", "brilliant-champion"] {
+        let size = std::fs::metadata(dir.join(format!("{champion}.c"))).map_or(0, |m| m.len());
+        assert!(size <= 5000, "{champion}'s C is {size} bytes");
+    }
     eprintln!("forager.c: {forager_size} bytes; random ants: {sizes:?} bytes");
     let compared = play_identical(&mut pairs, 1000);
     assert!(compared > 1000 * 35, "{compared} moves compared");

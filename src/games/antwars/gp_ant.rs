@@ -437,6 +437,7 @@ mod tests {
         let calling_back = calling_back.to_string_lossy().into_owned();
         for (file, name, calls_back) in [
             ("programs/examples/antwars-ant.sg", "forager", false),
+            ("programs/champions/brilliant.sg", "brilliant-champion", false),
             ("programs/champions/antwars.sg", "antwars-champion", false),
             ("programs/champions/antwars-humants.sg", "hyper-humant", false),
             (calling_back.as_str(), "calls-back", true),
