@@ -87,6 +87,35 @@ fn never_seen(s: &AntSight, cell: usize) -> bool {
     s.memory.belief(cell) == 0.0
 }
 
+/// The cells of `set`, in increasing order: the order the sums below add
+/// in, as a scan of all 121 cells would, but visiting only the members.
+fn cells_in(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as usize;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
+/// The cells the ant has never seen, in increasing order (outside the set
+/// of cells ever in view, B is exactly 0).
+fn unseen_cells(s: &AntSight) -> impl Iterator<Item = usize> + '_ {
+    cells_in(!s.memory.seen_set() & ((1u128 << CELLS) - 1)).filter(|&c| never_seen(s, c))
+}
+
+/// The remembered food, in increasing order of cells.
+fn food_cells(s: &AntSight) -> impl Iterator<Item = usize> {
+    cells_in(s.memory.food_set())
+}
+
+/// `fall`^d for the king distances d = 0..=5, each as `f64::powi` gives it
+/// (the same bits as calling it per cell).
+fn falloffs(fall: f64) -> [f64; FAR as usize] {
+    std::array::from_fn(|d| fall.powi(d as i32))
+}
+
 /// The probability that food remembered at `cell` is still there: 1 in
 /// view, else `keep` (the chance it survives a move, [`SURVIVAL`] by
 /// default) to the power of the memory's age, read from B = DECAY^age.
@@ -181,8 +210,8 @@ impl Plan<'_> {
 /// `weight`, the nearest [`MAX_PLANNED`] of them.
 fn targets(s: &AntSight, first: usize, horizon: u32, weight: impl Fn(usize) -> f64) -> Vec<Target> {
     let enemy = s.view.enemy.map(usize::from);
-    let mut found: Vec<Target> = (0..CELLS)
-        .filter(|&c| s.memory.food(c) && distance(first, c) < horizon.max(1))
+    let mut found: Vec<Target> = food_cells(s)
+        .filter(|&c| distance(first, c) < horizon.max(1))
         .map(|cell| Target { cell, weight: weight(cell), race: enemy.map_or(FAR, |e| distance(e, cell)) })
         .filter(|t| t.weight > 0.0)
         .collect();
@@ -254,12 +283,8 @@ fn enemy_dist(s: &AntSight, _: Player) -> f64 {
 fn food_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let (keep, fall) = (arg(args, 0, SURVIVAL), arg(args, 1, PULL));
     let a = s.ahead_cell();
-    Value::F(
-        (0..CELLS)
-            .filter(|&c| s.memory.food(c))
-            .map(|c| survival(s, c, keep) * fall.powi(distance(a, c) as i32))
-            .fold(0.0, |x, y| x + y),
-    )
+    let fall = falloffs(fall);
+    Value::F(food_cells(s).map(|c| survival(s, c, keep) * fall[distance(a, c) as usize]).fold(0.0, |x, y| x + y))
 }
 
 /// UnseenPull(fall): the cells the ant has never seen, each weighted by
@@ -267,9 +292,9 @@ fn food_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
 /// unexplored parts of the board (cells seen empty stay empty: food never
 /// appears).
 fn unseen_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let fall = arg(args, 0, PULL);
+    let fall = falloffs(arg(args, 0, PULL));
     let a = s.ahead_cell();
-    Value::F((0..CELLS).filter(|&c| never_seen(s, c)).map(|c| fall.powi(distance(a, c) as i32)).fold(0.0, |x, y| x + y))
+    Value::F(unseen_cells(s).map(|c| fall[distance(a, c) as usize]).fold(0.0, |x, y| x + y))
 }
 
 /// The opponent's start: the other start cell when the ant started on one
@@ -298,12 +323,8 @@ fn unseen_pull_rival(s: &AntSight, _: Player, args: &[Value]) -> Value {
         Some(r) if f64::from(distance(r, c)) <= radius => factor,
         _ => 1.0,
     };
-    Value::F(
-        (0..CELLS)
-            .filter(|&c| never_seen(s, c))
-            .map(|c| fall.powi(distance(a, c) as i32) * worth(c))
-            .fold(0.0, |x, y| x + y),
-    )
+    let fall = falloffs(fall);
+    Value::F(unseen_cells(s).map(|c| fall[distance(a, c) as usize] * worth(c)).fold(0.0, |x, y| x + y))
 }
 
 /// NewCells: the cells never seen that come into view when the ant steps
@@ -316,7 +337,7 @@ fn new_cells(s: &AntSight, _: Player) -> f64 {
 /// FoodKnown: the food the ant expects to be left where it remembers food,
 /// Σ survival over F (the probabilistic memory model, [`SURVIVAL`]).
 fn food_known(s: &AntSight, _: Player) -> f64 {
-    (0..CELLS).filter(|&c| s.memory.food(c)).map(|c| survival(s, c, SURVIVAL)).fold(0.0, |x, y| x + y)
+    food_cells(s).map(|c| survival(s, c, SURVIVAL)).fold(0.0, |x, y| x + y)
 }
 
 /// NUnseen(A): the cells of area A the ant has never seen.
