@@ -2,7 +2,8 @@
 //! selection on islands gives the same log and champion on 1 and 2 threads
 //! and across an interruption; each generation's best is logged against the
 //! monitor (win and death rates, plotted); the champion, chosen by a round
-//! robin of the final population, plays as a `gp:` ant.
+//! robin of the final population, plays as a `gp:` ant; ERC mutation by
+//! factors tunes an ant's two trees alike.
 
 use std::path::Path;
 
@@ -146,4 +147,28 @@ fn ants_judged_against_fixed_players_evolve_the_same_on_one_and_two_threads() {
     for d in [one, two] {
         std::fs::remove_dir_all(d).ok();
     }
+}
+
+/// `(erc-mutation P (scale SD))` through `evolve`: the champion's float
+/// weights moved from its seed's, and its two trees, of one shape, kept
+/// the same weights.
+#[test]
+fn scaled_erc_mutation_tunes_both_trees_of_an_ant_alike() {
+    let dir = temp("tuned");
+    let (code, _, stderr) =
+        stratagem(&["evolve", "tests/data/evolve/tiny-tuned.sg", "--out", dir.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{stderr}");
+    let champion = read(&dir, "champions/tiny-tuned.sg");
+    let numbers = |text: &str| -> Vec<f64> {
+        text.split(|c: char| c.is_whitespace() || c == '(' || c == ')').filter_map(|w| w.parse().ok()).collect()
+    };
+    let start = champion.find("(tree straight").expect("a straight tree");
+    let (straight, diagonal) = champion[start..].split_once("(tree diagonal").expect("a diagonal tree");
+    let weights = numbers(straight);
+    assert_eq!(weights.len(), 7, "{champion}");
+    assert_eq!(weights, numbers(diagonal), "the trees share their weights: {champion}");
+    let seed = [0.97, 0.25, 0.9, 0.02, 0.75, 0.5, 0.01];
+    assert!(weights.iter().zip(seed).filter(|(w, s)| **w != *s).count() >= 5, "weights moved: {weights:?}");
+    assert!(weights.iter().zip(seed).all(|(w, s)| *w > 0.0 && (w / s).ln().abs() < 3.0), "{weights:?}");
+    std::fs::remove_dir_all(dir).ok();
 }
