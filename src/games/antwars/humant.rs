@@ -207,17 +207,36 @@ impl Plan<'_> {
 }
 
 /// The remembered food within reach of a plan from `first`, weighted by
-/// `weight`, the nearest [`MAX_PLANNED`] of them.
-fn targets(s: &AntSight, first: usize, horizon: u32, weight: impl Fn(usize) -> f64) -> Vec<Target> {
+/// `weight` (pieces of weight 0 or NaN left out), the nearest
+/// [`MAX_PLANNED`] of them, nearer first and in cell order at one distance.
+fn targets(s: &AntSight, first: usize, horizon: u32, weight: impl Fn(usize) -> f64) -> Targets {
     let enemy = s.view.enemy.map(usize::from);
-    let mut found: Vec<Target> = food_cells(s)
-        .filter(|&c| distance(first, c) < horizon.max(1))
-        .map(|cell| Target { cell, weight: weight(cell), race: enemy.map_or(FAR, |e| distance(e, cell)) })
-        .filter(|t| t.weight > 0.0)
-        .collect();
-    found.sort_by_key(|t| distance(first, t.cell));
-    found.truncate(MAX_PLANNED);
+    let mut found = Targets { list: [Target { cell: 0, weight: 0.0, race: FAR }; MAX_PLANNED], len: 0 };
+    for d in 0..horizon.max(1) {
+        for cell in food_cells(s).filter(|&c| distance(first, c) == d) {
+            let target = Target { cell, weight: weight(cell), race: enemy.map_or(FAR, |e| distance(e, cell)) };
+            if target.weight > 0.0 {
+                if found.len == MAX_PLANNED {
+                    return found;
+                }
+                found.list[found.len] = target;
+                found.len += 1;
+            }
+        }
+    }
     found
+}
+
+/// The targets of a plan, held where the planner runs (no allocation a call).
+struct Targets {
+    list: [Target; MAX_PLANNED],
+    len: usize,
+}
+
+impl Targets {
+    fn as_slice(&self) -> &[Target] {
+        &self.list[..self.len]
+    }
 }
 
 /// The moves a plan may make: 5, or fewer when the game ends sooner.
@@ -233,7 +252,7 @@ fn plan_food(s: &AntSight, _: Player) -> f64 {
     let first = s.ahead_cell();
     let h = horizon(s);
     let found = targets(s, first, h, |c| s.memory.belief(c));
-    best_path(first, h, &found, 1.0, PLAN_DISCOUNT)
+    best_path(first, h, found.as_slice(), 1.0, PLAN_DISCOUNT)
 }
 
 /// PlanHope(keep, race) (HyperHumant's planner): PlanFood under the
@@ -255,7 +274,7 @@ fn hoped_plan(s: &AntSight, keep: f64, race: f64, discount: f64) -> f64 {
     let first = s.ahead_cell();
     let h = horizon(s);
     let found = targets(s, first, h, |c| survival(s, c, keep));
-    best_path(first, h, &found, race, discount)
+    best_path(first, h, found.as_slice(), race, discount)
 }
 
 /// Danger: the opponent, in view, could step onto the cell ahead on its next
