@@ -13,6 +13,7 @@ pub mod activation;
 pub mod ant;
 pub mod expr;
 pub mod features;
+mod humant_code;
 pub mod sexp;
 
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
