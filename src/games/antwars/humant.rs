@@ -270,6 +270,8 @@ fn plan_hope_discount(s: &AntSight, _: Player, args: &[Value]) -> Value {
     Value::F(hoped_plan(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), arg(args, 2, PLAN_DISCOUNT)))
 }
 
+/// The best plan from the cell ahead, remembered food weighted by its
+/// survival (`keep`), discounted by `discount` a move.
 fn hoped_plan(s: &AntSight, keep: f64, race: f64, discount: f64) -> f64 {
     let first = s.ahead_cell();
     let h = horizon(s);
