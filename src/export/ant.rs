@@ -351,20 +351,14 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
         env!("CARGO_PKG_VERSION"),
         ps.name
     );
-    if t.parts.contains(&Part::UnseenPullRival) {
-        // The ant's start, kept from its first move.
-        s.push_str(
-            &RUST_ANT
-                .replace("    v: [bool; 121],\n}", "    v: [bool; 121],\n    o: Option<usize>,\n}")
-                .replace("v: [false; 121] }", "v: [false; 121], o: None }")
-                .replace(
-                    "        self.v[row * 11 + column] = true;\n",
-                    "        self.v[row * 11 + column] = true;\n        self.o.get_or_insert(row * 11 + column);\n",
-                ),
-        );
+    // UnseenPullRival's start: the ant's cell at its first move, kept.
+    let rival = t.parts.contains(&Part::UnseenPullRival);
+    let (field, init, keep) = if rival {
+        ("    o: Option<usize>,\n", ", o: None", "        self.o.get_or_insert(row * 11 + column);\n")
     } else {
-        s.push_str(RUST_ANT);
-    }
+        ("", "", "")
+    };
+    s.push_str(&RUST_ANT.replace("START_FIELD\n", field).replace("START_INIT", init).replace("START_KEEP\n", keep));
     if !t.natives.is_empty() {
         // Only the sums (kinds 2 and up) add to `s`: IsFood and IsEnemy
         // alone leave it 0.0, and a `mut` rustc would warn about.
@@ -417,6 +411,7 @@ pub struct Ant {
     f: [bool; 121],
     b: [f64; 121],
     v: [bool; 121],
+START_FIELD
 }
 
 impl Default for Ant {
@@ -428,7 +423,7 @@ impl Default for Ant {
 #[allow(dead_code, unused_parens)]
 impl Ant {
     pub fn new() -> Ant {
-        Ant { g: [-1; 121], r: 0, c: 0, k: 0, d: 0, t: 0.0, p: 0.0, f: [false; 121], b: [0.0; 121], v: [false; 121] }
+        Ant { g: [-1; 121], r: 0, c: 0, k: 0, d: 0, t: 0.0, p: 0.0, f: [false; 121], b: [0.0; 121], v: [false; 121]START_INIT }
     }
 
     /// Forgets the last game.
@@ -450,6 +445,7 @@ impl Ant {
             }
         }
         self.v[row * 11 + column] = true;
+START_KEEP
         let (mut best, mut m) = (0, f64::NEG_INFINITY);
         for d in 0..8 {
             (self.k, self.d) = (d / 2, d & 1);

@@ -87,27 +87,16 @@ fn never_seen(s: &AntSight, cell: usize) -> bool {
     s.memory.belief(cell) == 0.0
 }
 
-/// The cells of `set`, in increasing order: the order the sums below add
-/// in, as a scan of all 121 cells would, but visiting only the members.
-fn cells_in(mut set: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let cell = set.trailing_zeros() as usize;
-            set &= set - 1;
-            cell
-        })
-    })
-}
-
-/// The cells the ant has never seen, in increasing order (outside the set
-/// of cells ever in view, B is exactly 0).
+/// The cells the ant has never seen, in increasing order, the order the
+/// sums below add in, as a scan of all 121 cells would (outside the set of
+/// cells ever in view, B is exactly 0).
 fn unseen_cells(s: &AntSight) -> impl Iterator<Item = usize> + '_ {
-    cells_in(!s.memory.seen_set() & ((1u128 << CELLS) - 1)).filter(|&c| never_seen(s, c))
+    super::cells_of(!s.memory.seen_set() & super::all_cells()).filter(|&c| never_seen(s, c))
 }
 
 /// The remembered food, in increasing order of cells.
 fn food_cells(s: &AntSight) -> impl Iterator<Item = usize> {
-    cells_in(s.memory.food_set())
+    super::cells_of(s.memory.food_set())
 }
 
 /// `fall`^d for the king distances d = 0..=5, each as `f64::powi` gives it

@@ -91,6 +91,17 @@ static RELATIVE: [[u8; CELLS]; CELLS] = {
     table
 };
 
+/// The cells of `set`, in increasing order.
+pub fn cells_of(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as usize;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
 /// Whether `cell` is in the set of cells `set`: a shift of the 64-bit half
 /// that holds it, cheaper than shifting all 128 bits by a variable amount.
 #[inline]
@@ -337,7 +348,7 @@ impl Board {
 }
 
 /// Every cell of the board as a set.
-const fn all_cells() -> u128 {
+pub const fn all_cells() -> u128 {
     (1u128 << CELLS) - 1
 }
 

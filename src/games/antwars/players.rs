@@ -83,10 +83,8 @@ impl AntPlayer {
 pub fn greedy(view: &View) -> Option<Dir> {
     let (row, col) = (view.row() as i32, view.col() as i32);
     let mut best: Option<(i32, Dir)> = None;
-    let mut food = view.food;
-    while food != 0 {
-        let cell = food.trailing_zeros() as i32;
-        food &= food - 1;
+    for cell in super::cells_of(view.food) {
+        let cell = cell as i32;
         let dr = signed_offset(cell / SIZE as i32 - row);
         let dc = signed_offset(cell % SIZE as i32 - col);
         let distance = dr.abs().max(dc.abs());
