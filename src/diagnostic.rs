@@ -7,17 +7,56 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 
 use crate::limits::Limit;
-use crate::syntax::Span;
+pub use crate::spelling::did_you_mean;
 
 /// Index of a file in [`Sources`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct FileId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The span of the first byte, used to point at a list's opening paren.
+    pub fn first_byte(self) -> Span {
+        Span::new(self.start, (self.start + 1).min(self.end.max(self.start + 1)))
+    }
+
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.end == self.start
+    }
+}
+
+impl From<Range<usize>> for Span {
+    fn from(r: Range<usize>) -> Span {
+        Span::new(r.start, r.end)
+    }
+}
+
+impl From<Span> for miette::SourceSpan {
+    fn from(s: Span) -> miette::SourceSpan {
+        (s.start, s.len()).into()
+    }
+}
 
 /// One loaded text: a program, an embedded primset, a CSV table.
 #[derive(Debug, Clone)]
@@ -449,6 +488,24 @@ impl miette::Diagnostic for Report<'_> {
     }
 }
 
+/// What a library call or a command failed with: diagnostics to render
+/// (with the sources they point into), or a plain message. The CLI renders
+/// it and exits 1.
+pub struct Failure {
+    pub sources: Sources,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Failure {
+    pub fn new(sources: Sources, diags: Vec<Diagnostic>) -> Failure {
+        Failure { sources, diags }
+    }
+
+    pub fn message(code: &'static str, message: impl Into<String>) -> Failure {
+        Failure { sources: Sources::new(), diags: vec![Diagnostic::error(code, message)] }
+    }
+}
+
 /// The help for a name that names nothing: "did you mean `X`?" when one of
 /// `candidates` is close, else `LABEL: a, b, c` listing them all.
 pub fn suggest_or_list<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str> + Clone, label: &str) -> String {
@@ -456,48 +513,6 @@ pub fn suggest_or_list<'a>(name: &str, candidates: impl IntoIterator<Item = &'a 
         Some(s) => format!("did you mean `{s}`?"),
         None => format!("{label}: {}", candidates.into_iter().collect::<Vec<_>>().join(", ")),
     }
-}
-
-/// Suggests the closest of `candidates` to `name` ("did you mean"), by edit
-/// distance, when one is close enough to be a likely typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = name.to_lowercase();
-    let mut best: Option<(usize, &str)> = None;
-    for cand in candidates {
-        let d = edit_distance(&lower, &cand.to_lowercase());
-        // Short names are too easily one edit from anything: suggest only on a
-        // difference of case for them.
-        let shortest = name.chars().count().min(cand.chars().count());
-        let limit = if shortest < 3 { 0 } else { (name.chars().count().max(cand.chars().count()) / 3).max(1) };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, cand));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// Optimal-string-alignment distance: insertions, deletions, substitutions
-/// and transpositions of neighbours (the commonest typo) each cost 1.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 #[cfg(test)]
@@ -556,12 +571,5 @@ mod tests {
             assert!(out.contains("odd"), "{start}..{end}: {out}");
         }
         assert!(render("", |f| vec![Diagnostic::error("t::x", "empty").at(f, Span::new(0, 0), "")]).contains("empty"));
-    }
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(did_you_mean("pdvi", ["pdiv", "+", "x0"]), Some("pdiv"));
-        assert_eq!(did_you_mean("lowerequal", ["LowerEqual", "AND"]), Some("LowerEqual"));
-        assert_eq!(did_you_mean("zzzzz", ["pdiv", "x0"]), None);
     }
 }

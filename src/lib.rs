@@ -37,4 +37,5 @@ pub mod limits;
 pub mod repl;
 pub mod rng;
 pub mod search;
+pub mod spelling;
 pub mod syntax;

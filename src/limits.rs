@@ -175,7 +175,7 @@ pub fn parse_setting(arg: &str) -> Result<LimitSetting, String> {
     let (name, value) =
         arg.split_once('=').ok_or_else(|| format!("expected NAME=VALUE, where NAME is one of: {}", names()))?;
     let limit = Limit::ALL.iter().copied().find(|l| l.name() == name).ok_or_else(|| {
-        let hint = crate::diagnostic::did_you_mean(name, Limit::ALL.iter().map(|l| l.name()))
+        let hint = crate::spelling::did_you_mean(name, Limit::ALL.iter().map(|l| l.name()))
             .map(|s| format!(" (did you mean `{s}`?)"))
             .unwrap_or_default();
         format!("unknown limit `{name}`{hint}; the limits are: {}", names())

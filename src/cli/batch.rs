@@ -195,7 +195,7 @@ pub fn run(args: &BatchArgs) -> Outcome {
     let n_jit = evaluators.iter().filter(|e| matches!(e, Evaluator::Jit(_))).count();
     let n_fallback = wants_jit.iter().filter(|w| **w).count() - n_jit;
     if n_fallback > 0 {
-        report_fallbacks(n_fallback, &fallbacks);
+        super::report_fallbacks(n_fallback, &fallbacks);
     }
     let compile_us: Vec<f64> = handles
         .iter()
@@ -267,7 +267,7 @@ pub fn run(args: &BatchArgs) -> Outcome {
                 .map(|(t, bt)| {
                     serde_json::json!({
                         "set": bt.set, "size": bt.size, "index": bt.index, "nodes": bt.tree.len(),
-                        "sum": super::eval::json_value(Value::F(sums[t])),
+                        "sum": super::json_value(Value::F(sums[t])),
                         "engine": if matches!(evaluators[t], Evaluator::Jit(_)) { "jit" } else { "interp" },
                         "compile_us": compile_us[t],
                         "eval_us": best_secs[t] * 1e6, "node_evals_per_s": tree_rate(t),
@@ -285,19 +285,4 @@ pub fn run(args: &BatchArgs) -> Outcome {
     };
     out(&text);
     Ok(())
-}
-
-/// A note on stderr: how many programs the interpreter evaluated instead of
-/// the JIT, and why (each distinct reason with its count).
-pub(crate) fn report_fallbacks(n: usize, reasons: &[JitError]) {
-    let mut counted: Vec<(String, usize)> = Vec::new();
-    for r in reasons {
-        let r = r.to_string();
-        match counted.iter_mut().find(|(s, _)| *s == r) {
-            Some((_, c)) => *c += 1,
-            None => counted.push((r, 1)),
-        }
-    }
-    let why: Vec<String> = counted.iter().map(|(r, c)| format!("{r} (×{c})")).collect();
-    eprintln!("note: {n} program(s) evaluated by the interpreter instead of the JIT: {}", why.join("; "));
 }

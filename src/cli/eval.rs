@@ -137,7 +137,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
     };
     let result = run_program(args.engine.into(), ps, &run_prog, &rows);
     if !result.fallbacks.is_empty() {
-        super::batch::report_fallbacks(result.fallbacks.len(), &result.fallbacks);
+        super::report_fallbacks(result.fallbacks.len(), &result.fallbacks);
     }
     let mut text = String::new();
     let names: Vec<String> = match &program {
@@ -156,7 +156,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
         }
         Format::Json => {
             let outputs: serde_json::Map<String, serde_json::Value> =
-                columns.iter().map(|(n, vs)| (n.clone(), vs.iter().map(|v| json_value(*v)).collect())).collect();
+                columns.iter().map(|(n, vs)| (n.clone(), vs.iter().map(|v| super::json_value(*v)).collect())).collect();
             let mut obj = serde_json::json!({ "name": args.name, "kind": kind, "primset": ps.name, "rows": rows.n_rows, "outputs": outputs });
             if matches!(program, Program::Policy(_)) {
                 obj["rule"] = fired
@@ -169,14 +169,4 @@ pub fn run(args: &EvalArgs) -> Outcome {
     }
     out(&text);
     Ok(())
-}
-
-/// A value as JSON; non-finite floats, which JSON cannot hold, become strings.
-pub fn json_value(v: Value) -> serde_json::Value {
-    match v {
-        Value::F(x) if x.is_finite() => serde_json::Value::from(x),
-        Value::F(x) => serde_json::Value::String(crate::syntax::sexp::format_float(x)),
-        Value::I(i) => serde_json::Value::from(i),
-        Value::B(b) => serde_json::Value::from(b),
-    }
 }

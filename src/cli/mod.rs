@@ -25,6 +25,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+pub use crate::diagnostic::Failure;
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
 use crate::search::staged::StagedSettings;
 
@@ -354,23 +355,6 @@ pub enum Format {
     Json,
 }
 
-/// What a subcommand failed with: diagnostics to render (with the sources they
-/// point into), or a plain message.
-pub struct Failure {
-    pub sources: Sources,
-    pub diags: Vec<Diagnostic>,
-}
-
-impl Failure {
-    pub fn new(sources: Sources, diags: Vec<Diagnostic>) -> Failure {
-        Failure { sources, diags }
-    }
-
-    pub fn message(code: &'static str, message: impl Into<String>) -> Failure {
-        Failure { sources: Sources::new(), diags: vec![Diagnostic::error(code, message)] }
-    }
-}
-
 /// Exit code 1 for a failed command.
 pub type Outcome = Result<(), Failure>;
 
@@ -560,4 +544,30 @@ pub(crate) fn out(text: &str) {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(text.as_bytes());
     let _ = stdout.flush();
+}
+
+/// A value as JSON; non-finite floats, which JSON cannot hold, become strings.
+pub fn json_value(v: crate::lang::Value) -> serde_json::Value {
+    use crate::lang::Value;
+    match v {
+        Value::F(x) if x.is_finite() => serde_json::Value::from(x),
+        Value::F(x) => serde_json::Value::String(crate::syntax::sexp::format_float(x)),
+        Value::I(i) => serde_json::Value::from(i),
+        Value::B(b) => serde_json::Value::from(b),
+    }
+}
+
+/// A note on stderr: how many programs the interpreter evaluated instead of
+/// the JIT, and why (each distinct reason with its count).
+pub(crate) fn report_fallbacks(n: usize, reasons: &[crate::eval::jit::JitError]) {
+    let mut counted: Vec<(String, usize)> = Vec::new();
+    for r in reasons {
+        let r = r.to_string();
+        match counted.iter_mut().find(|(s, _)| *s == r) {
+            Some((_, c)) => *c += 1,
+            None => counted.push((r, 1)),
+        }
+    }
+    let why: Vec<String> = counted.iter().map(|(r, c)| format!("{r} (×{c})")).collect();
+    eprintln!("note: {n} program(s) evaluated by the interpreter instead of the JIT: {}", why.join("; "));
 }

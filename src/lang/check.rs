@@ -2,8 +2,8 @@
 //! arity, argument types and literal values, and builds the typed prefix-order
 //! [`Tree`]. It reports every problem it finds, not just the first.
 
+use super::primset::{Node, Tree};
 use super::primset::{Part, PrimSet, TreeSlot};
-use super::tree::{Node, Tree};
 use super::types::{Base, TypeId, Value};
 use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::syntax::{Atom, Sexp, SexpKind, Span};

@@ -8,14 +8,14 @@
 //! ```
 
 use super::check::{TreeEnv, check_tree};
+use super::primset::Tree;
 use super::primset::{Part, PrimId, PrimKind, PrimSet};
 use super::syntax_helpers::Cx;
-use super::tree::Tree;
 use super::types::{Base, TypeId};
 use crate::diagnostic::{Diagnostic, FileId, did_you_mean};
 use crate::syntax::{Sexp, Span};
 
-/// Index of a primset in a [`Module`](super::program::Module).
+/// Index of a primset in a program's `Module`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PrimSetId(pub usize);
 

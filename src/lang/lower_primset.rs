@@ -18,9 +18,9 @@
 
 use super::builtin::Builtin;
 use super::check::{TreeEnv, check_tree, min_depths, used_types};
+use super::primset::Node;
 use super::primset::{Derived, Erc, ErcGen, ErcMutation, Part, PrimId, PrimKind, PrimSet, Primitive, TreeSlot};
 use super::syntax_helpers::Cx;
-use super::tree::Node;
 use super::types::{Base, TypeDef, TypeId, Value};
 use crate::diagnostic::{Diagnostic, did_you_mean};
 use crate::syntax::{Atom, Sexp, SexpKind};

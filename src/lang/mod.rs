@@ -12,12 +12,10 @@ pub mod network;
 pub mod primset;
 pub mod program;
 pub mod syntax_helpers;
-pub mod tree;
 pub mod types;
 
 pub use forms::{Individual, NamedTree, Policy, PrimSetId, Rule, Weights};
 pub use network::{NetGenes, Network};
-pub use primset::{Part, PrimId, PrimKind, PrimSet, Primitive};
+pub use primset::{Node, Part, PrimId, PrimKind, PrimSet, Primitive, Tree};
 pub use program::{FormRef, Loader, Module};
-pub use tree::{Node, Tree};
 pub use types::{Base, TypeId, Value};

@@ -31,8 +31,8 @@ use rand::RngExt;
 use super::alphabeta::{AlphaBeta, Evals, Evaluator, Perspective, SearchParams, Ties};
 use super::evaluators::{Material, RandomEval};
 use super::programs::{GpProgram, ProgramEval};
-use super::uct::{Think, UctParams, UctPlayer};
-use crate::games::{GameResult, Player, TwoPlayer};
+use super::uct::{Think, Uct, UctParams};
+use crate::games::{Game, GameResult, Player, TwoPlayer};
 use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
 
@@ -61,6 +61,42 @@ where
 
     fn expanded(&self) -> u64 {
         1
+    }
+}
+
+/// A UCT player for `play` and `tournament` (`uct:N`, `uct:ms=M`): a fresh
+/// tree per move, so a seed and a number of iterations fix its games.
+pub struct UctPlayer<G: Game> {
+    uct: Uct<G>,
+    think: Think,
+    iterations: u64,
+}
+
+impl<G: Game> UctPlayer<G> {
+    pub fn new(params: UctParams, think: Think, rng: GpRng) -> UctPlayer<G> {
+        UctPlayer { uct: Uct::new(params, rng), think, iterations: 0 }
+    }
+}
+
+impl<G: TwoPlayer> GamePlayer<G> for UctPlayer<G>
+where
+    G::State: Send,
+    G::Move: Send,
+{
+    fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize {
+        let budget = self.think.budget();
+        let mover: Player = game.to_move(state);
+        self.uct.reset();
+        let stats = self.uct.search(game, state, budget);
+        self.iterations = stats.iterations;
+        let best = self.uct.best_move(mover);
+        self.uct.reset();
+        best.and_then(|(mv, _)| moves.iter().position(|m| *m == mv)).unwrap_or(0)
+    }
+
+    /// Iterations of the last search.
+    fn expanded(&self) -> u64 {
+        self.iterations
     }
 }
 

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use rustc_hash::FxHashMap;
 
-use crate::games::{Game, Player, PlayoutEnd, Role, Turn, TwoPlayer};
+use crate::games::{Game, PlayoutEnd, Role, Turn};
 use crate::rng::GpRng;
 
 /// UCB1's exploration constant on the 0–100 scale (`sqrt(2)` on [0, 1] is
@@ -568,42 +568,6 @@ impl Think {
             Think::Iterations(n) => Budget::Iterations(n),
             Think::Time(d) => Budget::Until(Instant::now() + d),
         }
-    }
-}
-
-/// A UCT player for `play` and `tournament` (`uct:N`, `uct:ms=M`): a fresh
-/// tree per move, so a seed and a number of iterations fix its games.
-pub struct UctPlayer<G: Game> {
-    uct: Uct<G>,
-    think: Think,
-    iterations: u64,
-}
-
-impl<G: Game> UctPlayer<G> {
-    pub fn new(params: UctParams, think: Think, rng: GpRng) -> UctPlayer<G> {
-        UctPlayer { uct: Uct::new(params, rng), think, iterations: 0 }
-    }
-}
-
-impl<G: TwoPlayer> super::players::GamePlayer<G> for UctPlayer<G>
-where
-    G::State: Send,
-    G::Move: Send,
-{
-    fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize {
-        let budget = self.think.budget();
-        let mover: Player = game.to_move(state);
-        self.uct.reset();
-        let stats = self.uct.search(game, state, budget);
-        self.iterations = stats.iterations;
-        let best = self.uct.best_move(mover);
-        self.uct.reset();
-        best.and_then(|(mv, _)| moves.iter().position(|m| *m == mv)).unwrap_or(0)
-    }
-
-    /// Iterations of the last search.
-    fn expanded(&self) -> u64 {
-        self.iterations
     }
 }
 

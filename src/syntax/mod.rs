@@ -6,5 +6,6 @@ pub mod pretty;
 pub mod reader;
 pub mod sexp;
 
+pub use crate::diagnostic::Span;
 pub use reader::read;
-pub use sexp::{Atom, Sexp, SexpKind, Span};
+pub use sexp::{Atom, Sexp, SexpKind};

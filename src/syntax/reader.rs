@@ -8,8 +8,8 @@
 use lalrpop_util::ParseError;
 
 use super::lexer::{MAX_READ_ERRORS, Token, tokenize};
-use super::sexp::{Sexp, Span};
-use crate::diagnostic::{Diagnostic, FileId};
+use super::sexp::Sexp;
+use crate::diagnostic::{Diagnostic, FileId, Span};
 use crate::limits::Limit;
 
 lalrpop_util::lalrpop_mod!(

@@ -1,45 +1,8 @@
 //! S-expressions with byte spans: the only structure the grammar knows.
 
 use std::fmt;
-use std::ops::Range;
 
-/// A byte range in one source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-
-    /// The span of the first byte, used to point at a list's opening paren.
-    pub fn first_byte(self) -> Span {
-        Span::new(self.start, (self.start + 1).min(self.end.max(self.start + 1)))
-    }
-
-    pub fn len(self) -> usize {
-        self.end - self.start
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.end == self.start
-    }
-}
-
-impl From<Range<usize>> for Span {
-    fn from(r: Range<usize>) -> Span {
-        Span::new(r.start, r.end)
-    }
-}
-
-impl From<Span> for miette::SourceSpan {
-    fn from(s: Span) -> miette::SourceSpan {
-        (s.start, s.len()).into()
-    }
-}
+use crate::diagnostic::Span;
 
 /// An atom: the leaves of an S-expression.
 #[derive(Debug, Clone, PartialEq)]

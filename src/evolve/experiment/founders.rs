@@ -12,10 +12,10 @@
 use super::clauses::Clauses;
 use crate::evolve::genome::{Genome, Representation, Variation};
 use crate::evolve::policy_ops::RuleList;
+use crate::lang::Tree;
 use crate::lang::forms::PrimSetId;
 use crate::lang::program::Module;
 use crate::lang::syntax_helpers::Cx;
-use crate::lang::tree::Tree;
 
 const CODE: &str = "stratagem::experiment::seed-population";
 

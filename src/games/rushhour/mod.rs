@@ -16,7 +16,7 @@
 //! Boards and their formats are in [`board`]; the paper's hand-crafted
 //! heuristics in [`heuristics`]; hard boards generated in [`generate`] and
 //! varied in `mutate` (for coevolving them with policies); the searches (BFS, iterative deepening,
-//! IDA*) are generic, in `crate::search::puzzle`.
+//! IDA*) are generic, in the search layer above the games (`search::puzzle`).
 
 pub mod board;
 mod domain;
