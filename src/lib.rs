@@ -34,6 +34,7 @@ pub mod gdl;
 pub mod ggp;
 pub mod lang;
 pub mod limits;
+pub mod players;
 pub mod repl;
 pub mod rng;
 pub mod search;

@@ -2,19 +2,15 @@
 //! GGP-Base's game server and the others that speak its protocol
 //! (src/ggp holds the protocol and the matches).
 
-use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Subcommand;
 
 use super::gdl::GdlEngine;
 use super::{Failure, Outcome};
-use crate::diagnostic::Diagnostic;
+use crate::ggp::player::PlayerKind;
 use crate::ggp::server::{self, Config};
-use crate::ggp::session::{Evaluator, PlayerKind};
 use crate::limits::Limit;
-use crate::search::sampled::DEFAULT_SAMPLES;
 
 #[derive(Subcommand, Debug)]
 pub enum GgpCommand {
@@ -26,7 +22,7 @@ pub enum GgpCommand {
         port: u16,
         /// Who plays: `uct` (Monte Carlo tree search until each deadline, the
         /// tree kept between moves), `random`, `legal` (the first legal move),
-        /// or `FILE:NAME`, an evaluator over the gdl primset (a tree,
+        /// or `gp:FILE:NAME` (also `FILE:NAME`), an evaluator over the gdl primset (a tree,
         /// network, policy or weight vector of FILE) searching by iterative
         /// deepening until each deadline.
         #[arg(long, default_value = "uct")]
@@ -51,53 +47,12 @@ pub enum GgpCommand {
     },
 }
 
-/// The player `--player` names; an evaluator is loaded and checked now, so
-/// a bad file is an error before the server listens.
-fn player_kind(text: &str) -> Result<PlayerKind, Failure> {
-    match text {
-        "uct" => return Ok(PlayerKind::Uct),
-        "random" => return Ok(PlayerKind::Random),
-        "legal" => return Ok(PlayerKind::Legal),
-        _ => {}
-    }
-    let Some((file, name)) = text.rsplit_once(':').filter(|(f, n)| !f.is_empty() && !n.is_empty()) else {
-        return Err(Failure::message(
-            "stratagem::ggp::player",
-            format!("--player {text}: give uct, random, legal or FILE:NAME (an evaluator over the gdl primset)"),
-        ));
-    };
-    let (loader, ps_id, mut programs) = super::play::read_programs(Path::new(file), name, false)?;
-    let ps = loader.module.primset(ps_id).clone();
-    let domain = crate::games::gdl::DOMAIN;
-    if ps.domain.as_deref() != Some(domain) {
-        let d = Diagnostic::error(
-            "stratagem::ggp::player",
-            format!(
-                "`{name}` evaluates with primset `{}`, of domain {}; GGP matches take evaluators over the `{domain}` \
-                 primset",
-                ps.name,
-                ps.domain.as_deref().map_or_else(|| "none".to_owned(), |d| format!("`{d}`"))
-            ),
-        )
-        .with_help("write the program over (import gdl), which binds to any GDL game");
-        return Err(Failure::new(loader.sources, vec![d]));
-    }
-    let program = programs.remove(0);
-    Ok(PlayerKind::Evaluator(Arc::new(Evaluator {
-        spec: text.to_owned(),
-        ps,
-        program,
-        max_depth: u32::try_from(Limit::SearchDepth.get()).unwrap_or(u32::MAX),
-        samples: DEFAULT_SAMPLES,
-    })))
-}
-
 pub fn run(command: GgpCommand) -> Outcome {
     let GgpCommand::Serve { port, player, engine, margin, seed, learn } = command;
     if !(0.0..=60.0).contains(&margin) {
         return Err(Failure::message("stratagem::ggp::margin", format!("--margin {margin}: give 0 to 60 seconds")));
     }
-    let player = player_kind(&player)?;
+    let player = PlayerKind::parse(&player)?;
     let config = Config {
         port,
         player,

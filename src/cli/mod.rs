@@ -355,6 +355,24 @@ pub enum Format {
     Json,
 }
 
+/// What `play` is asked for (also `tournament` of an observed game's two players).
+#[derive(Clone)]
+pub struct PlayArgs {
+    pub game: String,
+    pub a: String,
+    pub b: String,
+    /// One player per role (`--players`), if given.
+    pub players: Option<Vec<String>>,
+    pub games: u64,
+    pub seed: u64,
+    pub position: Option<String>,
+    pub format: Format,
+    /// How evolved programs are evaluated (the JIT by default).
+    pub engine: crate::search::programs::ProgramEngine,
+    /// Where to write every game (JSON lines), if anywhere.
+    pub record: Option<PathBuf>,
+}
+
 /// Exit code 1 for a failed command.
 pub type Outcome = Result<(), Failure>;
 
@@ -415,7 +433,7 @@ fn run() -> ExitCode {
             } else {
                 crate::search::programs::ProgramEngine::Jit
             };
-            play::run(&play::PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
+            play::run(&PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }
         Command::Tournament { game, players, engine, games, seed, threads, format, svg } => {
             tournament::run(&tournament::TournamentArgs {

@@ -1,15 +1,7 @@
 //! `stratagem play` on games that are not two-player alternating (GDL games
 //! of n roles, simultaneous moves): one player per role, in role order, from
 //! `--players`, or A for the first role, B for the second and random players
-//! for the others. Random and UCT players (`uct:N`, `uct:ms=M`) play such
-//! games, and so do searching players (`alphabeta:D:random`,
-//! `alphabeta:D:material`, `gp:FILE:NAME:alphabeta:D`, each with
-//! `:samples=K`), which search as `search::sampled` does: the opponents'
-//! moves at a simultaneous turn sampled, as seeds/004 does. Roles keep their
-//! players from game to game; game `i` draws every random move from the
-//! stream (seed, i) and each UCT or searching role searches with its own
-//! streams (seed, i, role), a fresh tree per move, so with UCT budgets in
-//! iterations the result is the same at any thread count.
+//! for the others, played by `players::roles`.
 //!
 //! Each role gets its mean score and how often it won (the highest score
 //! alone) or shared the highest score; `--record` writes each game as a JSON
@@ -17,31 +9,16 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 use super::perft::parse_position;
-use super::play::PlayArgs;
-use super::{Failure, Format, Outcome, engine_error, out, unsupported};
+use super::{Failure, Format, Outcome, PlayArgs, out};
 use crate::files::AtomicFile;
-use crate::games::domain::{Binding, GpDomain};
-use crate::games::registry::{Entry, GameTask, Kind, Unsupported};
-use crate::games::{Game, Role, Turn};
+use crate::games::Role;
+use crate::games::domain::GpDomain;
+use crate::games::registry::{Entry, GameTask};
 use crate::limits::Limit;
-use crate::rng::{GpRng, stream};
-use crate::search::alphabeta::SearchParams;
-use crate::search::players::{EvalSpec, PlayerSpec};
-use crate::search::programs::{GpProgram, ProgramEngine};
-use crate::search::sampled::{SampledParams, SampledSearch};
-use crate::search::uct::{Think, Uct, UctParams};
-
-/// A game that has not ended after this many turns is reported, not played on.
-const MAX_TURNS: u32 = 100_000;
-
-/// Games are played in parallel a chunk at a time, so memory stays flat.
-const CHUNK: u64 = 1 << 12;
+use crate::players::roles::{LineSink, RolePlayer, RoleStats, RoleTotals, bind, play_games};
 
 pub fn run(entry: &'static Entry, args: &PlayArgs) -> Outcome {
     let (specs, players) = role_specs(entry, args)?;
@@ -57,14 +34,6 @@ pub fn run(entry: &'static Entry, args: &PlayArgs) -> Outcome {
         }
     }
     entry.run(Play(args, &specs, &players))
-}
-
-/// A role's player as its spec says.
-#[derive(Clone)]
-enum RolePlayer {
-    Random,
-    Uct(UctParams, Think),
-    Search(EvalSpec, SearchParams),
 }
 
 /// Each role's player spec, checked: one per role.
@@ -87,216 +56,9 @@ fn role_specs(entry: &'static Entry, args: &PlayArgs) -> Result<(Vec<String>, Ve
             [args.a.clone(), args.b.clone()].into_iter().chain(std::iter::repeat("random".to_owned())).take(n).collect()
         }
     };
-    let mut players = Vec::with_capacity(n);
-    for (role, spec) in entry.roles.iter().zip(&specs) {
-        match PlayerSpec::parse(spec) {
-            Ok(PlayerSpec::Random) => players.push(RolePlayer::Random),
-            Ok(PlayerSpec::Uct { params, think }) => players.push(RolePlayer::Uct(params, think)),
-            Ok(PlayerSpec::Search { params, .. }) if params.is_selective() => {
-                return Err(unsupported(Unsupported {
-                    game: entry.name,
-                    kind: entry.kind,
-                    request: format!("`{spec}` (the player of {role}; forward pruning)"),
-                    needs: Kind::TwoPlayer,
-                }));
-            }
-            Ok(PlayerSpec::Search { eval, params }) => players.push(RolePlayer::Search(eval, params)),
-            Err(e) => return Err(Failure::message("stratagem::play::spec", format!("{role}: {spec}: {e}"))),
-        }
-    }
-    Ok((specs, players))
-}
-
-/// The stream tags of a role's search: UCT's, and a searching player's
-/// samples and ties, and its random evaluation.
-const UCT_STREAM: u64 = 0x0075_6374;
-const SEARCH_STREAM: u64 = 0x5eac;
-const RANDOM_EVAL: u64 = 0x5eae;
-
-/// How a searching role evaluates states, bound to the game.
-enum Evaluation<S> {
-    Random,
-    Material,
-    Program(Arc<GpProgram<S>>),
-}
-
-/// A role's player bound to the game (programs loaded and compiled once).
-enum Bound<S> {
-    Random,
-    Uct(UctParams, Think),
-    Search(SampledParams, Evaluation<S>),
-}
-
-/// Binds each role's player to `game`: loads and compiles the programs of
-/// `gp:` players.
-fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: ProgramEngine) -> Result<Vec<Bound<G::State>>, Failure> {
-    players
-        .iter()
-        .map(|p| {
-            Ok(match p {
-                RolePlayer::Random => Bound::Random,
-                RolePlayer::Uct(params, think) => Bound::Uct(*params, *think),
-                RolePlayer::Search(eval, params) => {
-                    let sampled = SampledParams { depth: params.depth, samples: params.samples };
-                    let eval = match eval {
-                        EvalSpec::Random => Evaluation::Random,
-                        EvalSpec::Material => Evaluation::Material,
-                        EvalSpec::Gp { file, name } => {
-                            let (loader, ps_id, programs) = super::play::read_programs(Path::new(file), name, false)?;
-                            let ps = Arc::new(loader.module.primset(ps_id).clone());
-                            let binding =
-                                Arc::new(Binding::new(game, &ps).map_err(|d| Failure::new(loader.sources.clone(), d))?);
-                            let mut compiled = super::play::compile_programs(ps, binding, programs, engine, name);
-                            Evaluation::Program(Arc::new(compiled.remove(0)))
-                        }
-                    };
-                    Bound::Search(sampled, eval)
-                }
-            })
-        })
-        .collect()
-}
-
-/// A role's player in one game.
-enum Mover<'p, G: Game> {
-    Random,
-    Uct(Box<Uct<G>>, Think),
-    Search(SampledSearch, &'p Evaluation<G::State>, GpRng),
-}
-
-/// Role `role`'s move by its player, unless it plays at random.
-fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut [Mover<G>]) -> Option<G::Move> {
-    match movers.get_mut(usize::from(role))? {
-        Mover::Random => None,
-        Mover::Uct(uct, think) => {
-            uct.reset();
-            let mv = uct.choose(game, state, role, think.budget());
-            uct.reset();
-            mv
-        }
-        Mover::Search(search, eval, rng) => {
-            let mut value = |s: &G::State, me: Role| match eval {
-                Evaluation::Random => rand::RngExt::random_range(&mut *rng, -1.0..=1.0),
-                Evaluation::Material => game.material(s, me),
-                Evaluation::Program(p) => p.value(s, me),
-            };
-            let i = search.choose(game, state, role, &mut value)?;
-            let mut legal = Vec::new();
-            game.legal_moves_of(state, role, &mut legal);
-            legal.get(i).cloned()
-        }
-    }
-}
-
-/// One game: every role's score, the turns, and the record line if asked.
-struct Played {
-    scores: Vec<u8>,
-    turns: u32,
-    line: Option<String>,
-}
-
-/// Plays one game from `start`: each role by its player in `players`
-/// (searching with streams of `seed`), random moves where it has none.
-fn play_one<G: GpDomain>(
-    game: &G,
-    start: &G::State,
-    (rng, seed): (&mut GpRng, u64),
-    players: &[Bound<G::State>],
-    i: u64,
-    record: bool,
-) -> Result<Played, String> {
-    let mut movers: Vec<Mover<G>> = players
-        .iter()
-        .enumerate()
-        .map(|(r, p)| {
-            let tags = |tag: u64| stream(seed, &[i, tag, r as u64]);
-            match p {
-                Bound::Random => Mover::Random,
-                Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
-                Bound::Search(params, eval) => {
-                    Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
-                }
-            }
-        })
-        .collect();
-    let mut state = start.clone();
-    let mut scratch = Vec::new();
-    let mut joint = Vec::with_capacity(game.n_roles());
-    let mut moves = Vec::new();
-    let mut turns = 0;
-    let role_name = |r: usize| game.role_name(r as Role).to_owned();
-    loop {
-        let turn = game.turn(&state);
-        if turn == Turn::Over {
-            break;
-        }
-        if turns == MAX_TURNS {
-            return Err(format!("game {i} of `{}` has not ended after {MAX_TURNS} turns", game.name()));
-        }
-        let mut shown = serde_json::Map::new();
-        if turn == Turn::Simultaneous {
-            joint.clear();
-            for role in 0..game.n_roles() {
-                game.legal_moves_of(&state, role as Role, &mut scratch);
-                if scratch.is_empty() {
-                    break;
-                }
-                match chosen_move(game, &state, role as Role, &mut movers) {
-                    Some(mv) => joint.push(mv),
-                    None => joint.push(scratch.swap_remove(rand::RngExt::random_range(&mut *rng, 0..scratch.len()))),
-                }
-            }
-            if joint.len() < game.n_roles() {
-                break;
-            }
-            if record {
-                for (r, mv) in joint.iter().enumerate() {
-                    shown.insert(role_name(r), game.format_move(&state, mv).into());
-                }
-            }
-            state = game.apply_joint(&state, &joint);
-        } else {
-            let searched = match turn {
-                Turn::Role(r) => chosen_move(game, &state, r, &mut movers),
-                _ => None,
-            };
-            let Some(mv) = searched.or_else(|| game.random_move(&state, &mut *rng, &mut scratch)) else { break };
-            if record {
-                let who = match turn {
-                    Turn::Role(r) => role_name(usize::from(r)),
-                    _ => "chance".to_owned(),
-                };
-                shown.insert(who, game.format_move(&state, &mv).into());
-            }
-            state = game.apply(&state, &mv);
-        }
-        if record {
-            moves.push(serde_json::Value::Object(shown));
-        }
-        turns += 1;
-    }
-    // By the model's invariant a state without moves is over; a missing score
-    // (an engine that failed) counts 0, and the command reports the error.
-    let scores: Vec<u8> = (0..game.n_roles()).map(|r| game.score(&state, r as Role).unwrap_or(0)).collect();
-    let line = record.then(|| {
-        let by_role: serde_json::Map<String, serde_json::Value> =
-            scores.iter().enumerate().map(|(r, s)| (role_name(r), (*s).into())).collect();
-        let line = serde_json::json!({
-            "game": i, "scores": by_role, "turns": turns, "moves": moves, "final": game.format_state(&state),
-        });
-        format!("{line}\n")
-    });
-    Ok(Played { scores, turns, line })
-}
-
-/// Totals of one role.
-#[derive(Clone, Default)]
-struct RoleStats {
-    score_sum: u64,
-    /// Games where the role had the highest score alone.
-    wins: u64,
-    /// Games where it shared the highest score.
-    shared: u64,
+    let players: Result<Vec<RolePlayer>, Failure> =
+        entry.roles.iter().zip(&specs).map(|(role, spec)| RolePlayer::parse(entry, role, spec)).collect();
+    Ok((specs, players?))
 }
 
 fn run_game<G: GpDomain>(game: &G, args: &PlayArgs, specs: &[String], players: &[RolePlayer]) -> Outcome
@@ -317,34 +79,13 @@ where
         Some(path) => Some((AtomicFile::create(path).map_err(|e| cannot_write(path, e))?, path)),
         None => None,
     };
-    let n = game.n_roles();
-    let mut stats = vec![RoleStats::default(); n];
-    let mut turns = 0u64;
     let clock = Instant::now();
-    for first in (0..args.games).step_by(CHUNK as usize) {
-        let played: Vec<Result<Played, String>> = (first..args.games.min(first.saturating_add(CHUNK)))
-            .into_par_iter()
-            .map(|i| play_one(game, &start, (&mut stream(args.seed, &[i]), args.seed), players, i, record.is_some()))
-            .collect();
-        engine_error(game)?;
-        for p in played {
-            let p = p.map_err(|e| Failure::message("stratagem::play::endless", e))?;
-            turns += u64::from(p.turns);
-            let best = p.scores.iter().copied().max().unwrap_or(0);
-            let at_best = p.scores.iter().filter(|s| **s == best).count();
-            for (s, &score) in stats.iter_mut().zip(&p.scores) {
-                s.score_sum += u64::from(score);
-                if score == best && at_best == 1 {
-                    s.wins += 1;
-                } else if score == best {
-                    s.shared += 1;
-                }
-            }
-            if let (Some((file, path)), Some(line)) = (record.as_mut(), p.line) {
-                file.write_all(line.as_bytes()).map_err(|e| cannot_write(path, e))?;
-            }
-        }
-    }
+    let mut write_line = |line: &str| match record.as_mut() {
+        Some((file, path)) => file.write_all(line.as_bytes()).map_err(|e| cannot_write(path, e)),
+        None => Ok(()),
+    };
+    let sink: Option<LineSink<'_>> = if args.record.is_some() { Some(&mut write_line) } else { None };
+    let RoleTotals { stats, turns } = play_games(game, &start, players, (args.games, args.seed), sink)?;
     let seconds = clock.elapsed().as_secs_f64();
     if let Some((file, path)) = record {
         file.commit().map_err(|e| cannot_write(path, e))?;

@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 use clap::ValueEnum;
 
 use super::perft::text_failure;
-use super::play::{compile_programs, read_programs};
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, Sources, suggest_or_list};
 use crate::games::domain::{Binding, GpDomain};
@@ -28,6 +27,7 @@ use crate::games::instances::parse_instances;
 use crate::games::registry::PuzzleTask;
 use crate::games::{Instance, Puzzle};
 use crate::limits::Limit;
+use crate::players::programs::{compile_programs, read_programs};
 use crate::search::guided::{NodeProgram, difficulties, program_ida, program_staged};
 use crate::search::programs::ProgramEngine;
 use crate::search::puzzle::{Budget, NodeView, Solution, bfs, ida_star, iterative_deepening};

@@ -13,8 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::play::PlayArgs;
-use super::{Failure, Format, Outcome, game_entry, out, unsupported};
+use super::{Failure, Format, Outcome, PlayArgs, game_entry, out, unsupported};
 use crate::diagnostic::Diagnostic;
 use crate::games::domain::GpGame;
 use crate::games::duel::{Duel, NamedPlayers, PlayerError};
@@ -58,7 +57,7 @@ pub fn run(args: &TournamentArgs) -> Outcome {
                 .0
                 .players
                 .iter()
-                .map(|p| super::play::factory(&game, "--players", p, self.0.engine).map(Arc::new))
+                .map(|p| crate::players::two_player(&game, "--players", p, self.0.engine).map(Arc::new))
                 .collect::<Result<Vec<_>, _>>()?;
             run_game(&SearchDuel(game), specs, self.0)
         }

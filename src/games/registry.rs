@@ -34,6 +34,10 @@ use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
 use super::rushhour::RushHour;
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
+
+/// The domain of every GDL game's primset (`gdl`): a program over it binds
+/// to any game read from GDL rules.
+pub use super::gdl::DOMAIN as GDL_DOMAIN;
 use crate::lang::library;
 use crate::limits::Limit;
 

@@ -4,6 +4,7 @@
 //!
 //! - [`http`]: one POST per connection, and the reply;
 //! - [`message`]: the messages, with the rules and moves found as text;
+//! - [`player`]: who plays (`--player`), in the players' grammar;
 //! - [`session`]: one match on a thread of its own (the game, the state,
 //!   the player);
 //! - [`server`]: the listener, one thread per connection, the match being
@@ -11,5 +12,6 @@
 
 pub mod http;
 pub mod message;
+pub mod player;
 pub mod server;
 pub mod session;

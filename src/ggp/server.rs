@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use super::http::{self, HttpError};
 use super::message::{self, Message};
-use super::session::{self, Envelope, PlayerKind, Request, Setup};
+use super::player::PlayerKind;
+use super::session::{self, Envelope, Request, Setup};
 use crate::gdl::EngineChoice;
 
 /// How the server plays.

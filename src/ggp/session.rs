@@ -15,56 +15,17 @@ use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
+use super::player::{Evaluator, PlayerKind};
 use crate::evolve::learn::learn;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::{self, GameTask};
 use crate::games::{Game, Role, Turn};
 use crate::gdl::EngineChoice;
-use crate::lang::PrimSet;
 use crate::limits::Limit;
 use crate::rng::{GpRng, stream};
-use crate::search::programs::{GpProgram, Program};
+use crate::search::programs::GpProgram;
 use crate::search::sampled::{DEFAULT_SAMPLES, SampledParams, SampledSearch};
 use crate::search::uct::{Budget, Uct, UctParams};
-
-/// Who chooses the moves.
-#[derive(Clone, Debug)]
-pub enum PlayerKind {
-    /// UCT until the deadline, the tree kept from move to move.
-    Uct,
-    /// A uniformly random legal move.
-    Random,
-    /// The first legal move (in the game's canonical order).
-    Legal,
-    /// An evaluator over the `gdl` primset, searching by iterative
-    /// deepening until the deadline (`search::sampled`).
-    Evaluator(Arc<Evaluator>),
-}
-
-/// An evolved evaluator as `--player FILE:NAME` loaded it: bound to each
-/// match's game when the match starts.
-#[derive(Debug)]
-pub struct Evaluator {
-    /// `FILE:NAME`, for the log.
-    pub spec: String,
-    pub ps: PrimSet,
-    pub program: Program,
-    /// The deepest search tried.
-    pub max_depth: u32,
-    /// Opposing joint moves sampled at a simultaneous turn.
-    pub samples: u32,
-}
-
-impl PlayerKind {
-    pub fn name(&self) -> &str {
-        match self {
-            PlayerKind::Uct => "uct",
-            PlayerKind::Random => "random",
-            PlayerKind::Legal => "legal",
-            PlayerKind::Evaluator(e) => &e.spec,
-        }
-    }
-}
 
 /// What a match starts with.
 pub struct Setup {
