@@ -152,15 +152,17 @@ fn solve_refuses_bad_files_and_arguments() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// `rush-hour generate` writes boards `solve` reads back, each as long as
-/// it says and at least the length asked for, the same at any thread count.
+/// `generate --game rush-hour` writes boards `solve` reads back, each as
+/// long as it says and at least the length asked for, the same at any thread
+/// count; `rush-hour generate` is the older spelling of the same command.
 #[test]
 fn generated_boards_are_solved_in_the_length_they_state() {
-    let args = ["rush-hour", "generate", "--size", "6", "--count", "3", "--min-length", "12", "--seed", "5"];
-    let (code, one_thread, err) = stratagem(&[&args[..], &["--threads", "1"]].concat());
+    let args = ["--size", "6", "--count", "3", "--min-length", "12", "--seed", "5"];
+    let (code, one_thread, err) =
+        stratagem(&[&["generate", "--game", "rush-hour"], &args[..], &["--threads", "1"]].concat());
     assert_eq!(code, 0, "{err}");
-    let (_, two_threads, _) = stratagem(&[&args[..], &["--threads", "2"]].concat());
-    assert_eq!(one_thread, two_threads, "the same boards at any thread count");
+    let (_, two_threads, _) = stratagem(&[&["rush-hour", "generate"], &args[..], &["--threads", "2"]].concat());
+    assert_eq!(one_thread, two_threads, "the same boards at any thread count and spelling");
     let dir = std::env::temp_dir().join(format!("stratagem-rh-generate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join("boards.txt");
@@ -176,9 +178,12 @@ fn generated_boards_are_solved_in_the_length_they_state() {
         assert!(length >= 12, "{stated}");
         assert_eq!(solved["length"].as_u64(), Some(length), "{stated}");
     }
-    let (code, _, err) = stratagem(&["rush-hour", "generate", "--size", "7"]);
+    let (code, _, err) = stratagem(&["generate", "--game", "rush-hour", "--size", "7"]);
     assert_ne!(code, 0);
     assert!(err.contains("6×6 or 8×8"), "{err}");
+    let (code, _, err) = stratagem(&["generate", "--game", "freecell", "--count", "1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("cannot generate puzzles"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

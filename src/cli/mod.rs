@@ -11,11 +11,11 @@ mod export;
 mod fmt;
 mod games;
 mod gdl;
+mod generate;
 mod ggp;
 mod perft;
 mod play;
 mod play_roles;
-mod rush_hour;
 mod solve;
 mod tournament;
 
@@ -27,6 +27,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub use crate::diagnostic::Failure;
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
+use crate::games::registry;
 use crate::search::staged::StagedSettings;
 
 #[derive(Parser, Debug)]
@@ -244,9 +245,10 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         svg: Option<PathBuf>,
     },
-    /// Rush Hour tools: `generate` hard boards.
-    #[command(subcommand, name = "rush-hour")]
-    RushHour(rush_hour::RushHourCommand),
+    /// Generate hard puzzles of a game that can (`stratagem games` says
+    /// which), one a line in its puzzle format, which `solve` reads; the
+    /// same puzzles at any thread count. Also spelt `stratagem GAME generate`.
+    Generate(generate::GenerateArgs),
     /// Solve every puzzle of a file, or numbered deals, with BFS, iterative
     /// deepening, IDA* or staged deepening: length, moves, nodes and time per
     /// puzzle.
@@ -376,6 +378,16 @@ pub struct PlayArgs {
 /// Exit code 1 for a failed command.
 pub type Outcome = Result<(), Failure>;
 
+/// The command line with older spellings in today's: `GAME generate ...`
+/// (for any registered game) is `generate --game GAME ...`.
+fn older_spellings(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let game = args.get(1).and_then(|a| a.to_str()).filter(|g| registry::GAMES.iter().any(|e| e.name == *g));
+    if let (Some(game), Some("generate")) = (game.map(str::to_owned), args.get(2).and_then(|a| a.to_str())) {
+        args.splice(1..3, ["generate".into(), "--game".into(), game.into()]);
+    }
+    args
+}
+
 /// Runs the command on a thread with a generous stack: checking and
 /// evaluation recurse over trees as deep as the reader allows.
 pub fn main() -> ExitCode {
@@ -387,7 +399,7 @@ pub fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(older_spellings(std::env::args_os().collect())) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -425,7 +437,7 @@ fn run() -> ExitCode {
         Command::Games { format } => games::run(format),
         Command::Gdl(command) => gdl::run(command),
         Command::Ggp(command) => ggp::run(command),
-        Command::RushHour(command) => rush_hour::run(command),
+        Command::Generate(args) => generate::run(&args),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, players, engine, games, seed, position, format, record } => {
             let engine = if engine == Engine::Interp {

@@ -1,8 +1,11 @@
 //! Files of puzzles: one instance a line, in the puzzle's line format
 //! ([`Game::parse_instance`](crate::games::Game::parse_instance)); `solve`
-//! reads them, and so does evolution for its training puzzles.
+//! reads them, and so does evolution for its training puzzles; `generate`
+//! writes them.
 
-use super::model::{Instance, Puzzle};
+use rayon::prelude::*;
+
+use super::model::{Generate, Instance, Puzzle};
 use crate::diagnostic::{Diagnostic, FileId};
 
 /// At most this many malformed lines are reported per file.
@@ -42,4 +45,26 @@ pub fn parse_instances<G: Puzzle>(
         );
     }
     if diags.is_empty() { Ok(instances) } else { Err(diags) }
+}
+
+/// `count` hard puzzles as lines of a puzzle file, generated on `threads`
+/// threads (0: all cores); puzzle `i` depends only on `seed` and `i`, so the
+/// lines are the same at any thread count. `None` for a puzzle not found in
+/// the attempts; `Err` when the game cannot generate such puzzles.
+pub fn generate_lines<G: Puzzle + Sync>(
+    game: &G,
+    settings: &Generate,
+    (count, seed): (usize, u64),
+    threads: usize,
+) -> Result<Vec<Option<String>>, String> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
+    pool.install(|| {
+        (0..count)
+            .into_par_iter()
+            .map(|i| {
+                let mut rng = crate::rng::stream(seed, &[0x7268, i as u64]);
+                game.generate_line(settings, &mut rng)
+            })
+            .collect()
+    })
 }

@@ -23,8 +23,8 @@ pub mod rushhour;
 pub mod tournament;
 
 pub use model::{
-    DRAW, Game, GameResult, Instance, LOSS, Observe, Outcome, ParseError, Player, PlayoutEnd, Puzzle, Role, Turn,
-    TwoPlayer, WIN, alternating_turn, zero_sum_score,
+    DRAW, Game, GameResult, Generate, Instance, LOSS, Observe, Outcome, ParseError, Player, PlayoutEnd, Puzzle, Role,
+    Turn, TwoPlayer, WIN, alternating_turn, zero_sum_score,
 };
 
 /// Iterates the set bits of a bitboard, lowest first.

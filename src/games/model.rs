@@ -604,6 +604,27 @@ pub trait Puzzle: Game {
         let _ = (like, min_cost, rng);
         None
     }
+
+    /// A hard puzzle for a file of puzzles (`stratagem generate`): a line in
+    /// the puzzle's line format whose optimal solution costs at least
+    /// `settings.min_cost`, drawn from `rng`; `Ok(None)` when
+    /// `settings.attempts` tries found none, `Err` when the puzzle cannot
+    /// generate them or not of that size.
+    fn generate_line<R: Rng + ?Sized>(&self, settings: &Generate, rng: &mut R) -> Result<Option<String>, String> {
+        let _ = (settings, rng);
+        Err(format!("`{}` cannot generate puzzles", self.name()))
+    }
+}
+
+/// What `stratagem generate` asks a puzzle for.
+#[derive(Clone, Copy, Debug)]
+pub struct Generate {
+    /// The board's side, for puzzles of several sizes (the puzzle's default when `None`).
+    pub size: Option<u32>,
+    /// The fewest steps of an optimal solution.
+    pub min_cost: u32,
+    /// Tries (climbs, for Rush Hour) before a puzzle is given up.
+    pub attempts: usize,
 }
 
 /// One puzzle of a file of puzzles.

@@ -28,7 +28,7 @@ pub use board::{Board, Layout, format_board, parse_board};
 
 use rand::Rng;
 
-use crate::games::{Game, Instance, ParseError, Puzzle, Role, Turn, WIN};
+use crate::games::{Game, Generate, Instance, ParseError, Puzzle, Role, Turn, WIN};
 
 /// Card 1 of the 40 original cards: the initial state of `games`' REPL and
 /// `perft`.
@@ -263,6 +263,18 @@ impl Puzzle for RushHour {
     fn random_instance<R: Rng + ?Sized>(&self, like: &Board, min_cost: u32, mut rng: &mut R) -> Option<Board> {
         let found = generate::generate(like.layout().size, min_cost, &mut rng, 20)?;
         parse_board(&found.board).ok()
+    }
+
+    /// Boards of 6×6 or 8×8 (the default) as lines of Fogleman's format
+    /// (`<length> <board> <cluster size>`), which `solve` reads back.
+    fn generate_line<R: Rng + ?Sized>(&self, settings: &Generate, mut rng: &mut R) -> Result<Option<String>, String> {
+        let size = match settings.size {
+            None | Some(8) => 8,
+            Some(6) => 6,
+            Some(other) => return Err(format!("`--size {other}`: Rush Hour boards are 6×6 or 8×8")),
+        };
+        let found = generate::generate(size, settings.min_cost, &mut rng, settings.attempts);
+        Ok(found.map(|g| format!("{:02} {} {}", g.length, g.board, g.cluster)))
     }
 }
 
