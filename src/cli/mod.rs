@@ -59,8 +59,9 @@ pub enum Command {
         check: bool,
     },
     /// Write a program out for use outside Stratagem: simplified S-expressions,
-    /// or C or Rust source (an Ant Wars ant as a whole contest player; other
-    /// programs as functions over their feature values).
+    /// or C or Rust source (a whole player program where the game has a
+    /// contest format for one; other programs as functions over their
+    /// feature values).
     Export {
         /// The program file that defines NAME.
         file: PathBuf,
@@ -177,13 +178,14 @@ pub enum Command {
         depth: u32,
     },
     /// Play a match between two players: wins, draws, losses, score, states
-    /// expanded per turn, games/s. Players: random | alphabeta:D:material |
-    /// alphabeta:D:random | gp:FILE:NAME:alphabeta:D | gp:FILE:NAME:select:D:ratio=R |
-    /// gp:FILE:NAME:select:D:maxbranch=M[:full=F] | uct:N | uct:ms=M[:c=C] (Monte Carlo
-    /// tree search of N iterations or M ms a move). Games that are not two-player
-    /// alternating (GDL games of n roles, simultaneous moves) take random or uct
-    /// players, one per role. On Ant Wars, players are named as `tournament` takes them
-    /// (random, greedy, c:FILE.c), and N games are ⌈N/2⌉ double-games.
+    /// expanded per turn, games/s. Players (docs/PLAYERS.md): random |
+    /// alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D |
+    /// gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F] |
+    /// uct:N | uct:ms=M[:c=C] (Monte Carlo tree search of N iterations or M ms a
+    /// move). Games that are not two-player alternating (GDL games of n roles,
+    /// simultaneous moves) take a player per role. A game of named players
+    /// (kind `observed`) takes its own, as `tournament` does, and N games are
+    /// ⌈N/2⌉ double-games.
     Play {
         /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
         #[arg(long, value_name = "GAME")]
@@ -217,11 +219,12 @@ pub enum Command {
     },
     /// A round robin of N double-games per pair (one random board, the roles
     /// swapped): matches, games and scores per player, and per pair the games
-    /// won with a two-sided binomial p. Players: on Ant Wars random, greedy
-    /// or c:FILE.c (a contest player in C); on two-player games of perfect
+    /// won with a two-sided binomial p. Players (docs/PLAYERS.md): on a game
+    /// of named players (kind `observed`) the game's own, such as random or
+    /// c:FILE.c (a contest player in C); on two-player games of perfect
     /// information, `play`'s specs.
     Tournament {
-        /// The game (`stratagem games` lists them): antwars, or a two-player game.
+        /// The game (`stratagem games` lists them): an `observed` or a two-player game.
         #[arg(long, value_name = "GAME")]
         game: String,
         /// The players, comma-separated (2 or more).
@@ -254,24 +257,24 @@ pub enum Command {
     /// puzzle.
     #[command(group = clap::ArgGroup::new("source").required(true).args(["puzzles", "deals"]))]
     Solve {
-        /// The puzzle (`stratagem games` lists them): rush-hour, freecell.
+        /// The puzzle (`stratagem games` lists them).
         game: String,
-        /// One puzzle a line, in the game's format (Rush Hour: the cards'
-        /// `<card> <board> <length>`, Fogleman's `<length> <board> <cluster>`,
-        /// or a board alone; FreeCell: a line of ms32k.txt or a deal number).
+        /// One puzzle a line, in the game's puzzle-line format (each game's
+        /// docs say which; a line may give the optimal length).
         #[arg(long, value_name = "FILE")]
         puzzles: Option<PathBuf>,
-        /// Numbered puzzles (FreeCell: Microsoft's deals), numbers and ranges
-        /// separated by commas: `1-100,617,11982`.
+        /// Numbered puzzles (for a game that numbers its deals), numbers and
+        /// ranges separated by commas: `1-100,617,11982`.
         #[arg(long, value_name = "LIST")]
         deals: Option<String>,
-        /// The search (default: hsd for FreeCell, bfs otherwise).
+        /// The search (default: hsd for a game that prefers staged deepening,
+        /// bfs otherwise).
         #[arg(long, value_enum)]
         search: Option<solve::SearchKind>,
-        /// The heuristic of IDA* and staged deepening: one of the game's
-        /// (Rush Hour: blockers, goal-distance, hybrid; FreeCell: hsdh; default:
-        /// the first), or FILE:NAME, a policy, individual or weight vector of a
-        /// .sg file over the game's primset (rush-hour, freecell). Given more
+        /// The heuristic of IDA* and staged deepening: one of the game's (an
+        /// unknown name lists them; default: the first), or FILE:NAME, a
+        /// policy, individual or weight vector of a .sg file over the game's
+        /// primset. Given more
         /// than once, a portfolio: each is tried in turn on a puzzle the ones
         /// before left unsolved, each within the limits.
         #[arg(long, value_name = "NAME|FILE:NAME")]

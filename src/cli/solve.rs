@@ -2,10 +2,10 @@
 //! bfs|id|ida|hsd] [--heuristic NAME|FILE:NAME]... [--max-nodes N]
 //! [--time-limit S] [--format text|json] [--check]`: solves every puzzle of a
 //! file (one per line, in the game's puzzle-line format) or every numbered
-//! instance of a list (FreeCell's deals) and prints, per puzzle, whether it
+//! instance of a list (a game's numbered deals) and prints, per puzzle, whether it
 //! was solved, the solution's length and moves, the nodes and the time; in
 //! text, a summary line. Moves are written step by step as the game lists
-//! them (FreeCell: automatic moves to the foundations too). `--check`
+//! them (automatic moves too, where the game makes them). `--check`
 //! replays every solution from its text, step by step, and fails on an
 //! illegal one.
 
@@ -58,7 +58,7 @@ impl SearchKind {
 pub enum PuzzleSource {
     /// A file, one puzzle a line.
     File(PathBuf),
-    /// Numbered instances (FreeCell's deals), as `--deals` lists them.
+    /// Numbered instances (a game's deals), as `--deals` lists them.
     Numbers(String),
 }
 

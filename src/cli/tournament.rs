@@ -2,7 +2,7 @@
 //! S] [--threads T] [--format text|json] [--svg FILE]`: a round robin of N
 //! double-games per pair (seeds/003 table 3), with the dominance graph of
 //! figure 1 as SVG. It runs on games whose players are named
-//! ([`NamedPlayers`]: Ant Wars' built-in players and `c:FILE.c`) and on
+//! ([`NamedPlayers`]: a game's built-in players and `c:FILE.c`) and on
 //! two-player games of the model with `play`'s players (random, α-β, evolved
 //! programs: [`SearchDuel`]); other games are refused by the registry with a
 //! diagnostic. `play` on a game of named players is a tournament of its two
