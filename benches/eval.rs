@@ -14,8 +14,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use stratagem::cli::batch::{BenchTree, arith_primset, read_bench_trees};
 use stratagem::diagnostic::Sources;
+use stratagem::eval::batch::{BenchTree, arith_primset, read_bench_trees};
 use stratagem::eval::interp::{Interp, Slots};
 use stratagem::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode};
 use stratagem::eval::table::{BoundRows, bind, read_csv};

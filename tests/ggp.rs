@@ -281,7 +281,7 @@ fn uct_plays_games_of_any_number_of_roles_in_play() {
     assert!(red["wins"].as_u64().expect("wins") >= 6, "UCT against two random players: {report}");
 }
 
-/// `--player FILE:NAME`: the example network over the gdl primset plays
+/// `--player FILE:NAME` (the older spelling of `gp:FILE:NAME`): the example network over the gdl primset plays
 /// clean matches against GGP-Base's RandomGamer by iterative deepening
 /// within each play clock (connect four, and blocker's simultaneous
 /// moves); a file, name or primset that cannot play is an error at once.
@@ -304,12 +304,13 @@ fn evaluators_play_clean_matches_by_iterative_deepening() {
     for (player, wanted) in [
         (format!("{examples}:nothing"), "defines no individual, policy, weights or"),
         ("no-such-file.sg:x".to_owned(), "no-such-file.sg"),
-        ("uct:5".to_owned(), "cannot read `uct`"),
+        ("uct:5".to_owned(), "give uct, random, legal or gp:FILE:NAME"),
+        ("gp:no-such-file.sg:x".to_owned(), "no-such-file.sg"),
         (
             concat!(env!("CARGO_MANIFEST_DIR"), "/programs/examples/freecell-heuristics.sg:paper-best").to_owned(),
             "evaluates with primset `freecell`, of domain `freecell`",
         ),
-        ("nonsense".to_owned(), "give uct, random, legal or FILE:NAME"),
+        ("nonsense".to_owned(), "give uct, random, legal or gp:FILE:NAME"),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_stratagem"))
             .args(["ggp", "serve", "--port", "0", "--player", &player])

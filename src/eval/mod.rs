@@ -1,5 +1,6 @@
 //! Evaluation: the reference interpreter and batch evaluation over tables.
 
+pub mod batch;
 pub mod interp;
 pub mod jit;
 pub mod run;
