@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use super::{Engine, Failure, Format, Outcome, out, print_warnings};
-use crate::diagnostic::{Diagnostic, did_you_mean, has_errors};
+use crate::diagnostic::{Diagnostic, FileId, Sources, did_you_mean, has_errors};
 use crate::eval::run::{Program as RunProgram, run_program};
-use crate::eval::table::{bind, read_csv};
-use crate::lang::{Loader, PrimKind, Tree, Value};
+use crate::eval::table::{BoundRows, bind, read_csv};
+use crate::lang::{Loader, Module, PrimKind, PrimSet, PrimSetId, Tree, Value};
+use crate::syntax::Span;
 
 pub struct EvalArgs {
     pub file: PathBuf,
@@ -35,100 +36,9 @@ pub fn run(args: &EvalArgs) -> Outcome {
     }
     print_warnings(&loader.sources, &loader.diags);
     let m = &loader.module;
-    let (kind, ps_id, span, program) = if let Some(ind) = m.individuals.iter().find(|i| i.name == args.name) {
-        let trees: Vec<(&str, &Tree)> = ind
-            .trees
-            .iter()
-            .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
-            .map(|t| (t.name.as_str(), &t.tree))
-            .collect();
-        if trees.is_empty() {
-            let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
-            return Err(Failure::message(
-                "stratagem::eval::tree",
-                format!(
-                    "individual `{}` has no tree `{}` (it has: {})",
-                    ind.name,
-                    args.tree.as_deref().unwrap_or(""),
-                    names.join(", ")
-                ),
-            ));
-        }
-        ("individual", ind.primset, ind.span, Program::Trees(trees))
-    } else if let Some(p) = m.policies.iter().find(|p| p.name == args.name) {
-        ("policy", p.primset, p.span, Program::Policy(p))
-    } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
-        ("weights", w.primset, w.span, Program::Weights(w))
-    } else if let Some(n) = m.networks.iter().find(|n| n.name == args.name) {
-        ("network", n.primset, n.span, Program::Network(n))
-    } else {
-        let names = m.program_names();
-        let mut d = Diagnostic::error(
-            "stratagem::eval::unknown",
-            format!(
-                "`{}` defines no individual, policy, weights or network named `{}`",
-                args.file.display(),
-                args.name
-            ),
-        );
-        d = match did_you_mean(&args.name, names.iter().copied()) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None if names.is_empty() => d.with_help("the file defines no programs"),
-            None => d.with_help(format!("it defines: {}", names.join(", "))),
-        };
-        return Err(Failure::new(loader.sources, vec![d]));
-    };
+    let (kind, ps_id, span, program) = find_program(m, args, &loader.sources)?;
     let ps = m.primset(ps_id);
-    let trees: Vec<&Tree> = match &program {
-        Program::Trees(t) => t.iter().map(|(_, t)| *t).collect(),
-        Program::Policy(p) => p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).collect(),
-        Program::Weights(_) | Program::Network(_) => Vec::new(),
-    };
-    if trees.iter().any(|t| t.uses_natives(ps)) {
-        return Err(Failure::new(
-            loader.sources.clone(),
-            vec![
-                Diagnostic::error(
-                    "stratagem::eval::native",
-                    format!(
-                        "`{}` calls native functions of domain `{}`, which a table cannot supply",
-                        args.name,
-                        ps.domain.as_deref().unwrap_or("?")
-                    ),
-                )
-                .at(file, span.first_byte(), "defined here")
-                .with_help("evaluate it on positions of its game (stratagem play / repl) instead"),
-            ],
-        ));
-    }
-    let mut used: Vec<u32> = trees.iter().flat_map(|t| t.features_used(ps)).collect();
-    if let Program::Weights(w) = &program {
-        used.extend(w.terms.iter().filter_map(|(id, _)| match ps.prim(*id).kind {
-            PrimKind::Feature(s) => Some(s),
-            _ => None,
-        }));
-    }
-    if let Program::Network(n) = &program {
-        used.extend(n.features_used());
-    }
-    used.sort_unstable();
-    used.dedup();
-    let csv = match loader.sources.load_within(&args.rows, crate::limits::Limit::CsvSize) {
-        Ok(f) => f,
-        Err(e) => {
-            return Err(Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())));
-        }
-    };
-    let (table, mut diags) = read_csv(&loader.sources, csv).map_err(|d| Failure::new(loader.sources.clone(), d))?;
-    let bound = bind(&table, ps, &used, span.first_byte(), file);
-    let rows = match bound {
-        Ok(rows) if diags.is_empty() => rows,
-        Ok(_) => return Err(Failure::new(loader.sources.clone(), diags)),
-        Err(more) => {
-            diags.extend(more);
-            return Err(Failure::new(loader.sources.clone(), diags));
-        }
-    };
+    let rows = table_rows(&mut loader.sources, args, ps, &program, (file, span))?;
     let run_prog = match &program {
         Program::Trees(t) => RunProgram::Trees(t.iter().map(|(_, t)| *t).collect()),
         Program::Policy(p) => RunProgram::Policy(p),
@@ -169,4 +79,116 @@ pub fn run(args: &EvalArgs) -> Outcome {
     }
     out(&text);
     Ok(())
+}
+
+/// The program `--name` names in the module: its kind, primset, span and trees.
+fn find_program<'m>(
+    m: &'m Module,
+    args: &EvalArgs,
+    sources: &Sources,
+) -> Result<(&'static str, PrimSetId, Span, Program<'m>), Failure> {
+    Ok(if let Some(ind) = m.individuals.iter().find(|i| i.name == args.name) {
+        let trees: Vec<(&str, &Tree)> = ind
+            .trees
+            .iter()
+            .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
+            .map(|t| (t.name.as_str(), &t.tree))
+            .collect();
+        if trees.is_empty() {
+            let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
+            return Err(Failure::message(
+                "stratagem::eval::tree",
+                format!(
+                    "individual `{}` has no tree `{}` (it has: {})",
+                    ind.name,
+                    args.tree.as_deref().unwrap_or(""),
+                    names.join(", ")
+                ),
+            ));
+        }
+        ("individual", ind.primset, ind.span, Program::Trees(trees))
+    } else if let Some(p) = m.policies.iter().find(|p| p.name == args.name) {
+        ("policy", p.primset, p.span, Program::Policy(p))
+    } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
+        ("weights", w.primset, w.span, Program::Weights(w))
+    } else if let Some(n) = m.networks.iter().find(|n| n.name == args.name) {
+        ("network", n.primset, n.span, Program::Network(n))
+    } else {
+        let names = m.program_names();
+        let mut d = Diagnostic::error(
+            "stratagem::eval::unknown",
+            format!(
+                "`{}` defines no individual, policy, weights or network named `{}`",
+                args.file.display(),
+                args.name
+            ),
+        );
+        d = match did_you_mean(&args.name, names.iter().copied()) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if names.is_empty() => d.with_help("the file defines no programs"),
+            None => d.with_help(format!("it defines: {}", names.join(", "))),
+        };
+        return Err(Failure::new(sources.clone(), vec![d]));
+    })
+}
+
+/// The rows of `--rows` bound to the features the program reads; a program
+/// that calls natives cannot run on a table.
+fn table_rows(
+    sources: &mut Sources,
+    args: &EvalArgs,
+    ps: &PrimSet,
+    program: &Program<'_>,
+    (file, span): (FileId, Span),
+) -> Result<BoundRows, Failure> {
+    let trees: Vec<&Tree> = match program {
+        Program::Trees(t) => t.iter().map(|(_, t)| *t).collect(),
+        Program::Policy(p) => p.rules.iter().flat_map(|r| [&r.condition, &r.value]).chain([&p.default]).collect(),
+        Program::Weights(_) | Program::Network(_) => Vec::new(),
+    };
+    if trees.iter().any(|t| t.uses_natives(ps)) {
+        return Err(Failure::new(
+            sources.clone(),
+            vec![
+                Diagnostic::error(
+                    "stratagem::eval::native",
+                    format!(
+                        "`{}` calls native functions of domain `{}`, which a table cannot supply",
+                        args.name,
+                        ps.domain.as_deref().unwrap_or("?")
+                    ),
+                )
+                .at(file, span.first_byte(), "defined here")
+                .with_help("evaluate it on positions of its game (stratagem play / repl) instead"),
+            ],
+        ));
+    }
+    let mut used: Vec<u32> = trees.iter().flat_map(|t| t.features_used(ps)).collect();
+    if let Program::Weights(w) = program {
+        used.extend(w.terms.iter().filter_map(|(id, _)| match ps.prim(*id).kind {
+            PrimKind::Feature(s) => Some(s),
+            _ => None,
+        }));
+    }
+    if let Program::Network(n) = program {
+        used.extend(n.features_used());
+    }
+    used.sort_unstable();
+    used.dedup();
+    let csv = match sources.load_within(&args.rows, crate::limits::Limit::CsvSize) {
+        Ok(f) => f,
+        Err(e) => {
+            return Err(Failure::message("stratagem::io", format!("cannot read `{}`: {e}", args.rows.display())));
+        }
+    };
+    let (table, mut diags) = read_csv(sources, csv).map_err(|d| Failure::new(sources.clone(), d))?;
+    let bound = bind(&table, ps, &used, span.first_byte(), file);
+    match bound {
+        Ok(rows) if diags.is_empty() => Ok(rows),
+        Ok(_) => Err(Failure::new(sources.clone(), diags)),
+        Err(more) => {
+            diags.extend(more);
+            Err(Failure::new(sources.clone(), diags))
+        }
+    }
 }
