@@ -10,7 +10,8 @@
 //! when the game is over.
 
 use stratagem::diagnostic::FileId;
-use stratagem::eval::run::{Engine, Program, run_program};
+use stratagem::eval::Engine;
+use stratagem::eval::run::{Program, run_program};
 use stratagem::eval::table::{bind, read_csv};
 use stratagem::evolve::experiment::lower_experiment;
 use stratagem::evolve::output::parse_checkpoint;

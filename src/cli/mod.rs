@@ -27,6 +27,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 pub use crate::diagnostic::Failure;
 use crate::diagnostic::{Diagnostic, Sources, has_errors};
+pub use crate::eval::Engine;
 use crate::games::registry;
 use crate::search::staged::StagedSettings;
 
@@ -329,28 +330,6 @@ fn positive_seconds(text: &str) -> Result<f64, String> {
         Ok(s) if s > 0.0 && s.is_finite() && s <= 1e9 => Ok(s),
         Ok(_) => Err("a time limit is a positive number of seconds".to_owned()),
         Err(_) => Err(format!("`{text}` is not a number of seconds")),
-    }
-}
-
-/// Which evaluation engine to use.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// The reference tree-walking interpreter.
-    Interp,
-    /// Cranelift-compiled code (programs it cannot compile fall back to the
-    /// interpreter, with a note on stderr).
-    Jit,
-    /// The JIT when nodes × rows is above the break-even point of its compile time.
-    Auto,
-}
-
-impl From<Engine> for crate::eval::run::Engine {
-    fn from(e: Engine) -> Self {
-        match e {
-            Engine::Interp => crate::eval::run::Engine::Interp,
-            Engine::Jit => crate::eval::run::Engine::Jit,
-            Engine::Auto => crate::eval::run::Engine::Auto,
-        }
     }
 }
 

@@ -9,9 +9,9 @@
 use std::time::Instant;
 
 use crate::diagnostic::{Diagnostic, Failure, FileId, Sources};
+use crate::eval::engine::Engine;
 use crate::eval::interp::{Interp, Slots};
 use crate::eval::jit::{BatchFn, FnHandle, JitCompiler, JitConfig, JitError, JitProgram, Mode};
-use crate::eval::run::{Engine, auto_uses_jit};
 use crate::eval::table::BoundRows;
 use crate::lang::check::{TreeEnv, check_tree};
 use crate::lang::program::MAX_DIAGNOSTICS_LOWERING;
@@ -164,11 +164,7 @@ pub fn run_batch(ps: &PrimSet, trees: &[BenchTree], rows: &BoundRows, engine: En
     // `auto` decides for the file as a whole: its trees share one population,
     // so the fixed cost of compiling is paid once.
     let total_nodes: usize = trees.iter().map(|t| t.tree.len()).sum();
-    let jit = match engine {
-        Engine::Interp => false,
-        Engine::Jit => true,
-        Engine::Auto => auto_uses_jit(total_nodes, rows.n_rows),
-    };
+    let jit = engine.compiles(total_nodes, rows.n_rows);
     let wants_jit = vec![jit; trees.len()];
     let mut fallbacks: Vec<JitError> = Vec::new();
     let mut handles: Vec<Option<FnHandle>> = vec![None; trees.len()];

@@ -2,21 +2,11 @@
 //! entry point the CLI and the data-driven tests share, so that every eval
 //! case runs on the interpreter and on the JIT alike.
 
+use crate::eval::engine::Engine;
 use crate::eval::interp::{Interp, Slots};
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitError, JitProgram, Mode};
 use crate::eval::table::BoundRows;
 use crate::lang::{Network, Policy, PrimSet, Tree, Value, Weights};
-
-/// Which evaluation engine to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    /// The reference tree-walking interpreter.
-    Interp,
-    /// Cranelift-compiled code looping over the rows itself.
-    Jit,
-    /// The JIT when the work repays its compile time, else the interpreter.
-    Auto,
-}
 
 /// What is evaluated per row.
 #[derive(Debug, Clone)]
@@ -42,33 +32,6 @@ impl Program<'_> {
     }
 }
 
-/// Measured on gpbench with a release build (docs/PERFORMANCE.md):
-/// compiling costs about `JIT_FIXED_NS` per process and population (module
-/// set-up, Cranelift's first-use initialisation, one finalisation) plus
-/// `JIT_COMPILE_NS_PER_NODE` per node, and each node evaluation the JIT does
-/// instead of the interpreter saves about `SAVED_NS_PER_NODE_EVAL` (the
-/// interpreter runs ~1e8 node-evals/s, the JIT 4e9-2e10). The break-even
-/// point is where both engines take the same time:
-/// nodes × rows × saved = fixed + nodes × per-node; for the 120 gpbench
-/// trees together (26,760 nodes) it is about 320 rows, which matches the
-/// measured crossover of `stratagem batch` between 100 and 1,000 rows.
-pub const JIT_FIXED_NS: f64 = 800_000.0;
-pub const JIT_COMPILE_NS_PER_NODE: f64 = 3_000.0;
-pub const SAVED_NS_PER_NODE_EVAL: f64 = 9.5;
-
-/// Whether `Engine::Auto` picks the JIT for `n_nodes` nodes over `n_rows` rows:
-/// when `n_nodes × n_rows` is at least the break-even point for that size.
-pub fn auto_uses_jit(n_nodes: usize, n_rows: usize) -> bool {
-    let work = n_nodes as f64 * n_rows as f64;
-    work >= break_even_node_evals(n_nodes)
-}
-
-/// The number of node evaluations (nodes × rows) above which compiling a
-/// program of `n_nodes` nodes pays off.
-pub fn break_even_node_evals(n_nodes: usize) -> f64 {
-    (JIT_FIXED_NS + n_nodes as f64 * JIT_COMPILE_NS_PER_NODE) / SAVED_NS_PER_NODE_EVAL
-}
-
 /// The outputs of a run.
 #[derive(Debug, Clone, Default)]
 pub struct RunOutput {
@@ -87,11 +50,7 @@ pub struct RunOutput {
 /// Evaluates `program` on every row of `rows`. The program must not call
 /// natives (a table cannot supply them); the caller checks that first.
 pub fn run_program(engine: Engine, ps: &PrimSet, program: &Program, rows: &BoundRows) -> RunOutput {
-    let jit = match engine {
-        Engine::Interp => false,
-        Engine::Jit => true,
-        Engine::Auto => auto_uses_jit(program.n_nodes(), rows.n_rows),
-    };
+    let jit = engine.compiles(program.n_nodes(), rows.n_rows);
     if jit { run_jit(ps, program, rows) } else { run_interp(ps, program, rows) }
 }
 
@@ -191,7 +150,7 @@ fn interp_column(
 
 #[cfg(test)]
 mod tests {
-    use super::auto_uses_jit;
+    use crate::eval::engine::auto_uses_jit;
 
     #[test]
     fn auto_break_even_is_a_few_hundred_rows_for_gpbench() {
