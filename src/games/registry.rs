@@ -33,6 +33,7 @@ use super::freecell::FreeCell;
 use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
 use super::rushhour::RushHour;
+use crate::codegen::player::PlayerExporter;
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::lang::library;
 use crate::limits::Limit;
@@ -160,6 +161,12 @@ pub static GAMES: [Entry; 6] = [
 /// The names of every game.
 pub fn names() -> impl Iterator<Item = &'static str> + Clone {
     GAMES.iter().map(|e| e.name)
+}
+
+/// The first built-in game whose primsets declare `(domain DOMAIN)` (variants
+/// of one game share their domain and what they offer programs).
+pub fn by_domain(domain: &str) -> Option<&'static Entry> {
+    GAMES.iter().find(|e| e.domain == domain)
 }
 
 /// A game name that names no game, or a GDL file that does not load.
@@ -452,6 +459,16 @@ impl Entry {
         match self.engine {
             Engine::AntWars => Ok(task.run(AntWars)),
             _ => Err(self.unsupported(Kind::Observed, request)),
+        }
+    }
+
+    /// How this game writes an individual of its primsets out as a whole
+    /// player program (`stratagem export --format c|rust`); `None` for a
+    /// game whose programs export as functions over their features.
+    pub fn player_exporter(&self) -> Option<&'static dyn PlayerExporter> {
+        match self.engine {
+            Engine::AntWars => Some(&super::antwars::export::ContestPlayers),
+            _ => None,
         }
     }
 

@@ -43,9 +43,9 @@ pub const RACE_LOST: f64 = 0.25;
 /// king distance from the cell ahead.
 pub const PULL: f64 = 0.75;
 /// At most this many pieces of food enter a plan (the nearest).
-const MAX_PLANNED: usize = 16;
+pub(super) const MAX_PLANNED: usize = 16;
 /// A distance beyond any on the board (the largest king distance is 5).
-const FAR: u32 = 6;
+pub(super) const FAR: u32 = 6;
 
 /// The king distance between every two cells of the torus.
 static DISTANCE: [[u8; CELLS]; CELLS] = {
