@@ -611,4 +611,13 @@ mod tests {
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
         assert_eq!(GAMES[5].primsets(), ["antwars", "antwars-humant"], "bound to ant sights (view and memory)");
     }
+
+    #[test]
+    fn domains_find_their_games_and_only_ant_wars_exports_whole_players() {
+        assert_eq!(by_domain("morris").map(|e| e.name), Some("morris"), "the first of the variants");
+        assert_eq!(by_domain("antwars").map(|e| e.name), Some("antwars"));
+        assert!(by_domain("chess").is_none());
+        let exporters: Vec<&str> = GAMES.iter().filter(|e| e.player_exporter().is_some()).map(|e| e.name).collect();
+        assert_eq!(exporters, ["antwars"], "the other games' programs export as functions over features");
+    }
 }

@@ -5,35 +5,33 @@
 //! `void Reset(void)`, or one Rust file with `pub struct Ant`, each doing
 //! what the `gp:FILE:NAME` player does (`gp_ant.rs`), bit for bit:
 //!
-//! - before each move, the memory update (`memory.rs`): F
-//!   and B overwritten inside the 5×5 view (the grid's cells that are not
-//!   −1), B × 0.9 outside, the ant's cell visited;
+//! - before each move, the memory update (`memory.rs`): F and B overwritten
+//!   inside the 5×5 view (the grid's cells that are not −1), B × 0.9
+//!   outside, the ant's cell visited;
 //! - the straight tree at quarter turns 0–3, the diagonal tree likewise, in
 //!   the contest's order; the highest value wins, ties to the earlier
 //!   direction, NaN never (the running best starts at −∞);
 //! - tree-frame offsets turned clockwise K times, (dr, dc) → (dc, −dr), as
 //!   `AntSight::board_offset`; areas decoded at export time (the genotype →
-//!   phenotype mapping of `area.rs`) to their top-left
-//!   offset and dimensions, cells summed row by row from +0.0 as the natives
-//!   sum them;
+//!   phenotype mapping of `area.rs`) to their top-left offset and
+//!   dimensions, cells summed row by row from +0.0 as the natives sum them;
 //! - every double operation rounded on its own: the C turns off the
-//!   compiler's contraction into fused multiply-adds
-//!   ([`C_NO_CONTRACTION`]);
+//!   compiler's contraction into fused multiply-adds ([`C_NO_CONTRACTION`]);
 //! - terminals from what the player counts itself: TimeLeft = 35 − the
 //!   calls since `Reset`, Points = the moves that stepped onto a cell its
 //!   view showed food on (food cannot vanish between the view and the move),
 //!   PointsLeft = 15 − Points, FoodHope read from the grid;
 //! - the natives of the `antwars-humant` primset (`humant.rs`) as that
 //!   module computes them ([`Part`], whose C and Rust text is
-//!   `humant_code.rs`): king distances on the torus,
-//!   the opponent where the grid shows it (2), sums over the cells 0–120 in
-//!   order from +0.0, `fall`^d by compiler-rt's `__powidf2` (the order of
-//!   multiplications Rust's `powi` has), survival by the C library's `pow`
-//!   and `log` (which Rust's `powf` and `ln` call on Linux), the planner's
-//!   targets in its order (by distance, then cell) and its depth-first
-//!   search, the running maximum ignoring NaN as `f64::max` does. The C
-//!   calls `pow` and `log` only for survival (PlanHope, PlanHopeDiscount,
-//!   FoodPull, FoodKnown), and includes <math.h> only then;
+//!   `humant_code.rs`): king distances on the torus, the opponent where the
+//!   grid shows it (2), sums over the cells 0–120 in order from +0.0,
+//!   `fall`^d by compiler-rt's `__powidf2` (the order of multiplications
+//!   Rust's `powi` has), survival by the C library's `pow` and `log` (which
+//!   Rust's `powf` and `ln` call on Linux), the planner's targets in its
+//!   order (by distance, then cell) and its depth-first search, the running
+//!   maximum ignoring NaN as `f64::max` does. The C calls `pow` and `log`
+//!   only for survival (PlanHope, PlanHopeDiscount, FoodPull, FoodKnown),
+//!   and includes <math.h> only then;
 //! - PlanHopeDiscount's per-move discount as the planner's last argument,
 //!   multiplied up from 1.0 as humant.rs does (PlanFood and PlanHope pass
 //!   0.9), and the planner written with it only when an ant reads

@@ -21,6 +21,10 @@
 //! memory is read back from B (B = DECAY^age). Food in view is certain, but
 //! when the opponent is in view and can reach it before the ant, it is worth
 //! [`RACE_LOST`] of a piece.
+//!
+//! Exported ants (`export.rs`) compute these natives from their own C and
+//! Rust text (`humant_code.rs`), which tests/export.rs checks against this
+//! module bit for bit: a change here is a change there.
 
 use super::memory::DECAY;
 use super::sight::AntSight;

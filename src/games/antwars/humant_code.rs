@@ -1,5 +1,5 @@
 //! The humants' natives ([`super::humant`]) as C and Rust source for
-//! exported ants ([`super::export`]): the pieces an ant's trees need, each
+//! exported ants (`export.rs`): the pieces an ant's trees need, each
 //! written with the operations that module performs, in its order.
 //!
 //! This is the planner and the pulls a second time, as text: the exported
