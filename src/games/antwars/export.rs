@@ -22,7 +22,7 @@
 //!   view showed food on (food cannot vanish between the view and the move),
 //!   PointsLeft = 15 − Points, FoodHope read from the grid;
 //! - the natives of the `antwars-humant` primset (`humant.rs`) as that
-//!   module computes them ([`Part`], whose C and Rust text is
+//!   module computes them (`Part`, whose C and Rust text is
 //!   `humant_code.rs`): king distances on the torus, the opponent where the
 //!   grid shows it (2), sums over the cells 0–120 in order from +0.0,
 //!   `fall`^d by compiler-rt's `__powidf2` (the order of multiplications

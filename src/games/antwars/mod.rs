@@ -18,7 +18,7 @@
 
 pub mod area;
 pub mod c_player;
-mod domain;
+pub mod domain;
 pub mod export;
 pub mod gp_ant;
 pub mod humant;
