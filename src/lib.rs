@@ -24,6 +24,7 @@
 
 pub mod cli;
 pub mod cluster;
+pub mod codegen;
 pub mod diagnostic;
 pub mod eval;
 pub mod evolve;

@@ -1,13 +1,14 @@
 //! `stratagem export FILE --individual NAME --format sexp|c|rust [--out PATH]`:
 //! a program written out for use outside Stratagem (src/export), on stdout
-//! or, atomically, to a file. A C contest player over the contest's size
-//! limit (5,000 bytes) is written with a warning.
+//! or, atomically, to a file. The export's warnings (a game's player over
+//! its contest's size limit, say) are printed, and the program written all
+//! the same.
 
 use std::path::PathBuf;
 
 use super::{Failure, Outcome, out, print_warnings};
 use crate::diagnostic::{Diagnostic, did_you_mean, has_errors};
-use crate::export::{CONTEST_SIZE, Format, export};
+use crate::export::{Format, export};
 use crate::lang::Loader;
 
 pub struct ExportArgs {
@@ -43,21 +44,7 @@ pub fn run(args: &ExportArgs) -> Outcome {
     let origin = args.file.display().to_string();
     let exported = export(&loader.module, &loader.sources, &origin, &args.name, format)
         .map_err(|d| Failure::new(std::mem::take(&mut loader.sources), vec![d]))?;
-    if exported.contest_c && exported.text.len() > CONTEST_SIZE {
-        let warning = Diagnostic::warning(
-            "stratagem::export::size",
-            format!(
-                "the C player of `{}` is {} bytes, over the contest's limit of {CONTEST_SIZE} bytes per ant",
-                args.name,
-                exported.text.len()
-            ),
-        )
-        .with_help(
-            "it is written all the same and plays as the ant does; the GECCO 2007 contest accepted \
-             only players under 5 kB (smaller trees, or the ant simplified by hand, fit)",
-        );
-        print_warnings(&loader.sources, &[warning]);
-    }
+    print_warnings(&loader.sources, &exported.warnings);
     match &args.out {
         None => out(&exported.text),
         Some(path) => crate::files::write_atomic(path, exported.text.as_bytes()).map_err(|e| {

@@ -1,17 +1,18 @@
-//! Programs of primsets other than `antwars` as C or Rust functions over
-//! the feature values: one function per tree, `double NAME_TREE(const
-//! double *f)` (Rust: `pub fn name_tree(f: &[f64]) -> f64`), for a policy
-//! `NAME(f)` (the first rule whose condition holds, else the default) and
-//! for a weight vector `NAME(f)` (Σ weight × feature from 0.0, in the order
-//! written), and for a network `NAME(f)` (its nodes in the plan's order,
-//! each `activation(((bias + w1 × v1) + w2 × v2) + ...)`, with the
-//! activations of `super::activation`). `f` holds the primset's feature slots in slot order, each as a
-//! double: an I feature is converted to an integer (exact up to 2^53), a B
-//! feature is true when nonzero. An I result is returned converted to
-//! double, a B result as 1.0 or 0.0. Natives cannot be exported: they are
-//! the game's code (only Ant Wars' are written out, by `super::ant`).
+//! Programs as C or Rust functions over the feature values: one function
+//! per tree, `double NAME_TREE(const double *f)` (Rust: `pub fn
+//! name_tree(f: &[f64]) -> f64`), for a policy `NAME(f)` (the first rule
+//! whose condition holds, else the default) and for a weight vector
+//! `NAME(f)` (Σ weight × feature from 0.0, in the order written), and for a
+//! network `NAME(f)` (its nodes in the plan's order, each
+//! `activation(((bias + w1 × v1) + w2 × v2) + ...)`, with the activations of
+//! [`crate::codegen::activation`]). `f` holds the primset's feature slots in
+//! slot order, each as a double: an I feature is converted to an integer
+//! (exact up to 2^53), a B feature is true when nonzero. An I result is
+//! returned converted to double, a B result as 1.0 or 0.0. Natives cannot be
+//! exported: they are the game's code (a game that writes its natives out
+//! exports whole players instead, through the registry: see `super`).
 
-use super::expr::{Emitter, Lang, Leaves, identifier};
+use crate::codegen::expr::{Emitter, Lang, Leaves, identifier};
 use crate::lang::activation::Activation;
 use crate::lang::{Base, Network, Node, PrimKind, PrimSet, Primitive, Tree, TypeId};
 
@@ -57,9 +58,9 @@ fn network_body(lang: Lang, net: &Network, used: &mut Vec<Activation>) -> String
         s.push_str(&format!("double {};", locals.join(",")));
     }
     for step in &plan.steps {
-        let mut sum = super::expr::constant(lang, crate::lang::Value::F(step.bias));
+        let mut sum = crate::codegen::expr::constant(lang, crate::lang::Value::F(step.bias));
         for &(from, w) in &step.incoming {
-            let w = super::expr::constant(lang, crate::lang::Value::F(w));
+            let w = crate::codegen::expr::constant(lang, crate::lang::Value::F(w));
             let v = match plan.input_slots.get(from) {
                 Some(slot) => format!("f[{slot}]"),
                 None => format!("v{from}"),
@@ -67,7 +68,7 @@ fn network_body(lang: Lang, net: &Network, used: &mut Vec<Activation>) -> String
             // `+` is left-associative in C and Rust: `b+w1*v1+w2*v2` is ((b + w1 v1) + w2 v2).
             sum = format!("{sum}+{w}*{v}");
         }
-        let value = match super::activation::function(step.activation) {
+        let value = match crate::codegen::activation::function(step.activation) {
             Some(f) => {
                 if !used.contains(&step.activation) {
                     used.push(step.activation);
@@ -119,9 +120,9 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
                 (expr, Base::F)
             }
             Body::Weights(terms) => {
-                let mut expr = super::expr::constant(lang, crate::lang::Value::F(0.0));
+                let mut expr = crate::codegen::expr::constant(lang, crate::lang::Value::F(0.0));
                 for &(slot, w) in terms {
-                    let w = super::expr::constant(lang, crate::lang::Value::F(w));
+                    let w = crate::codegen::expr::constant(lang, crate::lang::Value::F(w));
                     expr = format!("({expr}+{w}*f[{slot}])");
                 }
                 (expr, Base::F)
@@ -160,14 +161,14 @@ pub fn to_source(ps: &PrimSet, lang: Lang, what: &str, funcs: &[(String, Body)])
     }
     s.push_str(if c { " */\n" } else { "\n" });
     if c {
-        s.push_str(super::expr::C_NO_CONTRACTION);
+        s.push_str(crate::codegen::expr::C_NO_CONTRACTION);
     }
     let exp = activations.iter().any(|a| matches!(a, Activation::Sigmoid | Activation::Tanh));
-    if c && (e.helpers.contains(&super::expr::Helper::AbsF) || exp) {
+    if c && (e.helpers.contains(&crate::codegen::expr::Helper::AbsF) || exp) {
         s.push_str("#include <math.h>\n");
     }
     s.push_str(&e.helper_defs());
-    s.push_str(&super::activation::definitions(lang, &activations));
+    s.push_str(&crate::codegen::activation::definitions(lang, &activations));
     s.push_str(&defs);
     Ok(s)
 }

@@ -1,30 +1,28 @@
 //! `stratagem export`: a program written out for use outside Stratagem.
 //!
 //! - `sexp` ([`sexp`]): simplified, in the canonical layout, with its primset;
-//! - `c` and `rust`: an ant (of the `antwars` or `antwars-humant` primset)
-//!   as a whole contest player ([`ant`]); a program of any other primset as
-//!   functions over its feature values ([`features`]). Both share [`expr`],
-//!   the translation of trees with the interpreter's semantics.
+//! - `c` and `rust`: an individual of a game that writes its own players
+//!   out (the registry's `Entry::player_exporter` for the primset's domain)
+//!   as that game's whole player program, its trees simplified first; a
+//!   program of any other primset as functions over its feature values
+//!   ([`features`]). Both translate trees with `crate::codegen`, with the
+//!   interpreter's semantics.
 //!
-//! What cannot be exported (natives outside Ant Wars, an ant without its
-//! two trees) is a diagnostic, never a panic.
+//! No game is named here: which programs become players, and what a player
+//! is, are the game's. What cannot be exported (natives of a game that does
+//! not write them out, a program that is not the game's player) is a
+//! diagnostic, never a panic.
 
-pub mod activation;
-pub mod ant;
-pub mod expr;
 pub mod features;
-mod humant_code;
 pub mod sexp;
 
+use crate::codegen::expr::Lang;
+use crate::codegen::player::Refusal;
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 use crate::evolve::simplify::simplify;
-use crate::lang::{Individual, Module, Network, Policy, PrimKind, PrimSet, Tree, Weights};
-use expr::Lang;
+use crate::games::registry;
+use crate::lang::{Individual, Module, NamedTree, Network, Policy, PrimKind, PrimSet, Tree, Weights};
 use features::Body;
-
-/// The contest's limit on a player's source ("under 5 kB", read as 5,000
-/// bytes), which a C export over it is warned against.
-pub const CONTEST_SIZE: usize = 5000;
 
 /// What to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,11 +60,11 @@ impl Program<'_> {
     }
 }
 
-/// An export's text, and whether it is an Ant Wars contest player in C (the
-/// one whose size the contest limited).
+/// An export's text, and the warnings it comes with (a game's limit on a
+/// player's size exceeded), which the caller prints.
 pub struct Exported {
     pub text: String,
-    pub contest_c: bool,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// The program `name` of module `m` (read from `origin`) as `format`.
@@ -74,7 +72,9 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
     let program = find(m, origin, name)?;
     let ps = program.primset(m);
     let lang = match format {
-        Format::Sexp => return Ok(Exported { text: sexp::to_sexp(sources, ps, &program, origin), contest_c: false }),
+        Format::Sexp => {
+            return Ok(Exported { text: sexp::to_sexp(sources, ps, &program, origin), warnings: Vec::new() });
+        }
         Format::C => Lang::C,
         Format::Rust => Lang::Rust,
     };
@@ -84,24 +84,22 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
             format!("`{name}` of `{origin}` cannot be exported as {}", if lang == Lang::C { "C" } else { "Rust" }),
         )
         .with_help(format!(
-            "it uses {}; only the natives of the antwars and antwars-humant primsets are written out (natives are the game's own code)",
-            problems.join(", ")
+            "it uses {}; only the natives of the {} primsets are written out (natives are the game's own code)",
+            problems.join(", "),
+            player_primsets()
         ))
     };
-    if ps.domain.as_deref() == Some("antwars") {
-        let Program::Individual(ind) = program else {
-            return Err(Diagnostic::error(
-                "stratagem::export::ant",
-                format!("`{name}` of `{origin}` is not an individual: an ant is an individual of two trees"),
-            ));
+    let exporter = ps.domain.as_deref().and_then(registry::by_domain).and_then(|e| e.player_exporter());
+    if let Some(exporter) = exporter {
+        let simplified = match &program {
+            Program::Individual(ind) => Some(simplified(ps, ind)),
+            _ => None,
         };
-        let trees = ant_trees(ps, ind, origin)?;
-        let text = match lang {
-            Lang::C => ant::to_c(ps, name, [&trees[0], &trees[1]]),
-            Lang::Rust => ant::to_rust(ps, name, [&trees[0], &trees[1]]),
-        }
-        .map_err(cannot)?;
-        return Ok(Exported { text, contest_c: lang == Lang::C });
+        return match exporter.export(ps, simplified.as_ref(), lang, origin, name) {
+            Ok(player) => Ok(Exported { text: player.text, warnings: player.warnings }),
+            Err(Refusal::NotAPlayer(d)) => Err(d),
+            Err(Refusal::Untranslatable(problems)) => Err(cannot(problems)),
+        };
     }
     let simplified: Vec<(String, Tree, crate::lang::TypeId)>;
     let funcs: Vec<(String, Body)> = match &program {
@@ -129,7 +127,7 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
     };
     let what = format!("`{name}` of `{origin}`");
     let text = features::to_source(ps, lang, &what, &funcs).map_err(cannot)?;
-    Ok(Exported { text, contest_c: false })
+    Ok(Exported { text, warnings: Vec::new() })
 }
 
 /// The program `name`, or a diagnostic with a suggestion.
@@ -156,18 +154,24 @@ fn find<'m>(m: &'m Module, origin: &str, name: &str) -> Result<Program<'m>, Diag
         .with_help(help))
 }
 
-/// An ant's trees `[straight, diagonal]`, simplified, or why it is no ant.
-fn ant_trees(ps: &PrimSet, ind: &Individual, origin: &str) -> Result<[Tree; 2], Diagnostic> {
-    let mut out = [Tree::default(), Tree::default()];
-    for (slot, tree) in crate::games::antwars::gp_ant::TREES.iter().zip(out.iter_mut()) {
-        let Some(t) = ind.trees.iter().find(|t| t.name == *slot) else {
-            return Err(Diagnostic::error(
-                "stratagem::export::ant",
-                format!("ant `{}` of `{origin}` has no `{slot}` tree", ind.name),
-            )
-            .with_help("an ant has two trees: `straight` (N, E, S, W) and `diagonal` (NE, SE, SW, NW)"));
-        };
-        *tree = simplify(ps, &t.tree, t.ty);
+/// `ind` with its trees simplified, as a game's player exporter reads it.
+fn simplified(ps: &PrimSet, ind: &Individual) -> Individual {
+    let trees = ind
+        .trees
+        .iter()
+        .map(|t| NamedTree { name: t.name.clone(), ty: t.ty, tree: simplify(ps, &t.tree, t.ty) })
+        .collect();
+    Individual { trees, ..ind.clone() }
+}
+
+/// The shipped primsets whose natives are written out, "a, b and c": those
+/// of the games that export whole players.
+fn player_primsets() -> String {
+    let names: Vec<&str> =
+        registry::GAMES.iter().filter(|e| e.player_exporter().is_some()).flat_map(|e| e.primsets()).collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "no".to_owned(),
     }
-    Ok(out)
 }

@@ -256,8 +256,8 @@ impl<S> Binding<S> {
     }
 
     /// Binds `ps` to terminals and natives over some state `S` of `game`
-    /// other than its positions: an Ant Wars tree reads the ant's view and
-    /// memory ([`crate::games::antwars::sight`]), not the board.
+    /// other than its positions: a game whose players see only part of the
+    /// board evaluates what a player sees and remembers, not the board.
     pub fn from_defs(
         ps: &PrimSet,
         game: &str,

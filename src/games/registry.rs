@@ -33,6 +33,7 @@ use super::freecell::FreeCell;
 use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
 use super::rushhour::RushHour;
+use crate::codegen::player::PlayerExporter;
 use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
 
 /// The domain of every GDL game's primset (`gdl`): a program over it binds
@@ -164,6 +165,12 @@ pub static GAMES: [Entry; 6] = [
 /// The names of every game.
 pub fn names() -> impl Iterator<Item = &'static str> + Clone {
     GAMES.iter().map(|e| e.name)
+}
+
+/// The first built-in game whose primsets declare `(domain DOMAIN)` (variants
+/// of one game share their domain and what they offer programs).
+pub fn by_domain(domain: &str) -> Option<&'static Entry> {
+    GAMES.iter().find(|e| e.domain == domain)
 }
 
 /// A game name that names no game, or a GDL file that does not load.
@@ -459,6 +466,16 @@ impl Entry {
         }
     }
 
+    /// How this game writes an individual of its primsets out as a whole
+    /// player program (`stratagem export --format c|rust`); `None` for a
+    /// game whose programs export as functions over their features.
+    pub fn player_exporter(&self) -> Option<&'static dyn PlayerExporter> {
+        match self.engine {
+            Engine::AntWars => Some(&super::antwars::export::ContestPlayers),
+            _ => None,
+        }
+    }
+
     /// Whether this game is of `kind`, as `request` needs.
     pub fn serves(&self, kind: Kind, request: &str) -> Result<(), Unsupported> {
         if self.kind == kind { Ok(()) } else { Err(self.unsupported(kind, request)) }
@@ -597,5 +614,14 @@ mod tests {
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
         assert_eq!(GAMES[5].primsets(), ["antwars", "antwars-humant"], "bound to ant sights (view and memory)");
+    }
+
+    #[test]
+    fn domains_find_their_games_and_only_ant_wars_exports_whole_players() {
+        assert_eq!(by_domain("morris").map(|e| e.name), Some("morris"), "the first of the variants");
+        assert_eq!(by_domain("antwars").map(|e| e.name), Some("antwars"));
+        assert!(by_domain("chess").is_none());
+        let exporters: Vec<&str> = GAMES.iter().filter(|e| e.player_exporter().is_some()).map(|e| e.name).collect();
+        assert_eq!(exporters, ["antwars"], "the other games' programs export as functions over features");
     }
 }

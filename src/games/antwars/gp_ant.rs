@@ -16,8 +16,9 @@
 use std::fmt;
 use std::path::Path;
 
+use super::domain::bind;
 use super::memory::AntMemory;
-use super::sight::{AntSight, AreaFn, AreaTable, FOOD_HOPE, Frame, STATE_FEATURES, bind, food_hopes};
+use super::sight::{AntSight, AreaFn, AreaTable, FOOD_HOPE, Frame, STATE_FEATURES, food_hopes};
 use super::{Dir, View};
 use crate::eval::interp::Interp;
 use crate::eval::jit::{BatchFn, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};

@@ -21,6 +21,10 @@
 //! memory is read back from B (B = DECAY^age). Food in view is certain, but
 //! when the opponent is in view and can reach it before the ant, it is worth
 //! [`RACE_LOST`] of a piece.
+//!
+//! Exported ants (`export.rs`) compute these natives from their own C and
+//! Rust text (`humant_code.rs`), which tests/export.rs checks against this
+//! module bit for bit: a change here is a change there.
 
 use super::memory::DECAY;
 use super::sight::AntSight;
@@ -43,9 +47,9 @@ pub const RACE_LOST: f64 = 0.25;
 /// king distance from the cell ahead.
 pub const PULL: f64 = 0.75;
 /// At most this many pieces of food enter a plan (the nearest).
-const MAX_PLANNED: usize = 16;
+pub(super) const MAX_PLANNED: usize = 16;
 /// A distance beyond any on the board (the largest king distance is 5).
-const FAR: u32 = 6;
+pub(super) const FAR: u32 = 6;
 
 /// The king distance between every two cells of the torus.
 static DISTANCE: [[u8; CELLS]; CELLS] = {

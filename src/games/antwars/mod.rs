@@ -18,9 +18,11 @@
 
 pub mod area;
 pub mod c_player;
-mod domain;
+pub mod domain;
+pub mod export;
 pub mod gp_ant;
 pub mod humant;
+mod humant_code;
 pub mod memory;
 pub mod players;
 pub mod sight;

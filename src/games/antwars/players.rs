@@ -14,8 +14,8 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::c_player::{CPlayer, CSource};
+use super::domain::bind;
 use super::gp_ant::{AntProgram, GpAnt, TREES};
-use super::sight::bind;
 use super::{AntWars, Board, Dir, SIZE, View};
 use crate::diagnostic::did_you_mean;
 use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};

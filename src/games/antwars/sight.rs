@@ -1,6 +1,7 @@
 //! What a tree of the `antwars` primset evaluates: an ant's view and memory
 //! seen in one orientation (seeds/003, section 3, tables 1–2), and the Rust
-//! side of the primset's terminals and functions.
+//! side of the primset's terminals and functions (bound, with the humants', in
+//! `domain.rs`).
 //!
 //! BrilliAnt presents the board to its trees rotated by a multiple of 90° so
 //! that the direction being scored points "ahead" (north in the tree's
@@ -15,11 +16,10 @@
 
 use super::area::Area;
 use super::memory::AntMemory;
-use super::{AntWars, N_FOOD, View, WINDOW_RELATIVE, relative_cell, relative_index, to_relative};
-use crate::diagnostic::Diagnostic;
+use super::{N_FOOD, View, WINDOW_RELATIVE, relative_cell, relative_index, to_relative};
 use crate::games::Player;
-use crate::games::domain::{Binding, Compute, FeatureDef, NativeCall, NativeDef, NativeFn};
-use crate::lang::{Base, PrimSet, Value};
+use crate::games::domain::{Compute, FeatureDef, NativeCall, NativeDef, NativeFn};
+use crate::lang::{Base, Value};
 
 /// An ant's view and memory in one orientation.
 #[derive(Clone, Debug)]
@@ -439,22 +439,6 @@ pub fn natives() -> Vec<NativeDef<AntSight>> {
     ]
 }
 
-/// Binds a primset of domain `antwars` to ant sights: trees of ants read
-/// their view and memory, never the board.
-pub fn bind(ps: &PrimSet) -> Result<Binding<AntSight>, Vec<Diagnostic>> {
-    // The humants' primset (antwars-humant) adds its own (humant.rs).
-    let features = features().into_iter().chain(super::humant::features()).collect();
-    let natives = natives().into_iter().chain(super::humant::natives()).collect();
-    Binding::from_defs(ps, "antwars", "antwars", features, natives)
-}
-
-impl AntWars {
-    /// [`bind`], for callers that hold the game.
-    pub fn bind_sight(&self, ps: &PrimSet) -> Result<Binding<AntSight>, Vec<Diagnostic>> {
-        bind(ps)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -532,7 +516,7 @@ mod tests {
         use crate::eval::interp::Interp;
         use crate::games::domain::PositionContext;
         let ps = crate::lang::library::load_primset("antwars").expect("antwars primset");
-        assert!(bind(&ps).is_ok());
+        assert!(crate::games::antwars::domain::bind(&ps).is_ok());
         // A 1×1 area one cell ahead.
         let ahead = Area::encode(1, 1, -1, 0);
         let mut loader = crate::lang::Loader::new();
@@ -547,7 +531,7 @@ mod tests {
         assert!(loader.diags.is_empty(), "{}", loader.sources.render_plain(&loader.diags));
         let ind = &loader.module.individuals[0];
         let ps = loader.module.primset(ind.primset);
-        let binding = bind(ps).expect("binds");
+        let binding = crate::games::antwars::domain::bind(ps).expect("binds");
         let tree = &ind.trees[0].tree;
         let mut s = sight(cell(5, 5), &[cell(4, 5), cell(3, 6)], None);
         let mut value = |turns| {

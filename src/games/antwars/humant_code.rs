@@ -1,8 +1,17 @@
-//! The humants' natives (src/games/antwars/humant.rs) as C and Rust source
-//! for exported ants (src/export/ant.rs): the pieces an ant's trees need,
-//! each written with the operations that module performs, in its order.
+//! The humants' natives ([`super::humant`]) as C and Rust source for
+//! exported ants (`export.rs`): the pieces an ant's trees need, each
+//! written with the operations that module performs, in its order.
+//!
+//! This is the planner and the pulls a second time, as text: the exported
+//! players scan the 121 cells where `humant.rs` walks bit sets and tables,
+//! so the text is not generated from that code. What ties the two: the
+//! constants written into the text are checked against `humant.rs`'s (the
+//! tests below), and tests/export.rs compiles the exported C and Rust of
+//! the humants and of ants reading every native and compares their values
+//! with the `gp:` player's, bit for bit, on 1,000 boards. A change to one
+//! is a change to the other.
 
-/// A piece of the humants' code (src/games/antwars/humant.rs) the emitted
+/// A piece of the humants' code (`humant.rs`) the emitted
 /// player needs, in the order it is written: each after what it calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Part {
@@ -46,7 +55,7 @@ impl Part {
 /// The C of a part of the humants' code (`WEIGHT` stands for the planner's
 /// weight of a piece of food; `Q_PARAM` for its discount parameter, if any,
 /// and `Q_VALUE` for the discount). Every double operation is the one
-/// src/games/antwars/humant.rs does, in its order.
+/// `humant.rs` does, in its order.
 pub(super) fn c_part(part: Part) -> &'static str {
     match part {
         Part::Distance => {
@@ -91,7 +100,7 @@ pub(super) fn c_part(part: Part) -> &'static str {
 }
 
 /// The Rust of a part of the humants' code: the methods of `Ant`, written
-/// with the calls src/games/antwars/humant.rs makes (`powi`, `powf`, `ln`,
+/// with the calls `humant.rs` makes (`powi`, `powf`, `ln`,
 /// `f64::max`; `Q_PARAM` and `Q_VALUE` as in [`c_part`]).
 pub(super) fn rust_part(part: Part) -> &'static str {
     match part {
@@ -220,3 +229,68 @@ const RUST_NEW_CELLS: &str = r#"    fn new_cells(&self) -> f64 {
     }
 
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::antwars::humant::{FAR, HORIZON, MAX_PLANNED};
+    use crate::games::antwars::memory::DECAY;
+    use crate::games::antwars::{CELLS, MOVES_PER_ANT, REACH, START};
+
+    /// Every piece's C and Rust, in the order they are written.
+    fn all(code: fn(Part) -> &'static str) -> String {
+        use Part::*;
+        [Distance, Enemy, EnemyDist, Powi, Survival, Plan, FoodPull, UnseenPull, UnseenPullRival, NewCells]
+            .map(code)
+            .concat()
+    }
+
+    #[test]
+    fn the_constants_written_out_are_the_planners() {
+        // The constants the text has as literals, as humant.rs, memory.rs
+        // and the rules define them (the bits of the whole computation are
+        // tests/export.rs's).
+        let (c, rust) = (all(c_part), all(rust_part));
+        let (moves, [one, two]) = (MOVES_PER_ANT, START);
+        for piece in [
+            format!("Tc[{MAX_PLANNED}],Tr[{MAX_PLANNED}]"),
+            format!("Tw[{MAX_PLANNED}],Tl,Td[{HORIZON}]"),
+            format!("Th={moves}-(int)T;if(Th>{HORIZON})Th={HORIZON};"),
+            format!("for(d=1;d<{HORIZON};d++)"),
+            format!("Tn<{MAX_PLANNED}&&"),
+            format!("Tr[Tn++]=o<0?{FAR}:Z(o,c)"),
+            format!("return e<0?{FAR}:"),
+            format!("log({DECAY:?})"),
+            format!("O=={one}?{two}:O=={two}?{one}:-1"),
+            format!("r={REACH}.0+s*T"),
+            format!("Z(a,c)<{}", REACH + 1),
+            format!("for(c=0;c<{CELLS};c++)"),
+        ] {
+            assert!(c.contains(&piece), "the C lacks {piece}");
+        }
+        for piece in [
+            format!("({moves}.0 - self.t).min({HORIZON}.0)"),
+            format!("targets.len() < {MAX_PLANNED}"),
+            format!("enemy.map_or({FAR}, |e|"),
+            format!("self.enemy().map_or({FAR}, |e|"),
+            format!("[1.0f64; {HORIZON}]"),
+            format!("for t in 1..{HORIZON}"),
+            format!("{DECAY:?}f64.ln()"),
+            format!("Some({one}) => Some({two}),\n            Some({two}) => Some({one}),"),
+            format!("{REACH}.0 + spread * self.t"),
+            format!("Ant::dist(a, c) < {}", REACH + 1),
+            format!("(0..{CELLS})"),
+        ] {
+            assert!(rust.contains(&piece), "the Rust lacks {piece}");
+        }
+    }
+
+    #[test]
+    fn each_part_is_written_after_what_it_calls() {
+        use Part::*;
+        for part in [Distance, Enemy, EnemyDist, Powi, Survival, Plan, FoodPull, UnseenPull, UnseenPullRival, NewCells]
+        {
+            assert!(part.needs().iter().all(|&n| n < part), "{part:?}");
+        }
+    }
+}

@@ -1,37 +1,37 @@
-//! Ants of the `antwars` and `antwars-humant` primsets as contest players:
-//! one ANSI-C file with `int Move(int grid[11][11], int row, int column)`
-//! and `void Reset(void)`, or one Rust file with `pub struct Ant`, each doing
-//! what the `gp:FILE:NAME` player does (src/games/antwars/gp_ant.rs), bit
-//! for bit:
+//! Ants of the `antwars` and `antwars-humant` primsets as contest players,
+//! Ant Wars' [`PlayerExporter`] (`stratagem export --format c|rust` of an
+//! individual of a primset of domain `antwars`, through the registry): one
+//! ANSI-C file with `int Move(int grid[11][11], int row, int column)` and
+//! `void Reset(void)`, or one Rust file with `pub struct Ant`, each doing
+//! what the `gp:FILE:NAME` player does (`gp_ant.rs`), bit for bit:
 //!
-//! - before each move, the memory update (src/games/antwars/memory.rs): F
-//!   and B overwritten inside the 5×5 view (the grid's cells that are not
-//!   −1), B × 0.9 outside, the ant's cell visited;
+//! - before each move, the memory update (`memory.rs`): F and B overwritten
+//!   inside the 5×5 view (the grid's cells that are not −1), B × 0.9
+//!   outside, the ant's cell visited;
 //! - the straight tree at quarter turns 0–3, the diagonal tree likewise, in
 //!   the contest's order; the highest value wins, ties to the earlier
 //!   direction, NaN never (the running best starts at −∞);
 //! - tree-frame offsets turned clockwise K times, (dr, dc) → (dc, −dr), as
 //!   `AntSight::board_offset`; areas decoded at export time (the genotype →
-//!   phenotype mapping of src/games/antwars/area.rs) to their top-left
-//!   offset and dimensions, cells summed row by row from +0.0 as the natives
-//!   sum them;
+//!   phenotype mapping of `area.rs`) to their top-left offset and
+//!   dimensions, cells summed row by row from +0.0 as the natives sum them;
 //! - every double operation rounded on its own: the C turns off the
-//!   compiler's contraction into fused multiply-adds
-//!   ([`super::expr::C_NO_CONTRACTION`]);
+//!   compiler's contraction into fused multiply-adds ([`C_NO_CONTRACTION`]);
 //! - terminals from what the player counts itself: TimeLeft = 35 − the
 //!   calls since `Reset`, Points = the moves that stepped onto a cell its
 //!   view showed food on (food cannot vanish between the view and the move),
 //!   PointsLeft = 15 − Points, FoodHope read from the grid;
-//! - the natives of the `antwars-humant` primset (src/games/antwars/humant.rs)
-//!   as that module computes them ([`Part`]): king distances on the torus,
-//!   the opponent where the grid shows it (2), sums over the cells 0–120 in
-//!   order from +0.0, `fall`^d by compiler-rt's `__powidf2` (the order of
-//!   multiplications Rust's `powi` has), survival by the C library's `pow`
-//!   and `log` (which Rust's `powf` and `ln` call on Linux), the planner's
-//!   targets in its order (by distance, then cell) and its depth-first
-//!   search, the running maximum ignoring NaN as `f64::max` does. The C
-//!   calls `pow` and `log` only for survival (PlanHope, PlanHopeDiscount,
-//!   FoodPull, FoodKnown), and includes <math.h> only then;
+//! - the natives of the `antwars-humant` primset (`humant.rs`) as that
+//!   module computes them (`Part`, whose C and Rust text is
+//!   `humant_code.rs`): king distances on the torus, the opponent where the
+//!   grid shows it (2), sums over the cells 0–120 in order from +0.0,
+//!   `fall`^d by compiler-rt's `__powidf2` (the order of multiplications
+//!   Rust's `powi` has), survival by the C library's `pow` and `log` (which
+//!   Rust's `powf` and `ln` call on Linux), the planner's targets in its
+//!   order (by distance, then cell) and its depth-first search, the running
+//!   maximum ignoring NaN as `f64::max` does. The C calls `pow` and `log`
+//!   only for survival (PlanHope, PlanHopeDiscount, FoodPull, FoodKnown),
+//!   and includes <math.h> only then;
 //! - PlanHopeDiscount's per-move discount as the planner's last argument,
 //!   multiplied up from 1.0 as humant.rs does (PlanFood and PlanHope pass
 //!   0.9), and the planner written with it only when an ant reads
@@ -45,14 +45,84 @@
 //!
 //! Only the natives and terminals the trees use are emitted: an ant of the
 //! antwars primset's primitives exports as it did before the humants'.
+//!
+//! What an ant is, and the contest's limits, are checked here: an individual
+//! with a `straight` and a `diagonal` tree (else a diagnostic), and a C
+//! player over the contest's 5,000 bytes comes with a warning.
 
 use std::collections::BTreeSet;
 
-use super::expr::{Emitter, Lang, Leaves, constant};
+use super::area::Area;
+use super::gp_ant::TREES;
+use super::humant::{PLAN_DISCOUNT, SURVIVAL};
 use super::humant_code::{Part, c_part, rust_part};
-use crate::games::antwars::area::Area;
-use crate::games::antwars::humant::{PLAN_DISCOUNT, SURVIVAL};
-use crate::lang::{Base, Node, PrimSet, Primitive, Tree, Value};
+use crate::codegen::expr::{C_NO_CONTRACTION, Emitter, Lang, Leaves, constant};
+use crate::codegen::player::{PlayerExporter, PlayerSource, Refusal};
+use crate::diagnostic::Diagnostic;
+use crate::lang::{Base, Individual, Node, PrimSet, Primitive, Tree, Value};
+
+/// The contest's limit on a player's source ("under 5 kB", read as 5,000
+/// bytes), which a C export over it is warned against.
+pub const CONTEST_SIZE: usize = 5000;
+
+/// Ant Wars' exporter: ants as contest players ([`to_c`], [`to_rust`]).
+pub struct ContestPlayers;
+
+impl PlayerExporter for ContestPlayers {
+    fn export(
+        &self,
+        ps: &PrimSet,
+        individual: Option<&Individual>,
+        lang: Lang,
+        origin: &str,
+        name: &str,
+    ) -> Result<PlayerSource, Refusal> {
+        let Some(ind) = individual else {
+            return Err(Refusal::NotAPlayer(Diagnostic::error(
+                "stratagem::export::ant",
+                format!("`{name}` of `{origin}` is not an individual: an ant is an individual of two trees"),
+            )));
+        };
+        let [straight, diagonal] = ant_trees(ind, origin).map_err(Refusal::NotAPlayer)?;
+        let text = match lang {
+            Lang::C => to_c(ps, name, [straight, diagonal]),
+            Lang::Rust => to_rust(ps, name, [straight, diagonal]),
+        }
+        .map_err(Refusal::Untranslatable)?;
+        let mut warnings = Vec::new();
+        if lang == Lang::C && text.len() > CONTEST_SIZE {
+            warnings.push(size_warning(name, text.len()));
+        }
+        Ok(PlayerSource { text, warnings })
+    }
+}
+
+/// An ant's trees `[straight, diagonal]` (simplified by the caller), or why
+/// it is no ant.
+fn ant_trees<'a>(ind: &'a Individual, origin: &str) -> Result<[&'a Tree; 2], Diagnostic> {
+    let tree = |slot: &str| {
+        ind.trees.iter().find(|t| t.name == slot).map(|t| &t.tree).ok_or_else(|| {
+            Diagnostic::error(
+                "stratagem::export::ant",
+                format!("ant `{}` of `{origin}` has no `{slot}` tree", ind.name),
+            )
+            .with_help("an ant has two trees: `straight` (N, E, S, W) and `diagonal` (NE, SE, SW, NW)")
+        })
+    };
+    Ok([tree(TREES[0])?, tree(TREES[1])?])
+}
+
+/// The warning of a C player of `len` bytes, over the contest's limit.
+fn size_warning(name: &str, len: usize) -> Diagnostic {
+    Diagnostic::warning(
+        "stratagem::export::size",
+        format!("the C player of `{name}` is {len} bytes, over the contest's limit of {CONTEST_SIZE} bytes per ant"),
+    )
+    .with_help(
+        "it is written all the same and plays as the ant does; the GECCO 2007 contest accepted \
+         only players under 5 kB (smaller trees, or the ant simplified by hand, fit)",
+    )
+}
 
 /// The area natives, by the kind number the emitted area function uses.
 const NATIVES: [&str; 6] = ["IsFood", "IsEnemy", "NFood", "NEmpty", "NVisited", "NUnseen"];
@@ -288,7 +358,7 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
         env!("CARGO_PKG_VERSION"),
         ps.name
     );
-    s.push_str(super::expr::C_NO_CONTRACTION);
+    s.push_str(C_NO_CONTRACTION);
     if t.helpers.contains("fabs") || t.parts.contains(&Part::Survival) {
         s.push_str("#include <math.h>\n");
     }
