@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use rand::RngExt;
 
 use super::cca::points;
-use super::cca_run::CcaGame;
+use super::cca_game::CcaGame;
 use super::genome::{Genome, Representation};
 use crate::games::domain::Binding;
 use crate::games::{Game, Player, Role, Turn};

@@ -25,9 +25,21 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::{GenerationStats, MonitorStats};
 use super::finalists::{FinalRound, Finalist};
-use crate::diagnostic::FileId;
+use crate::diagnostic::{Diagnostic, FileId};
 use crate::limits::Limit;
 use crate::syntax::read;
+
+/// The error of a run's file operation: what it could not do to `path`, and why.
+pub fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> Vec<Diagnostic> {
+    vec![Diagnostic::error("stratagem::evolve::io", format!("cannot {what} `{}`: {e}", path.display()))]
+}
+
+/// Reads a text file of a run (a checkpoint, a log, a summary) within the
+/// `input-size` limit ([`crate::files::read_limited`]).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = crate::files::read_limited(path, Limit::InputSize)?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
+}
 
 /// One line of log.jsonl.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
