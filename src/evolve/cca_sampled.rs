@@ -1,6 +1,6 @@
 //! Covering coevolution on GDL games that are not two players taking turns
 //! (simultaneous moves, as seeds/004's Blocker and Double Tic-Tac-Toe, or
-//! more than two roles): the games of `cca_run.rs` played by the sampled
+//! more than two roles): the games of `cca_generation.rs` played by the sampled
 //! search of `search::sampled`, each member's evaluator searching for its
 //! own role, the other roles' moves at a simultaneous turn sampled.
 //!

@@ -250,7 +250,7 @@ where
                 // Scored with the problem population in `openings::Coevolution`;
                 // puzzles are refused before any run.
                 FitnessPart::Hillis(_) | FitnessPart::Solve(_) => {}
-                // Scored per role in `cca_run.rs`, which runs it alone.
+                // Scored per role in `cca_generation.rs`, which runs it alone.
                 FitnessPart::Cca(_) => {}
                 FitnessPart::RoundRobin => {
                     for o in (0..n).filter(|&o| o != i) {
