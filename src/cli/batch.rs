@@ -43,7 +43,7 @@ pub fn run(args: &BatchArgs) -> Outcome {
     used.dedup();
     let rows = bind(&table, &ps, &used, Span::new(0, 0), trees_file).map_err(|d| Failure::new(sources.clone(), d))?;
 
-    let run = run_batch(&ps, &trees, &rows, args.engine.into(), args.repeat);
+    let run = run_batch(&ps, &trees, &rows, args.engine, args.repeat);
     let (n_fallback, fallbacks) = &run.fallbacks;
     if *n_fallback > 0 {
         super::report_fallbacks(*n_fallback, fallbacks);

@@ -45,7 +45,7 @@ pub fn run(args: &EvalArgs) -> Outcome {
         Program::Weights(w) => RunProgram::Weights(w),
         Program::Network(n) => RunProgram::Network(n),
     };
-    let result = run_program(args.engine.into(), ps, &run_prog, &rows);
+    let result = run_program(args.engine, ps, &run_prog, &rows);
     if !result.fallbacks.is_empty() {
         super::report_fallbacks(result.fallbacks.len(), &result.fallbacks);
     }

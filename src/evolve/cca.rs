@@ -1,7 +1,7 @@
 //! Rosin's covering competitive algorithm (CCA) over the roles of a game,
 //! as seeds/004 (Reisinger et al.) describes it for `nnrg.hazel`. The
 //! bookkeeping is here, apart from any game, so it is tested on small
-//! hand-made cases; `cca_run.rs` plays the games and breeds.
+//! hand-made cases; `cca_generation.rs` plays the games and breeds.
 //!
 //! Each role keeps a ranked teacher set: the members that once beat every
 //! teacher of the other roles, in the order they joined (rank 1 the first,

@@ -18,6 +18,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::cca_plot::{Axes, RoleLine, role_lines};
 use super::cca_versus::{VERSUS_RANDOM, VersusRandom};
+use super::output::read_text;
 
 /// What the report reads of one run.
 pub struct Run {
@@ -58,7 +59,7 @@ impl Run {
     pub fn read(dir: &Path) -> Result<Run, String> {
         let read = |name: &str| {
             let path = dir.join(name);
-            std::fs::read_to_string(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
+            read_text(&path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))
         };
         let summary: SummaryFile = serde_json::from_str(&read(super::cca_run::SUMMARY)?).map_err(|e| {
             format!(
@@ -79,7 +80,7 @@ impl Run {
                 return Err(format!("`{}`: its log and summary name different roles", dir.display()));
             }
         }
-        let versus = match std::fs::read_to_string(dir.join(VERSUS_RANDOM)) {
+        let versus = match read_text(&dir.join(VERSUS_RANDOM)) {
             Ok(text) => {
                 Some(serde_json::from_str(&text).map_err(|e| format!("`{}`: {e}", dir.join(VERSUS_RANDOM).display()))?)
             }

@@ -1,102 +1,55 @@
-//! Running covering competitive coevolution (`(fitness (cca ...))`, the
-//! bookkeeping in `cca.rs`): one population per role of a game of two or
-//! more roles, each bred by its own engine (NEAT for networks) from fitness
-//! scored here, the log of teacher sets and disengagement, the plot of
-//! teacher-set sizes (the paper's figure 3) and a champion per role. The
-//! games are a [`CcaGame`]'s: α-β on two players taking turns
-//! ([`GameFitness`]), or the sampled search on other GDL games
-//! (simultaneous moves, more roles: `cca_sampled.rs`).
+//! Running covering competitive coevolution (`(fitness (cca ...))`): the
+//! generations of `cca_generation.rs` on the experiment's game, the log of
+//! teacher sets and disengagement, the plot of teacher-set sizes (the
+//! paper's figure 3), a champion per role and the measures against random
+//! evaluation (`cca_versus.rs`). The games are a [`CcaGame`]'s: α-β on two
+//! players taking turns ([`GameFitness`]), or the sampled search on other
+//! GDL games (simultaneous moves, more roles: `cca_sampled.rs`).
 //!
-//! Every game draws its randomness from a stream named by (seed, purpose,
-//! generation, role, student, ...), and each role's engine breeds from a
-//! seed of its own derived from the run's, so a seed gives the same log at
-//! any thread count. After every generation the run writes a checkpoint
-//! (checkpoint.json: each role's population, NEAT state and teachers, the
-//! dominated role, the log), then the log and plot derived from it; a
-//! `--resume` goes on from it and gives the uninterrupted run's files.
+//! Each role's engine breeds from a seed of its own derived from the
+//! run's, so a seed gives the same log at any thread count. After every
+//! generation the run writes a checkpoint (checkpoint.json: each role's
+//! population, NEAT state and teachers, the dominated role, the log), then
+//! the log and plot derived from it; a `--resume` goes on from it and gives
+//! the uninterrupted run's files.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
-use super::cca::{Teachers, beaten_in_order, cca_fitness, inductee, undominated_counts};
+use super::cca::{Teachers, undominated_counts};
+use super::cca_game::CcaGame;
+use super::cca_generation::{CcaRecord, Coevolution, Teacher};
 use super::cca_plot::{Axes, RoleLine, role_lines};
+use super::cca_sampled::SampledGames;
 use super::cca_versus::{VERSUS_RANDOM, VERSUS_RANDOM_PLOT, versus_random, versus_random_plot};
 use super::champion::write_champion;
-use super::engine::{Engine, Evaluation, Fitness, GenerationStats, State};
+use super::engine::{Engine, State};
 use super::experiment::{CcaSpec, Experiment};
 use super::game_fitness::GameFitness;
-use super::genome::Genome;
-use super::output::{self, SavedNeat};
-use super::resume::{genome_text, load_neat, parse_genome, save_neat};
-use super::run::{PrimsetImport, RunOptions, RunReport, fingerprint, io_error};
+use super::genome::{Genome, Representation};
+use super::genome_text::{genome_text, load_neat, parse_genome, save_neat};
+use super::output::{self, SavedNeat, io_error};
+use super::prepared::PreparedRun;
+use super::runner::{RunReport, Runner, unsupported};
 use crate::diagnostic::Diagnostic;
 use crate::games::Player;
-use crate::games::domain::GpGame;
-use crate::lang::{Module, PrimSet};
-use crate::rng::{GpRng, stream};
-use crate::search::alphabeta::SearchParams;
-use crate::search::players::PlayerFactory;
-use crate::syntax::Sexp;
+use crate::games::domain::{Binding, GpDomain, GpGame};
+use crate::games::registry::{GameTask, Kind, TwoPlayerTask};
+use crate::lang::PrimSet;
+use crate::rng::stream;
+use crate::search::sampled::SampledParams;
 
-/// Stream purposes of the run's games and the roles' breeding seeds.
-const TEACHER_GAME: u64 = 0xcca0;
-const BOUT: u64 = 0xcca1;
+/// Stream purpose of the roles' breeding seeds.
 const ROLE_SEED: u64 = 0xcca2;
 
 /// The plot of teacher-set sizes, beside log.jsonl.
 pub const TEACHERS_PLOT: &str = "teachers.svg";
 /// The end of the run: per role, its teachers and undominated generations.
 pub const SUMMARY: &str = "cca.json";
-
-/// A teacher: the member that joined and when.
-#[derive(Debug, Clone)]
-struct Teacher {
-    genome: Genome,
-    generation: u64,
-}
-
-/// Fitness already scored for a role's population this generation.
-struct Scored(Evaluation);
-
-impl Fitness for Scored {
-    fn evaluate(&self, _: &[Genome], _: u64, _: u64) -> Evaluation {
-        self.0.clone()
-    }
-
-    /// Never asked: covering coevolution refuses fitnessless selection.
-    fn beats(&self, _: &[Genome], _: usize, _: usize, _: &mut GpRng) -> bool {
-        false
-    }
-}
-
-/// One role in one generation, as log.jsonl records it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct RoleRecord {
-    role: String,
-    /// The teacher-set size after this generation's joining.
-    teachers: usize,
-    /// Whether the role's set is undominated after it (`cca.rs`).
-    undominated: bool,
-    /// The population index of the student that joined, if one did.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    joined: Option<usize>,
-    /// Teachers the students had to beat to cover; the most any beat.
-    to_cover: usize,
-    most_beaten: usize,
-    #[serde(flatten)]
-    stats: GenerationStats,
-}
-
-/// One line of log.jsonl.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(super) struct CcaRecord {
-    generation: u64,
-    games: u64,
-    roles: Vec<RoleRecord>,
-}
 
 #[derive(Debug, Clone, Serialize)]
 struct RoleSummary {
@@ -145,225 +98,101 @@ struct SavedRole {
     teachers: Vec<(String, u64)>,
 }
 
-/// What one student scored: teachers beaten in rank order, points from
-/// the bouts, games played.
-type StudentScore = (usize, f64, u64);
+/// Runs experiments of covering coevolution on games of two or more roles.
+pub(super) struct CcaRunner;
 
-/// What covering coevolution needs of a game: its roles and their names,
-/// the players of a population, and games between players.
-pub(super) trait CcaGame: Sync {
-    /// A member's player, shared by the games it plays.
-    type Player: Send + Sync;
+impl Runner for CcaRunner {
+    fn runs(&self, exp: &Experiment) -> bool {
+        exp.cca().is_some() && !matches!(exp.game.kind, Kind::Puzzle | Kind::Observed)
+    }
 
-    fn n_roles(&self) -> usize;
-
-    fn role_name(&self, role: Player) -> String;
-
-    /// The players of `population` (compiled together).
-    fn players(&self, population: &[Genome]) -> Vec<Self::Player>;
-
-    /// One game from the start, `seats[r]` playing role `r`; the points of
-    /// the player of `role` (see `cca::points`). Each player's streams are
-    /// named by `seed` and `tags` with 0 (for the player of `role`) or 1,
-    /// 2, … (the others, in role order) appended.
-    fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64;
-
-    /// One game from the start, `me` playing `role` with a search of
-    /// `depth` and every other role the paper's baseline: the same search
-    /// with a random evaluation (goal values at terminal states); `me`'s
-    /// points.
-    fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64;
+    fn run(&self, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {
+        let Some(spec) = run.exp.cca() else { return Err(unsupported_fitness()) };
+        if run.exp.game.kind == Kind::General {
+            return run.exp.game.run(OnSampled(run, spec));
+        }
+        run.exp.game.run_two_player("evolution by games", OnAlphaBeta(run, spec)).map_err(unsupported)?
+    }
 }
 
-/// Two players taking turns (α-β).
-impl<G: GpGame> CcaGame for GameFitness<G> {
-    type Player = PlayerFactory<G::State>;
+/// Never given: the runner runs only experiments of covering coevolution.
+fn unsupported_fitness() -> Vec<Diagnostic> {
+    vec![Diagnostic::error("stratagem::experiment::fitness", "the experiment's fitness is not covering coevolution")]
+}
 
-    fn n_roles(&self) -> usize {
-        2
+/// Two players taking turns: games by α-β.
+struct OnAlphaBeta<'a>(&'a PreparedRun, CcaSpec);
+
+impl TwoPlayerTask for OnAlphaBeta<'_> {
+    type Output = Result<RunReport, Vec<Diagnostic>>;
+    fn run<G: GpGame>(self, game: G) -> Self::Output {
+        let fitness = GameFitness::for_experiment(game, self.0.primset(), &self.0.exp)?;
+        run_cca(&fitness, self.1, self.0)
     }
+}
 
-    fn role_name(&self, role: Player) -> String {
-        self.game.role_name(role).to_owned()
-    }
+/// A game of two roles that are not played in turns (a GDL game, run
+/// through the registry): games by the sampled search (`cca_sampled.rs`).
+struct OnSampled<'a>(&'a PreparedRun, CcaSpec);
 
-    fn players(&self, population: &[Genome]) -> Vec<Self::Player> {
-        GameFitness::players(self, population)
-    }
-
-    fn bout(&self, seats: &[&Self::Player], role: Player, seed: u64, tags: &[u64]) -> f64 {
-        let r = usize::from(role);
-        self.game_from(&self.game.initial_state(), seats[r], seats[1 - r], role, seed, tags)
-    }
-
-    fn against_random(&self, me: &Self::Player, role: Player, depth: u32, seed: u64, tags: &[u64]) -> f64 {
-        let params = SearchParams { depth, ..self.player };
-        let me = match me {
-            PlayerFactory::Gp(programs, _) => PlayerFactory::Gp(programs.clone(), params),
-            PlayerFactory::Material(_) => PlayerFactory::Material(params),
-            PlayerFactory::RandomGuide(_) => PlayerFactory::RandomGuide(params),
-            PlayerFactory::Random => PlayerFactory::Random,
-            PlayerFactory::Uct(p, t) => PlayerFactory::Uct(*p, *t),
+impl GameTask for OnSampled<'_> {
+    type Output = Result<RunReport, Vec<Diagnostic>>;
+    fn run<G: GpDomain + Send + 'static>(self, game: G) -> Self::Output
+    where
+        G::State: Send + Sync + 'static,
+        G::Move: Send + Sync + 'static,
+    {
+        let OnSampled(run, spec) = self;
+        let (exp, ps) = (&run.exp, run.primset());
+        let binding = Arc::new(Binding::new(&game, ps)?);
+        let games = SampledGames {
+            game,
+            ps: Arc::new(ps.clone()),
+            binding,
+            rep: exp.representation.clone(),
+            eval_slot: exp.trees().iter().position(|(n, _)| n == "eval").unwrap_or(0),
+            params: SampledParams { depth: exp.player.depth, samples: exp.player.samples },
+            engine: exp.engine,
+            fallbacks: Mutex::new(Vec::new()),
         };
-        let baseline = PlayerFactory::RandomGuide(params);
-        self.game_from(&self.game.initial_state(), &me, &baseline, role, seed, tags)
+        run_cca(&games, spec, run)
     }
 }
 
-/// The populations (one per role) and the teacher sets between
-/// generations.
-pub(super) struct Coevolution {
-    states: Vec<State>,
-    teachers: Teachers<Teacher>,
-    /// Per role, the fittest student of the last generation played.
-    fittest: Vec<Option<Genome>>,
+/// Runs covering coevolution of the prepared run on `fitness`'s game.
+fn run_cca<F: CcaGame>(fitness: &F, spec: CcaSpec, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {
+    let (exp, opts) = (&run.exp, &run.opts);
+    check_directory(run)?;
+    let covering = Covering::new(fitness, run)?;
+    let total = exp.generations as u64;
+    let mut at = if opts.resume { covering.resume()? } else { Progress::fresh(&covering.engines) };
+    let first = at.co.states[0].generation;
+    let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
+    crate::cluster::barrier();
+    covering.derive(&at.log, &at.timing)?;
+    for generation in first..end {
+        covering.generation(spec, generation, &mut at)?;
+    }
+    if end < total {
+        let notes = vec![format!(
+            "experiment {} (seed {}): covering coevolution, {end} of {total} generations; stopped early, continue \
+             with --resume {}",
+            exp.name,
+            exp.seed,
+            opts.out.display()
+        )];
+        return Ok(RunReport { log: Vec::new(), finished: false, champion: None, already_complete: false, notes });
+    }
+    let notes = covering.finish(spec, &at)?;
+    Ok(RunReport { log: Vec::new(), finished: true, champion: None, already_complete: false, notes })
 }
 
-impl Coevolution {
-    /// Fresh populations from `engines` (one per role) and no teachers.
-    pub(super) fn new(engines: &[Engine]) -> Coevolution {
-        Coevolution {
-            states: engines.iter().map(Engine::initial).collect(),
-            teachers: Teachers::new(engines.len()),
-            fittest: vec![None; engines.len()],
-        }
-    }
-
-    /// Generation `generation`: every student's games against the other
-    /// roles' teachers and populations, the dominated role's inductee, each
-    /// role's next population; the generation's record and which roles are
-    /// undominated.
-    ///
-    /// A game has a seat per role. In a teacher's game the student and the
-    /// teacher take their roles' seats; with more than two roles, each other
-    /// seat goes to its role's top teacher, or, while the role has none, to a
-    /// member of its population drawn for the game. In a bout every other
-    /// seat goes to a member of its role's population drawn at random.
-    pub(super) fn generation<F: CcaGame>(
-        &mut self,
-        fitness: &F,
-        spec: CcaSpec,
-        engines: &[Engine],
-        seed: u64,
-        generation: u64,
-        role_names: &[String],
-    ) -> (CcaRecord, Vec<bool>) {
-        let n_roles = self.states.len();
-        let students: Vec<Vec<F::Player>> = self.states.iter().map(|s| fitness.players(&s.population)).collect();
-        let teacher_players: Vec<Vec<F::Player>> = self
-            .teachers
-            .sets
-            .iter()
-            .map(|set| {
-                let genomes: Vec<Genome> = set.iter().map(|t| t.genome.clone()).collect();
-                if genomes.is_empty() { Vec::new() } else { fitness.players(&genomes) }
-            })
-            .collect();
-        let jobs: Vec<(usize, usize)> =
-            (0..n_roles).flat_map(|r| (0..self.states[r].population.len()).map(move |i| (r, i))).collect();
-        // A student's games are a task of the generation's farm: the
-        // threads, and under MPI the ranks (src/cluster).
-        let scores: Vec<StudentScore> = crate::cluster::map(jobs.len(), |j| {
-            let (r, i) = jobs[j];
-            let opponents: Vec<(usize, usize)> = self.teachers.opponents_of(r).map(|(o, k, _)| (o, k)).collect();
-            let me = &students[r][i];
-            let mut games = 0u64;
-            let mut seats: Vec<&F::Player> = vec![me; n_roles];
-            let beaten = beaten_in_order(opponents.len(), |j| {
-                let (o, k) = opponents[j];
-                games += 1;
-                let tags = [TEACHER_GAME, generation, r as u64, i as u64, o as u64, k as u64];
-                let mut draws = stream(seed, &tags);
-                for q in 0..n_roles {
-                    seats[q] = if q == r {
-                        me
-                    } else if q == o {
-                        &teacher_players[o][k]
-                    } else if let Some(top) = teacher_players[q].last() {
-                        top
-                    } else {
-                        &students[q][draws.random_range(0..students[q].len())]
-                    };
-                }
-                fitness.bout(&seats, r as Player, seed, &tags) == 1.0
-            });
-            // Bouts against members of the other roles drawn at random.
-            let mut rng = stream(seed, &[BOUT, generation, r as u64, i as u64]);
-            let mut points = 0.0;
-            for j in 0..u64::from(spec.bouts) {
-                for q in 0..n_roles {
-                    seats[q] = if q == r { me } else { &students[q][rng.random_range(0..students[q].len())] };
-                }
-                let tags = [BOUT, generation, r as u64, i as u64, j];
-                points += fitness.bout(&seats, r as Player, seed, &tags);
-                games += 1;
-            }
-            (beaten, points, games)
-        });
-        let mut per_role: Vec<Vec<StudentScore>> = vec![Vec::new(); n_roles];
-        for (&(r, _), s) in jobs.iter().zip(&scores) {
-            per_role[r].push(*s);
-        }
-        let games: u64 = scores.iter().map(|s| s.2).sum();
-        let evals: Vec<Evaluation> = per_role
-            .iter()
-            .map(|role| Evaluation {
-                fitness: role.iter().map(|&(b, p, _)| cca_fitness(spec.alpha, b, p)).collect(),
-                games: role.iter().map(|s| s.2).sum(),
-            })
-            .collect();
-        let to_cover: Vec<usize> = (0..n_roles).map(|r| self.teachers.to_cover(r)).collect();
-        // The dominated role's fittest coverer joins its teachers.
-        let d = self.teachers.dominated;
-        let beaten: Vec<usize> = per_role[d].iter().map(|s| s.0).collect();
-        let joined = inductee(&beaten, to_cover[d], &evals[d].fitness);
-        if let Some(i) = joined {
-            self.teachers.induct(Teacher { genome: self.states[d].population[i].clone(), generation });
-        }
-        let undominated = self.teachers.undominated();
-        let mut roles = Vec::new();
-        let mut next_states = Vec::new();
-        for r in 0..n_roles {
-            let (next, stats, _) = engines[r].step(&self.states[r], &Scored(evals[r].clone()));
-            self.fittest[r] = self.states[r].population.get(stats.best_index).cloned();
-            next_states.push(next);
-            roles.push(RoleRecord {
-                role: role_names[r].clone(),
-                teachers: self.teachers.sets[r].len(),
-                undominated: undominated[r],
-                joined: joined.filter(|_| r == d),
-                to_cover: to_cover[r],
-                most_beaten: per_role[r].iter().map(|s| s.0).max().unwrap_or(0),
-                stats,
-            });
-        }
-        self.states = next_states;
-        (CcaRecord { generation, games, roles }, undominated)
-    }
-
-    /// Role `r`'s best so far: its top teacher, else the fittest student
-    /// of the last generation played.
-    pub(super) fn champion(&self, r: usize) -> Option<&Genome> {
-        self.teachers.sets.get(r)?.last().map(|t| &t.genome).or(self.fittest.get(r)?.as_ref())
-    }
-
-    /// How many teachers role `r` has.
-    pub(super) fn teachers(&self, r: usize) -> usize {
-        self.teachers.sets.get(r).map_or(0, Vec::len)
-    }
-}
-
-/// Runs covering coevolution of `exp` on `fitness`'s game.
-pub(super) fn run_cca<F: CcaGame>(
-    fitness: &F,
-    spec: CcaSpec,
-    (module, form): (&Module, &Sexp),
-    exp: &Experiment,
-    primset_import: &PrimsetImport,
-    opts: &RunOptions,
-) -> Result<RunReport, Vec<Diagnostic>> {
-    let print = fingerprint(form, exp.seed);
-    let cp_path = output::checkpoint_path(&opts.out);
+/// Refuses to resume a directory without a checkpoint, or to start afresh
+/// in one that holds a run; then makes the directory. Under MPI every rank
+/// has looked at the directory before rank 0 writes.
+fn check_directory(run: &PreparedRun) -> Result<(), Vec<Diagnostic>> {
+    let opts = &run.opts;
+    let cp_path = run.checkpoint_path();
     let log_path = opts.out.join("log.jsonl");
     if opts.resume {
         if !cp_path.exists() {
@@ -389,20 +218,115 @@ pub(super) fn run_cca<F: CcaGame>(
         ]);
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
-    // Under MPI every rank has looked at the directory before rank 0 writes.
     crate::cluster::barrier();
+    Ok(())
+}
 
-    let ps: &PrimSet = module.primset(exp.primset);
-    let rep = exp.representation.clone();
-    let roles = fitness.n_roles();
-    let role_names: Vec<String> = (0..roles).map(|r| fitness.role_name(r as Player)).collect();
-    let mut engines = Vec::new();
-    for r in 0..roles {
-        engines.push(super::run::engine_of(ps, exp, stream(exp.seed, &[ROLE_SEED, r as u64]).random())?);
+/// Where a covering run is: the populations and teachers, the log, the
+/// undominated flags and the timing lines so far.
+struct Progress {
+    co: Coevolution,
+    log: Vec<CcaRecord>,
+    flags: Vec<Vec<bool>>,
+    timing: String,
+}
+
+impl Progress {
+    fn fresh(engines: &[Engine]) -> Progress {
+        Progress { co: Coevolution::new(engines), log: Vec::new(), flags: Vec::new(), timing: String::new() }
     }
-    let total = exp.generations as u64;
-    let (mut co, mut log, mut flags, mut timing) = if opts.resume {
-        let at = cp_path.display().to_string();
+}
+
+/// A covering run on one game: what every step reads.
+struct Covering<'a, F: CcaGame> {
+    fitness: &'a F,
+    run: &'a PreparedRun,
+    ps: &'a PrimSet,
+    rep: &'a Representation,
+    role_names: Vec<String>,
+    /// One engine per role, each with its own breeding seed.
+    engines: Vec<Engine<'a>>,
+}
+
+impl<'a, F: CcaGame> Covering<'a, F> {
+    fn new(fitness: &'a F, run: &'a PreparedRun) -> Result<Covering<'a, F>, Vec<Diagnostic>> {
+        let (exp, ps) = (&run.exp, run.primset());
+        let roles = fitness.n_roles();
+        let role_names: Vec<String> = (0..roles).map(|r| fitness.role_name(r as Player)).collect();
+        let mut engines = Vec::new();
+        for r in 0..roles {
+            engines.push(exp.population_engine(ps, stream(exp.seed, &[ROLE_SEED, r as u64]).random())?);
+        }
+        Ok(Covering { fitness, run, ps, rep: &exp.representation, role_names, engines })
+    }
+
+    fn roles(&self) -> usize {
+        self.role_names.len()
+    }
+
+    /// Rewrites the log, the timing and the plot derived from the checkpoint.
+    fn derive(&self, log: &[CcaRecord], timing: &str) -> Result<(), Vec<Diagnostic>> {
+        let out = &self.run.opts.out;
+        write_log(out, log, timing)?;
+        let plot = out.join(TEACHERS_PLOT);
+        let svg = teachers_plot(&self.run.exp.name, &self.role_names, log).map_err(|e| io_error("draw", &plot, e))?;
+        output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
+        Ok(())
+    }
+
+    /// Generation `generation`, then the checkpoint and the files derived from it.
+    fn generation(&self, spec: CcaSpec, generation: u64, at: &mut Progress) -> Result<(), Vec<Diagnostic>> {
+        let seed = self.run.exp.seed;
+        let clock = Instant::now();
+        let (record, undominated) =
+            at.co.generation(self.fitness, spec, &self.engines, seed, generation, &self.role_names);
+        at.flags.push(undominated);
+        at.log.push(record);
+        let seconds = clock.elapsed().as_secs_f64();
+        let games = at.log.last().map_or(0, |r| r.games);
+        at.timing.push_str(&format!("{{\"generation\":{generation},\"seconds\":{seconds:.3},\"games\":{games}}}\n"));
+        let cp = self.checkpoint(generation + 1, at);
+        let text = serde_json::to_string(&cp).map_err(|e| io_error("write", &self.run.checkpoint_path(), e))?;
+        self.run.write_checkpoint(&text)?;
+        self.derive(&at.log, &at.timing)
+    }
+
+    /// The checkpoint of the run at `at`, at the start of generation `generation`.
+    fn checkpoint(&self, generation: u64, at: &Progress) -> CcaCheckpoint {
+        let (ps, rep, co) = (self.ps, self.rep, &at.co);
+        CcaCheckpoint {
+            cca_format: FORMAT,
+            experiment: self.run.fingerprint.clone(),
+            seed: self.run.exp.seed,
+            generation,
+            dominated: co.teachers.dominated,
+            roles: (0..self.roles())
+                .map(|r| SavedRole {
+                    population: co.states[r]
+                        .population
+                        .iter()
+                        .enumerate()
+                        .map(|(i, g)| genome_text(g, &format!("g{i}"), ps, rep))
+                        .collect(),
+                    neat: co.states[r].neat.as_ref().map(|n| save_neat(n, ps, rep)),
+                    teachers: co.teachers.sets[r]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, t)| (genome_text(&t.genome, &format!("t{k}"), ps, rep), t.generation))
+                        .collect(),
+                })
+                .collect(),
+            log: at.log.clone(),
+            flags: at.flags.clone(),
+            timing: at.timing.clone(),
+        }
+    }
+
+    /// The run as its checkpoint left it, refused unless it is a state of
+    /// this very run.
+    fn resume(&self) -> Result<Progress, Vec<Diagnostic>> {
+        let exp = &self.run.exp;
+        let at = self.run.checkpoint_path().display().to_string();
         let refuse = |message: String| {
             vec![
                 Diagnostic::error(
@@ -412,169 +336,143 @@ pub(super) fn run_cca<F: CcaGame>(
                 .with_help("resume with the same experiment file and seed, or start afresh in another --out directory"),
             ]
         };
-        let text = std::fs::read_to_string(&cp_path).map_err(|e| io_error("read", &cp_path, e))?;
+        let text = self.run.read_checkpoint()?;
         let cp: CcaCheckpoint = serde_json::from_str(&text)
             .map_err(|e| refuse(format!("is not a checkpoint of covering coevolution ({e})")))?;
-        if cp.cca_format != FORMAT || cp.experiment != print || cp.seed != exp.seed {
+        if cp.cca_format != FORMAT || cp.experiment != self.run.fingerprint || cp.seed != exp.seed {
             return Err(refuse("was written by another experiment, seed or version".into()));
         }
         let generation = cp.generation;
-        let consistent = generation <= total
-            && cp.roles.len() == roles
-            && cp.dominated < roles
+        let consistent = generation <= exp.generations as u64
+            && cp.roles.len() == self.roles()
+            && cp.dominated < self.roles()
             && cp.log.len() as u64 == generation
             && cp.flags.len() as u64 == generation
             && cp.roles.iter().all(|r| r.population.len() == exp.population);
         if !consistent {
             return Err(refuse("does not fit the experiment (generations, roles or population)".into()));
         }
-        let parse = |what: &str, t: &str| {
-            parse_genome(ps, exp.primset, &rep, t).map_err(|e| refuse(format!("holds {what} that does not check: {e}")))
-        };
         let mut states = Vec::new();
         let mut sets = Vec::new();
         for (r, role) in cp.roles.into_iter().enumerate() {
-            let population = role
-                .population
-                .iter()
-                .enumerate()
-                .map(|(i, t)| parse(&format!("a program (role {r}, member {i})"), t))
-                .collect::<Result<Vec<_>, _>>()?;
-            let neat = match (&rep, role.neat) {
-                (super::genome::Representation::Network(_), Some(saved)) => Some(
-                    load_neat(saved, |t| parse_genome(ps, exp.primset, &rep, t))
-                        .map_err(|e| refuse(format!("holds {e}")))?,
-                ),
-                (super::genome::Representation::Network(_), None) | (_, Some(_)) => {
-                    return Err(refuse("holds species that do not fit what the experiment evolves".into()));
-                }
-                (_, None) => None,
-            };
-            states.push(State { generation, population, neat });
-            let set = role
-                .teachers
-                .iter()
-                .map(|(t, g)| {
-                    parse(&format!("a teacher (role {r})"), t).map(|genome| Teacher { genome, generation: *g })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let (state, set) = self.read_role(r, role, generation).map_err(refuse)?;
+            states.push(state);
             sets.push(set);
         }
-        let co =
-            Coevolution { states, teachers: Teachers { sets, dominated: cp.dominated }, fittest: vec![None; roles] };
-        (co, cp.log, cp.flags, cp.timing)
-    } else {
-        (Coevolution::new(&engines), Vec::new(), Vec::new(), String::new())
-    };
-    let seed = exp.seed;
-    let first = co.states[0].generation;
-    let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
-    let derive = |log: &[CcaRecord], timing: &str| -> Result<(), Vec<Diagnostic>> {
-        write_log(&opts.out, log, timing)?;
-        let plot = opts.out.join(TEACHERS_PLOT);
-        let svg = teachers_plot(&exp.name, &role_names, log).map_err(|e| io_error("draw", &plot, e))?;
-        output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
-        Ok(())
-    };
-    crate::cluster::barrier();
-    derive(&log, &timing)?;
+        let co = Coevolution::resumed(states, Teachers { sets, dominated: cp.dominated });
+        Ok(Progress { co, log: cp.log, flags: cp.flags, timing: cp.timing })
+    }
 
-    for generation in first..end {
-        let clock = Instant::now();
-        let (record, undominated) = co.generation(fitness, spec, &engines, seed, generation, &role_names);
-        flags.push(undominated);
-        log.push(record);
-        let seconds = clock.elapsed().as_secs_f64();
-        let games = log.last().map_or(0, |r| r.games);
-        timing.push_str(&format!("{{\"generation\":{generation},\"seconds\":{seconds:.3},\"games\":{games}}}\n"));
-        let cp = CcaCheckpoint {
-            cca_format: FORMAT,
-            experiment: print.clone(),
-            seed,
-            generation: generation + 1,
-            dominated: co.teachers.dominated,
+    /// Role `r`'s population and teachers as the checkpoint kept them; the
+    /// error completes "the checkpoint ...".
+    fn read_role(&self, r: usize, role: SavedRole, generation: u64) -> Result<(State, Vec<Teacher>), String> {
+        let (ps, rep, exp) = (self.ps, self.rep, &self.run.exp);
+        let parse = |what: &str, t: &str| {
+            parse_genome(ps, exp.primset, rep, t).map_err(|e| format!("holds {what} that does not check: {e}"))
+        };
+        let population = role
+            .population
+            .iter()
+            .enumerate()
+            .map(|(i, t)| parse(&format!("a program (role {r}, member {i})"), t))
+            .collect::<Result<Vec<_>, _>>()?;
+        let neat = match (rep, role.neat) {
+            (Representation::Network(_), Some(saved)) => {
+                Some(load_neat(saved, |t| parse_genome(ps, exp.primset, rep, t)).map_err(|e| format!("holds {e}"))?)
+            }
+            (Representation::Network(_), None) | (_, Some(_)) => {
+                return Err("holds species that do not fit what the experiment evolves".into());
+            }
+            (_, None) => None,
+        };
+        let set = role
+            .teachers
+            .iter()
+            .map(|(t, g)| parse(&format!("a teacher (role {r})"), t).map(|genome| Teacher { genome, generation: *g }))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((State { generation, population, neat }, set))
+    }
+
+    /// The end of the finished run: the summary, a champion per role and
+    /// the games against random evaluation; the lines that report them.
+    fn finish(&self, spec: CcaSpec, at: &Progress) -> Result<Vec<String>, Vec<Diagnostic>> {
+        let (exp, out) = (&self.run.exp, &self.run.opts.out);
+        let summary = self.summary(at);
+        let summary_path = out.join(SUMMARY);
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| io_error("write", &summary_path, e))?;
+        output::write_output(&summary_path, format!("{text}\n").as_bytes())
+            .map_err(|e| io_error("write", &summary_path, e))?;
+        let mut notes = vec![format!(
+            "experiment {} (seed {}): covering coevolution, {} generations",
+            exp.name, exp.seed, exp.generations
+        )];
+        for (r, s) in summary.roles.iter().enumerate() {
+            notes.push(self.write_role_champion(s, &at.co.teachers.sets[r])?);
+        }
+        if spec.versus_random > 0 {
+            notes.extend(self.versus_random(spec, &at.co.teachers.sets)?);
+        }
+        notes.push(format!(
+            "log: {}\nplot: {}\nsummary: {}",
+            out.join("log.jsonl").display(),
+            out.join(TEACHERS_PLOT).display(),
+            summary_path.display()
+        ));
+        Ok(notes)
+    }
+
+    /// Per role, its teachers and undominated generations.
+    fn summary(&self, at: &Progress) -> Summary {
+        let roles = self.roles();
+        let counts = undominated_counts(&at.flags, roles);
+        let sets = &at.co.teachers.sets;
+        Summary {
+            generations: self.run.exp.generations as u64,
             roles: (0..roles)
-                .map(|r| SavedRole {
-                    population: co.states[r]
-                        .population
-                        .iter()
-                        .enumerate()
-                        .map(|(i, g)| genome_text(g, &format!("g{i}"), ps, &rep))
-                        .collect(),
-                    neat: co.states[r].neat.as_ref().map(|n| save_neat(n, ps, &rep)),
-                    teachers: co.teachers.sets[r]
-                        .iter()
-                        .enumerate()
-                        .map(|(k, t)| (genome_text(&t.genome, &format!("t{k}"), ps, &rep), t.generation))
-                        .collect(),
+                .map(|r| RoleSummary {
+                    role: self.role_names[r].clone(),
+                    teachers: sets[r].len(),
+                    undominated_generations: counts[r],
+                    top_teacher_generation: sets[r].last().map(|t| t.generation),
+                    joined: sets[r].iter().map(|t| t.generation).collect(),
                 })
                 .collect(),
-            log: log.clone(),
-            flags: flags.clone(),
-            timing: timing.clone(),
-        };
-        let text = serde_json::to_string(&cp).map_err(|e| io_error("write", &cp_path, e))?;
-        output::write_output(&cp_path, text.as_bytes()).map_err(|e| io_error("write", &cp_path, e))?;
-        derive(&log, &timing)?;
-    }
-    if end < total {
-        let notes = vec![format!(
-            "experiment {} (seed {}): covering coevolution, {end} of {total} generations; stopped early, continue \
-             with --resume {}",
-            exp.name,
-            exp.seed,
-            opts.out.display()
-        )];
-        return Ok(RunReport { log: Vec::new(), finished: false, champion: None, already_complete: false, notes });
+        }
     }
 
-    let counts = undominated_counts(&flags, roles);
-    let summary = Summary {
-        generations: exp.generations as u64,
-        roles: (0..roles)
-            .map(|r| RoleSummary {
-                role: role_names[r].clone(),
-                teachers: co.teachers.sets[r].len(),
-                undominated_generations: counts[r],
-                top_teacher_generation: co.teachers.sets[r].last().map(|t| t.generation),
-                joined: co.teachers.sets[r].iter().map(|t| t.generation).collect(),
-            })
-            .collect(),
-    };
-    let summary_path = opts.out.join(SUMMARY);
-    let text = serde_json::to_string_pretty(&summary).map_err(|e| io_error("write", &summary_path, e))?;
-    output::write_output(&summary_path, format!("{text}\n").as_bytes())
-        .map_err(|e| io_error("write", &summary_path, e))?;
-
-    let mut notes = vec![format!(
-        "experiment {} (seed {}): covering coevolution, {} generations",
-        exp.name, exp.seed, exp.generations
-    )];
-    for (r, s) in summary.roles.iter().enumerate() {
+    /// Writes the champion of the role `s` sums up, its top teacher in `set` (if it has one); the
+    /// role's line of the report.
+    fn write_role_champion(&self, s: &RoleSummary, set: &[Teacher]) -> Result<String, Vec<Diagnostic>> {
+        let exp = &self.run.exp;
         let mut line = format!(
             "role {}: {} teachers, undominated {} of {} generations",
             s.role, s.teachers, s.undominated_generations, exp.generations
         );
-        if let Some(top) = co.teachers.sets[r].last() {
-            let rank = co.teachers.sets[r].len();
+        if let Some(top) = set.last() {
+            let rank = set.len();
             let origin = format!("role {}, top teacher (rank {rank}, joined at generation {})", s.role, top.generation);
             let mut role_exp = exp.clone();
             role_exp.name = format!("{}-{}", exp.name, s.role);
-            let path = write_champion(&top.genome, &origin, &role_exp, ps, &rep, primset_import, opts)?;
+            let path = write_champion(&top.genome, &origin, &role_exp, self.run)?;
             line.push_str(&format!("; champion: {}", path.display()));
         }
-        notes.push(line);
+        Ok(line)
     }
-    if spec.versus_random > 0 {
+
+    /// Each role's teachers against random evaluation (`cca_versus.rs`),
+    /// written with their plot; the lines that report them.
+    fn versus_random(&self, spec: CcaSpec, sets: &[Vec<Teacher>]) -> Result<Vec<String>, Vec<Diagnostic>> {
+        let (exp, out) = (&self.run.exp, &self.run.opts.out);
         let teachers: Vec<Vec<(Genome, u64)>> =
-            co.teachers.sets.iter().map(|set| set.iter().map(|t| (t.genome.clone(), t.generation)).collect()).collect();
-        let v = versus_random(fitness, &teachers, spec.versus_random, exp.player.depth, seed);
-        let path = opts.out.join(VERSUS_RANDOM);
+            sets.iter().map(|set| set.iter().map(|t| (t.genome.clone(), t.generation)).collect()).collect();
+        let v = versus_random(self.fitness, &teachers, spec.versus_random, exp.player.depth, exp.seed);
+        let path = out.join(VERSUS_RANDOM);
         let text = serde_json::to_string_pretty(&v).map_err(|e| io_error("write", &path, e))?;
         output::write_output(&path, format!("{text}\n").as_bytes()).map_err(|e| io_error("write", &path, e))?;
-        let plot = opts.out.join(VERSUS_RANDOM_PLOT);
+        let plot = out.join(VERSUS_RANDOM_PLOT);
         let svg = versus_random_plot(&exp.name, &v).map_err(|e| io_error("draw", &plot, e))?;
         output::write_output(&plot, svg.as_bytes()).map_err(|e| io_error("write", &plot, e))?;
+        let mut notes = Vec::new();
         for role in &v.roles {
             if let Some(top) = role.by_rank.last() {
                 let depths: Vec<String> =
@@ -591,14 +489,8 @@ pub(super) fn run_cca<F: CcaGame>(
             }
         }
         notes.push(format!("against random evaluation: {} and {}", path.display(), plot.display()));
+        Ok(notes)
     }
-    notes.push(format!(
-        "log: {}\nplot: {}\nsummary: {}",
-        log_path.display(),
-        opts.out.join(TEACHERS_PLOT).display(),
-        summary_path.display()
-    ));
-    Ok(RunReport { log: Vec::new(), finished: true, champion: None, already_complete: false, notes })
 }
 
 /// Rewrites log.jsonl (deterministic) and timing.jsonl (wall times).
@@ -619,7 +511,7 @@ fn write_log(dir: &Path, log: &[CcaRecord], timing: &str) -> Result<(), Vec<Diag
 /// Teacher-set sizes per generation, a line per role (the paper's figure 3).
 fn teachers_plot(title: &str, roles: &[String], log: &[CcaRecord]) -> Result<String, String> {
     let last = log.last().map_or(1, |r| r.generation.max(1));
-    let most = log.iter().flat_map(|r| r.roles.iter().map(|x| x.teachers)).max().unwrap_or(1).max(1);
+    let most = log.iter().flat_map(CcaRecord::teacher_counts).max().unwrap_or(1).max(1);
     let lines: Vec<RoleLine> = roles
         .iter()
         .enumerate()
@@ -627,7 +519,7 @@ fn teachers_plot(title: &str, roles: &[String], log: &[CcaRecord]) -> Result<Str
             name: name.clone(),
             points: log
                 .iter()
-                .filter_map(|g| g.roles.get(r).map(|x| (g.generation as f64, x.teachers as f64)))
+                .filter_map(|g| g.teacher_counts().nth(r).map(|teachers| (g.generation as f64, teachers as f64)))
                 .collect(),
             band: Vec::new(),
         })

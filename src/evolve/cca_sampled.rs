@@ -1,6 +1,6 @@
 //! Covering coevolution on GDL games that are not two players taking turns
 //! (simultaneous moves, as seeds/004's Blocker and Double Tic-Tac-Toe, or
-//! more than two roles): the games of `cca_run.rs` played by the sampled
+//! more than two roles): the games of `cca_generation.rs` played by the sampled
 //! search of `search::sampled`, each member's evaluator searching for its
 //! own role, the other roles' moves at a simultaneous turn sampled.
 //!
@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use rand::RngExt;
 
 use super::cca::points;
-use super::cca_run::CcaGame;
+use super::cca_game::CcaGame;
 use super::genome::{Genome, Representation};
 use crate::games::domain::Binding;
 use crate::games::{Game, Player, Role, Turn};

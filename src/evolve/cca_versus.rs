@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cca_game::CcaGame;
 use super::cca_plot::{Axes, RoleLine, role_lines};
-use super::cca_run::CcaGame;
 use super::genome::Genome;
 use crate::cluster;
 use crate::games::Player;

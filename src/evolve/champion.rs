@@ -7,24 +7,16 @@ use std::path::{Path, PathBuf};
 use super::experiment::{ChampionRule, Experiment, Opponent, PuzzleSource};
 use super::finalists::{self, FinalResult, FinalRound, Finalist};
 use super::genome::{Genome, Representation};
+use super::genome_text::parse_genome;
+use super::output::io_error;
 use super::output::{self, LogRecord};
-use super::resume::parse_genome;
-use super::run::{PrimsetImport, RunFitness, RunOptions, io_error};
+use super::prepared::{PreparedRun, PrimsetImport};
+use super::run_fitness::RunFitness;
 use super::simplify::{simplify, simplify_policy};
 use crate::diagnostic::{Diagnostic, has_errors};
 use crate::lang::PrimSet;
 use crate::search::alphabeta::{Perspective, SearchParams, Ties};
 use crate::syntax::pretty::print_forms;
-
-/// What a run's champion is written with: the experiment and where outputs go.
-#[derive(Clone, Copy)]
-pub(super) struct Outputs<'a> {
-    pub(super) exp: &'a Experiment,
-    pub(super) ps: &'a PrimSet,
-    pub(super) rep: &'a Representation,
-    pub(super) primset_import: &'a PrimsetImport,
-    pub(super) opts: &'a RunOptions,
-}
 
 /// How a finished run ended: its log, its last fittest, its validated
 /// finalists and the final round among them, if one was already played.
@@ -44,12 +36,13 @@ pub(super) struct Ending<'a> {
 /// `record_round` puts a newly played final round into the checkpoint
 /// before final.json and the champion are derived from it.
 pub(super) fn write_final_champion<F: RunFitness>(
-    out: &Outputs,
+    run: &PreparedRun,
     fitness: &F,
     ending: Ending,
     record_round: &dyn Fn(&FinalRound) -> Result<(), Vec<Diagnostic>>,
 ) -> Result<Option<PathBuf>, Vec<Diagnostic>> {
-    let Outputs { exp, ps, rep, primset_import, opts } = *out;
+    let (exp, ps, opts) = (&run.exp, run.primset(), &run.opts);
+    let rep = &exp.representation;
     let Ending { log, fittest, finalists, mut final_round, origin } = ending;
     Ok(match exp.champion {
         ChampionRule::Last | ChampionRule::RoundRobin { .. } => match fittest {
@@ -62,7 +55,7 @@ pub(super) fn write_final_champion<F: RunFitness>(
                         last.map_or(0.0, |r| r.stats.best)
                     )
                 });
-                Some(write_champion(g, &origin, exp, ps, rep, primset_import, opts)?)
+                Some(write_champion(g, &origin, exp, run)?)
             }
             None => None,
         },
@@ -115,7 +108,7 @@ pub(super) fn write_final_champion<F: RunFitness>(
                     let g = parse_genome(ps, exp.primset, rep, &f.program).map_err(|e| {
                         io_error("use the checkpoint in", &opts.out, format!("a finalist does not check: {e}"))
                     })?;
-                    Some(write_champion(&g, &origin, exp, ps, rep, primset_import, opts)?)
+                    Some(write_champion(&g, &origin, exp, run)?)
                 }
                 None => None,
             }
@@ -125,17 +118,16 @@ pub(super) fn write_final_champion<F: RunFitness>(
 
 /// Writes the simplified champion as a program `stratagem check` and
 /// `stratagem play` (or, for a puzzle, `stratagem solve`) accept. The program is checked before it is written
-/// (nothing is written if it does not check) and read back after.
-#[allow(clippy::too_many_arguments)]
+/// (nothing is written if it does not check) and read back after. `exp`
+/// is the run's experiment, or under covering coevolution the same named
+/// for a role.
 pub(super) fn write_champion(
     g: &Genome,
     origin: &str,
     exp: &Experiment,
-    ps: &PrimSet,
-    rep: &Representation,
-    primset_import: &PrimsetImport,
-    opts: &RunOptions,
+    run: &PreparedRun,
 ) -> Result<PathBuf, Vec<Diagnostic>> {
+    let (ps, rep, primset_import, opts) = (run.primset(), &exp.representation, &run.primset_import, &run.opts);
     let (simple, how) = match (g, rep) {
         (Genome::Trees(ts), Representation::Trees(slots)) => (
             Genome::Trees(ts.iter().zip(slots).map(|(t, (_, ty))| simplify(ps, t, *ty)).collect()),

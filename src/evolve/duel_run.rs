@@ -16,31 +16,51 @@ use rayon::prelude::*;
 
 use super::engine::{Engine, Evaluation, Fitness, GenerationStats, MonitorStats, State};
 use super::experiment::{ChampionRule, Experiment, HillisSpec, Opponent};
+use super::generations::run_generations;
 use super::genome::Genome;
 use super::output::SavedProblems;
-use super::run::{PrimsetImport, RunFitness, RunOptions, RunReport, run_generations};
+use super::prepared::PreparedRun;
+use super::run_fitness::RunFitness;
+use super::runner::{RunReport, Runner, unsupported};
 use crate::cluster;
 use crate::diagnostic::Diagnostic;
 use crate::games::duel::{NamedPlayers, PlayerError, Tally, double_game, match_winner};
-use crate::lang::{Module, PrimSet, Tree};
+use crate::games::registry::{DuelTask, Kind};
+use crate::lang::{PrimSet, Tree};
 use crate::rng::{GpRng, stream};
-use crate::syntax::Sexp;
 
 /// Stream purposes of this module, apart from the engine's.
 const MONITOR: u64 = 20;
 const ROUND_ROBIN: u64 = 21;
 const VERSUS: u64 = 22;
 
-/// Runs experiment `exp` on `game`, a game of named players.
-pub(super) fn run_duels<G: NamedPlayers>(
-    game: G,
-    module: &Module,
-    form: &Sexp,
-    exp: &Experiment,
-    primset_import: &PrimsetImport,
-    opts: &RunOptions,
-) -> Result<RunReport, Vec<Diagnostic>> {
-    let ps = module.primset(exp.primset).clone();
+/// Runs experiments on games of named players (the `observed` games).
+pub(super) struct DuelRunner;
+
+impl Runner for DuelRunner {
+    fn runs(&self, exp: &Experiment) -> bool {
+        exp.game.kind == Kind::Observed
+    }
+
+    fn run(&self, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {
+        run.exp.game.run_duel("evolution by duels", OnDuels(run)).map_err(unsupported)?
+    }
+}
+
+/// The run on the game the registry finds.
+struct OnDuels<'a>(&'a PreparedRun);
+
+impl DuelTask for OnDuels<'_> {
+    type Output = Result<RunReport, Vec<Diagnostic>>;
+    fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Self::Output {
+        run_duels(game, self.0)
+    }
+}
+
+/// Runs the prepared run on `game`, a game of named players.
+fn run_duels<G: NamedPlayers>(game: G, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {
+    let exp = &run.exp;
+    let ps = run.primset().clone();
     let evolved: Vec<&str> = exp.trees().iter().map(|(n, _)| n.as_str()).collect();
     let order = game
         .evolved_trees()
@@ -89,7 +109,7 @@ pub(super) fn run_duels<G: NamedPlayers>(
         opponents,
         round_robin,
     };
-    run_generations(&fitness, module, form, exp, primset_import, opts)
+    run_generations(&fitness, run)
 }
 
 fn player_error(exp: &Experiment, name: &str, e: PlayerError) -> Diagnostic {

@@ -14,9 +14,10 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::engine::{Evaluation, FITNESS, Fitness, PAIRINGS, VALIDATE};
-use super::experiment::{FitnessPart, Opponent};
+use super::experiment::{Experiment, FitnessPart, Opponent};
 use super::genome::{Genome, Representation};
 use crate::cluster;
+use crate::diagnostic::Diagnostic;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
@@ -99,6 +100,28 @@ where
             last: Mutex::new(None),
             fallbacks: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The fitness experiment `exp` scores on `game`, its programs over
+    /// primset `ps`.
+    pub fn for_experiment(game: G, ps: &PrimSet, exp: &Experiment) -> Result<GameFitness<G>, Vec<Diagnostic>> {
+        let binding = Arc::new(Binding::new(&game, ps)?);
+        let rep = exp.representation.clone();
+        let slot = |name: &str| exp.trees().iter().position(|(n, _)| n == name);
+        let programs = EvolvedPrograms {
+            ps: Arc::new(ps.clone()),
+            binding,
+            rep,
+            eval_slot: slot("eval").unwrap_or(0),
+            order_slot: if exp.player.is_selective() { slot("order") } else { None },
+        };
+        let settings = MatchSettings {
+            player: exp.player,
+            parts: exp.fitness.clone(),
+            match_games: exp.match_games,
+            engine: exp.engine,
+        };
+        Ok(GameFitness::new(game, programs, settings))
     }
 
     /// What evaluates leaves for genome `g` (see [`Genome::program`]).
@@ -227,7 +250,7 @@ where
                 // Scored with the problem population in `openings::Coevolution`;
                 // puzzles are refused before any run.
                 FitnessPart::Hillis(_) | FitnessPart::Solve(_) => {}
-                // Scored per role in `cca_run.rs`, which runs it alone.
+                // Scored per role in `cca_generation.rs`, which runs it alone.
                 FitnessPart::Cca(_) => {}
                 FitnessPart::RoundRobin => {
                     for o in (0..n).filter(|&o| o != i) {

@@ -5,7 +5,7 @@
 //! the deadline. The evaluator is the learner's role's top teacher, else
 //! its fittest student of the last generation.
 //!
-//! Generations are those of `cca_run.rs`, so a seed gives the same
+//! Generations are those of `cca_generation.rs`, so a seed gives the same
 //! evaluator after the same number of generations; how many fit before the
 //! deadline depends on the machine.
 
@@ -14,11 +14,10 @@ use std::time::{Duration, Instant};
 
 use rand::RngExt;
 
-use super::cca_run::Coevolution;
+use super::cca_generation::Coevolution;
 use super::cca_sampled::SampledGames;
 use super::engine::Engine;
 use super::experiment::lower_experiment_on;
-use super::run::engine_of;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::Entry;
 use crate::games::{Player, Role};
@@ -90,7 +89,7 @@ where
     };
     let mut engines: Vec<Engine> = Vec::new();
     for r in 0..roles {
-        match engine_of(ps, &exp, stream(seed, &[ROLE_SEED, r as u64]).random()) {
+        match exp.population_engine(ps, stream(seed, &[ROLE_SEED, r as u64]).random()) {
             Ok(engine) => engines.push(engine),
             Err(diags) => {
                 let why = diags.first().map_or_else(String::new, |d| d.message.clone());

@@ -3,7 +3,7 @@
 //! and the champions as readable programs. Every file is written atomically
 //! and only when its bytes change; the checkpoint is written first and the
 //! rest is derived from it, so `--resume` after a kill at any point repairs
-//! the directory (see `run.rs`).
+//! the directory (see `generations.rs`).
 //!
 //! ```text
 //! <out>/log.jsonl            {"generation":0,"best":..,"mean":..,...}: the same for the same seed
@@ -25,9 +25,21 @@ use serde::{Deserialize, Serialize};
 
 use super::engine::{GenerationStats, MonitorStats};
 use super::finalists::{FinalRound, Finalist};
-use crate::diagnostic::FileId;
+use crate::diagnostic::{Diagnostic, FileId};
 use crate::limits::Limit;
 use crate::syntax::read;
+
+/// The error of a run's file operation: what it could not do to `path`, and why.
+pub fn io_error(what: &str, path: &Path, e: impl std::fmt::Display) -> Vec<Diagnostic> {
+    vec![Diagnostic::error("stratagem::evolve::io", format!("cannot {what} `{}`: {e}", path.display()))]
+}
+
+/// Reads a text file of a run (a checkpoint, a log, a summary) within the
+/// `input-size` limit ([`crate::files::read_limited`]).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = crate::files::read_limited(path, Limit::InputSize)?;
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()))
+}
 
 /// One line of log.jsonl.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -190,7 +202,9 @@ pub fn writes() -> u64 {
 
 /// Writes one output file atomically ([`crate::files::write_atomic`]),
 /// unless it already holds exactly `bytes`; returns whether it wrote.
-/// Skipping identical files makes resuming a complete run a no-op. Under
+/// Skipping identical files makes resuming a complete run a no-op (the old
+/// file is read within the `input-size` limit, as a resumed checkpoint is;
+/// a larger one is rewritten). Under
 /// MPI only rank 0 writes; the other ranks hold the same bytes.
 pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
     if !crate::cluster::writes() {
@@ -199,7 +213,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
     if let Ok(meta) = std::fs::metadata(path)
         && meta.is_file()
         && meta.len() == bytes.len() as u64
-        && std::fs::read(path).is_ok_and(|old| old == bytes)
+        && crate::files::read_limited(path, Limit::InputSize).is_ok_and(|old| old == bytes)
     {
         return Ok(false);
     }

@@ -2,7 +2,7 @@
 //! training puzzles (a file, or numbered deals drawn by seed, whose split
 //! the run writes beside its log), scored by the nodes they save
 //! (src/evolve/puzzle_fitness.rs) or coevolved against hard puzzles or deal
-//! sets; the generational loop is run.rs's.
+//! sets; the generational loop is `generations.rs`'s.
 
 use std::hash::Hash;
 use std::path::Path;
@@ -11,18 +11,50 @@ use std::sync::Arc;
 use super::deal_sets::{DealSet, DealSetFitness};
 use super::engine::{Engine, Evaluation, GenerationStats, State};
 use super::experiment::{Experiment, FitnessPart, HillisSpec, Numbered, Opponent};
+use super::generations::run_generations;
 use super::genome::Genome;
 use super::hard_puzzles::{self, HardPuzzle};
-use super::output::{self, SavedProblems};
+use super::output::{self, SavedProblems, io_error};
+use super::prepared::PreparedRun;
 use super::puzzle_fitness::{NodePrograms, PuzzleFitness};
-use super::run::{PrimsetImport, RunFitness, RunOptions, RunReport, io_error, run_generations};
+use super::run_fitness::RunFitness;
+use super::runner::{RunReport, Runner, unsupported};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::instances::parse_instances;
+use crate::games::registry::{Kind, PuzzleTask};
 use crate::games::{Instance, Puzzle};
-use crate::lang::{Module, PrimSet};
+use crate::lang::PrimSet;
 use crate::search::staged::StagedSettings;
-use crate::syntax::{Sexp, Span};
+use crate::syntax::Span;
+
+/// Runs experiments on puzzles.
+pub(super) struct PuzzleRunner;
+
+impl Runner for PuzzleRunner {
+    fn runs(&self, exp: &Experiment) -> bool {
+        exp.game.kind == Kind::Puzzle
+    }
+
+    fn run(&self, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {
+        run.exp.game.run_puzzle("evolution by solving", OnPuzzle(run)).map_err(unsupported)?
+    }
+}
+
+/// The run on the puzzle the registry finds.
+struct OnPuzzle<'a>(&'a PreparedRun);
+
+impl PuzzleTask for OnPuzzle<'_> {
+    type Output = Result<RunReport, Vec<Diagnostic>>;
+    fn run<
+        G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync + 'static, Move: Send + Sync + 'static> + Send + 'static,
+    >(
+        self,
+        game: G,
+    ) -> Self::Output {
+        run_puzzle(game, self.0)
+    }
+}
 
 /// On a puzzle, validation solves `games` puzzles (the opponent plays no
 /// part; lowering refuses validation on a puzzle, so a checked experiment
@@ -68,18 +100,12 @@ where
 
 /// A run on a puzzle: programs guide IDA* on the experiment's training
 /// puzzles (`(solve N)`, src/evolve/puzzle_fitness.rs).
-pub(super) fn run_puzzle<G>(
-    game: G,
-    module: &Module,
-    form: &Sexp,
-    exp: &Experiment,
-    primset_import: &PrimsetImport,
-    opts: &RunOptions,
-) -> Result<RunReport, Vec<Diagnostic>>
+fn run_puzzle<G>(game: G, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>>
 where
     G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync> + Sync,
 {
-    let ps: &PrimSet = module.primset(exp.primset);
+    let (exp, opts) = (&run.exp, &run.opts);
+    let ps: &PrimSet = run.primset();
     let binding = Arc::new(Binding::for_search(&game, ps)?);
     let source = exp.puzzles.as_ref().ok_or_else(|| {
         vec![Diagnostic::error("stratagem::experiment::puzzle", "the experiment names no training puzzles")]
@@ -145,10 +171,10 @@ where
             .at(exp.file, source.span, "numbered puzzles")
             .with_help("add (deals K) to (hillis ...): each problem is K training deals (GA-FreeCell: (deals 6))"),
         ]),
-        (None | Some(None), _) => run_generations(&fitness, module, form, exp, primset_import, opts),
+        (None | Some(None), _) => run_generations(&fitness, run),
         (Some(Some(spec)), Some(numbers)) => {
             let fitness = DealSetFitness { inner: fitness, numbers, spec };
-            run_generations(&fitness, module, form, exp, primset_import, opts)
+            run_generations(&fitness, run)
         }
         (Some(Some(_)), None) => Err(vec![
             Diagnostic::error(

@@ -135,3 +135,8 @@ pub(super) fn probability(cx: &mut Cx, v: &Sexp, key: &str) -> f64 {
         None => 0.0,
     }
 }
+
+/// Reports an option that is not of the form `usage`.
+pub(super) fn usage(cx: &mut Cx, opt: &Sexp, usage: &str) {
+    cx.error("stratagem::experiment::usage", opt, format!("usage: {usage}"), "malformed");
+}

@@ -10,7 +10,7 @@
 //! (individual network (inputs T...) (add-node 0.03) ...)  ; NEAT (network.rs)
 //! ```
 
-use super::clauses::{Clauses, probability};
+use super::clauses::{Clauses, probability, usage};
 use super::lower_trees;
 use super::network::{NETWORK_OPTIONS, lower_neat};
 use crate::diagnostic::{Diagnostic, did_you_mean, suggest_or_list};
@@ -295,11 +295,6 @@ fn lower_ga(cx: &mut Cx, range: Option<&Sexp>, gene_rate: Option<&Sexp>, step: O
         }
     }
     ga
-}
-
-/// Reports an option that is not of the form `usage`.
-pub(super) fn usage(cx: &mut Cx, opt: &Sexp, usage: &str) {
-    cx.error("stratagem::experiment::usage", opt, format!("usage: {usage}"), "malformed");
 }
 
 /// The trees generation and variation build for `rep`, with names for

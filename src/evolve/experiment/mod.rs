@@ -39,6 +39,7 @@ mod cca;
 mod clauses;
 mod coevolution;
 mod duels;
+mod fitness;
 mod founders;
 mod individual;
 mod network;
@@ -47,16 +48,17 @@ mod puzzles;
 
 use breeding::{Rates, check_limits, lower_init, lower_rates, lower_selection};
 use clauses::Clauses;
+use fitness::lower_fitness;
 use individual::{lower_representation, shaped_trees};
-use players::{lower_champion, lower_fitness, lower_player};
+use players::{lower_champion, lower_player};
 
 pub use cca::CcaSpec;
 pub use coevolution::{DealSetSpec, Goal, HillisSpec, ProblemStart};
 pub use puzzles::{DEFAULT_MAX_NODES, Numbered, PuzzleSource};
 
-use super::engine::{Islands, Selection};
+use super::engine::{Engine, EngineParams, Islands, Selection};
 use super::genome::{Genome, Representation, Variation};
-use super::init::Introns;
+use super::init::{Builder, Introns};
 use crate::diagnostic::{Diagnostic, FileId};
 use crate::games::registry::{self, Entry, Kind};
 use crate::lang::primset::PrimSet;
@@ -305,6 +307,28 @@ impl Experiment {
         })
     }
 
+    /// The engine that breeds the experiment's population over `ps`, its
+    /// random streams seeded by `seed` (the experiment's, or one per role
+    /// under covering coevolution).
+    pub fn population_engine<'p>(&self, ps: &'p PrimSet, seed: u64) -> Result<Engine<'p>, Vec<Diagnostic>> {
+        let builder = Builder::with_introns(ps, &self.representation.needed_types(), self.introns)
+            .map_err(|d| vec![d])?
+            .with_max_size(self.variation.max_size);
+        let params = EngineParams {
+            population: self.population,
+            generations: self.generations,
+            crossover: self.crossover,
+            mutation: self.mutation,
+            selection: self.selection,
+            elitism: self.elitism,
+            seed,
+            variation: self.variation,
+            erc_mutation: self.erc_mutation,
+            islands: self.islands,
+        };
+        Ok(Engine::new(params, self.representation.clone(), builder))
+    }
+
     /// How many games one generation plays (see [`Work`]).
     pub fn games_per_generation(&self) -> u64 {
         Work {
@@ -358,69 +382,16 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
     let ps_id = lower_primset(cx, module, &clauses, &name, form.span.first_byte());
     let game = given.or_else(|| lower_game(cx, &clauses, &name, form.span.first_byte()));
 
-    let population = clauses.int(cx, "population", 100, 2, 1_000_000) as usize;
-    let generations = clauses.int(cx, "generations", 50, 1, 1_000_000) as usize;
-    let seed = clauses.int(cx, "seed", 1, 0, i64::MAX) as u64;
-    let max_depth = clauses.int(cx, "max-depth", 17, 1, 200) as usize;
-    let mutation_depth = clauses.int(cx, "mutation-depth", 4, 1, 200) as usize;
-    // No size limit unless given; the fallback after a reported error never runs.
-    let max_size = clauses.get("max-size").map(|_| clauses.int(cx, "max-size", 1_000_000, 1, 1_000_000) as usize);
-    let elitism = clauses.int(cx, "elitism", 1, 0, 1_000_000) as usize;
-    let match_games = clauses.int(cx, "match-games", 2, 1, 1000) as u32;
-    if elitism >= population {
-        cx.push(
-            Diagnostic::error(
-                "stratagem::experiment::range",
-                format!("elitism {elitism} leaves no room to breed in a population of {population}"),
-            )
-            .at(cx.file, clauses.span("elitism"), "too many elites"),
-        );
-    }
+    let Sizes { population, generations, seed, max_depth, mutation_depth, max_size, elitism, match_games } =
+        lower_sizes(cx, &clauses);
     let (init_min, init_max) = lower_init(cx, &clauses);
     let Rates { crossover, one_way, mutation, local_mutation, erc_mutation, erc_scale } = lower_rates(cx, &clauses);
     let islands = duels::lower_islands(cx, &clauses, population);
-    let selection = match clauses.get("selection") {
-        None => Selection::Tournament(2),
-        Some([s]) => lower_selection(cx, s),
-        Some(_) => {
-            let usage = "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))";
-            clauses.malformed(cx, "selection", usage);
-            Selection::Tournament(2)
-        }
-    };
+    let selection = lower_selection_clause(cx, &clauses);
     let introns = if clauses.switch(cx, "introns", "on", "off") { Introns::Generate } else { Introns::Omit };
     let engine = if clauses.switch(cx, "engine", "jit", "interp") { ProgramEngine::Jit } else { ProgramEngine::Interp };
-    let player = match clauses.get("player") {
-        None => SearchParams::full(1),
-        Some([p]) => lower_player(cx, p),
-        Some(_) => {
-            clauses.malformed(cx, "player", "(player (alphabeta D)) or (player (select D (ratio R) ...))");
-            SearchParams::full(1)
-        }
-    };
-    let mut opponents = Vec::new();
-    let fitness = match clauses.get("fitness") {
-        None if game.is_some_and(|g| g.kind == Kind::Puzzle) => vec![FitnessPart::Solve(10)],
-        // Duels are judged by the matches of fitnessless selection alone.
-        None if game.is_some_and(|g| g.kind == Kind::Observed) => Vec::new(),
-        None => vec![FitnessPart::Cohort(10)],
-        // Duels' own fitness: games against fixed players (duels.rs).
-        Some(parts) if game.is_some_and(|g| g.kind == Kind::Observed) => {
-            opponents = duels::lower_versus(cx, parts);
-            Vec::new()
-        }
-        Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
-        Some(_) => {
-            cx.push(
-                Diagnostic::error(
-                    "stratagem::experiment::usage",
-                    "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)",
-                )
-                .at(cx.file, clauses.span("fitness"), "no fitness source"),
-            );
-            Vec::new()
-        }
-    };
+    let player = lower_player_clause(cx, &clauses);
+    let (fitness, opponents) = lower_fitness_clause(cx, &clauses, game);
     let champion = match clauses.get("champion") {
         None => ChampionRule::Last,
         Some([v]) if v.as_symbol() == Some("last") => ChampionRule::Last,
@@ -437,16 +408,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
     cca::check_cca_run(cx, &clauses, game, &cca_run, form.span.first_byte());
     let planned = islands.count > 1 || game.kind == Kind::Observed;
     let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion, planned };
-    if let Err(message) = Limit::GamesPerGeneration.check(
-        work.games_per_generation(),
-        &format!("experiment `{name}` plays {} games per generation, which", work.games_per_generation()),
-    ) {
-        cx.push(
-            Diagnostic::error("stratagem::experiment::limit", message)
-                .at(cx.file, form.span.first_byte(), "too much work per generation")
-                .with_help("lower the population, the games of (fitness ...) or of validation"),
-        );
-    }
+    check_work(cx, &work, &name, form.span.first_byte());
     let ps = module.primset(ps_id);
     check_fits_game(cx, ps, game, &clauses)?;
     coevolution::check_sources_fit(cx, game, clauses.get("fitness").unwrap_or_default());
@@ -502,6 +464,115 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
         opponents,
         founders,
     })
+}
+
+/// The experiment's sizes, counts and depth limits.
+struct Sizes {
+    population: usize,
+    generations: usize,
+    seed: u64,
+    max_depth: usize,
+    mutation_depth: usize,
+    max_size: Option<usize>,
+    elitism: usize,
+    match_games: u32,
+}
+
+/// `(population N)`, `(generations N)`, `(seed S)`, the depth and size
+/// limits, `(elitism E)` (which must leave room to breed) and `(match-games N)`.
+fn lower_sizes(cx: &mut Cx, clauses: &Clauses) -> Sizes {
+    let population = clauses.int(cx, "population", 100, 2, 1_000_000) as usize;
+    let generations = clauses.int(cx, "generations", 50, 1, 1_000_000) as usize;
+    let seed = clauses.int(cx, "seed", 1, 0, i64::MAX) as u64;
+    let max_depth = clauses.int(cx, "max-depth", 17, 1, 200) as usize;
+    let mutation_depth = clauses.int(cx, "mutation-depth", 4, 1, 200) as usize;
+    // No size limit unless given; the fallback after a reported error never runs.
+    let max_size = clauses.get("max-size").map(|_| clauses.int(cx, "max-size", 1_000_000, 1, 1_000_000) as usize);
+    let elitism = clauses.int(cx, "elitism", 1, 0, 1_000_000) as usize;
+    let match_games = clauses.int(cx, "match-games", 2, 1, 1000) as u32;
+    if elitism >= population {
+        cx.push(
+            Diagnostic::error(
+                "stratagem::experiment::range",
+                format!("elitism {elitism} leaves no room to breed in a population of {population}"),
+            )
+            .at(cx.file, clauses.span("elitism"), "too many elites"),
+        );
+    }
+    Sizes { population, generations, seed, max_depth, mutation_depth, max_size, elitism, match_games }
+}
+
+/// `(selection ...)`, by default `(tournament 2)`.
+fn lower_selection_clause(cx: &mut Cx, clauses: &Clauses) -> Selection {
+    match clauses.get("selection") {
+        None => Selection::Tournament(2),
+        Some([s]) => lower_selection(cx, s),
+        Some(_) => {
+            let usage = "(selection (tournament K)), (selection proportionate) or (selection (fitnessless K))";
+            clauses.malformed(cx, "selection", usage);
+            Selection::Tournament(2)
+        }
+    }
+}
+
+/// `(player ...)`, by default `(alphabeta 1)`.
+fn lower_player_clause(cx: &mut Cx, clauses: &Clauses) -> SearchParams {
+    match clauses.get("player") {
+        None => SearchParams::full(1),
+        Some([p]) => lower_player(cx, p),
+        Some(_) => {
+            clauses.malformed(cx, "player", "(player (alphabeta D)) or (player (select D (ratio R) ...))");
+            SearchParams::full(1)
+        }
+    }
+}
+
+/// `(fitness ...)`: its sources, and for a game of named players the
+/// fixed players of `(versus ...)`; by default what the game's kind is
+/// judged by.
+fn lower_fitness_clause(
+    cx: &mut Cx,
+    clauses: &Clauses,
+    game: Option<&'static Entry>,
+) -> (Vec<FitnessPart>, Vec<Monitor>) {
+    let mut opponents = Vec::new();
+    let fitness = match clauses.get("fitness") {
+        None if game.is_some_and(|g| g.kind == Kind::Puzzle) => vec![FitnessPart::Solve(10)],
+        // Duels are judged by the matches of fitnessless selection alone.
+        None if game.is_some_and(|g| g.kind == Kind::Observed) => Vec::new(),
+        None => vec![FitnessPart::Cohort(10)],
+        // Duels' own fitness: games against fixed players (duels.rs).
+        Some(parts) if game.is_some_and(|g| g.kind == Kind::Observed) => {
+            opponents = duels::lower_versus(cx, parts);
+            Vec::new()
+        }
+        Some(parts) if !parts.is_empty() => parts.iter().filter_map(|p| lower_fitness(cx, p)).collect(),
+        Some(_) => {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::usage",
+                    "usage: (fitness (cohort N) (random N) (guide DEPTH N) ...)",
+                )
+                .at(cx.file, clauses.span("fitness"), "no fitness source"),
+            );
+            Vec::new()
+        }
+    };
+    (fitness, opponents)
+}
+
+/// Reports a generation of more games than the `games-per-generation` limit.
+fn check_work(cx: &mut Cx, work: &Work, name: &str, at: Span) {
+    if let Err(message) = Limit::GamesPerGeneration.check(
+        work.games_per_generation(),
+        &format!("experiment `{name}` plays {} games per generation, which", work.games_per_generation()),
+    ) {
+        cx.push(
+            Diagnostic::error("stratagem::experiment::limit", message)
+                .at(cx.file, at, "too much work per generation")
+                .with_help("lower the population, the games of (fitness ...) or of validation"),
+        );
+    }
 }
 
 /// `(primset P)`, required; `at` is where to point when it is missing.

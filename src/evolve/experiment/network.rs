@@ -13,8 +13,7 @@
 //!   (stagnation 15) (survival 0.2))
 //! ```
 
-use super::clauses::probability;
-use super::individual::usage;
+use super::clauses::{probability, usage};
 use crate::evolve::neat::NeatParams;
 use crate::lang::PrimId;
 use crate::lang::syntax_helpers::Cx;

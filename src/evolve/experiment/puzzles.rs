@@ -117,17 +117,7 @@ fn searched_by_stages(game: &Entry) -> bool {
 /// and validation games) on a puzzle.
 pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Span) -> Option<PuzzleSource> {
     if game.kind != Kind::Puzzle {
-        for key in ["puzzles", "max-nodes", "stage-depth"] {
-            if clauses.get(key).is_some() {
-                cx.push(
-                    Diagnostic::error(
-                        "stratagem::experiment::puzzle",
-                        format!("`({key} ...)` sets up puzzle solving, but {} is {}", game.name, game.kind.describe()),
-                    )
-                    .at(cx.file, clauses.span(key), "puzzles only"),
-                );
-            }
-        }
+        refuse_puzzle_settings(cx, clauses, game);
         return None;
     }
     for key in ["player", "match-games"] {
@@ -195,6 +185,29 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
         numbered: None,
     };
     let reported = cx.diags.len();
+    lower_file_options(cx, &mut source, options);
+    (cx.diags.len() == reported).then_some(source)
+}
+
+/// Reports the settings of puzzle solving on `game`, which is no puzzle.
+fn refuse_puzzle_settings(cx: &mut Cx, clauses: &Clauses, game: &Entry) {
+    for key in ["puzzles", "max-nodes", "stage-depth"] {
+        if clauses.get(key).is_some() {
+            cx.push(
+                Diagnostic::error(
+                    "stratagem::experiment::puzzle",
+                    format!("`({key} ...)` sets up puzzle solving, but {} is {}", game.name, game.kind.describe()),
+                )
+                .at(cx.file, clauses.span(key), "puzzles only"),
+            );
+        }
+    }
+}
+
+/// The options of a file of puzzles, `(every K O)` and `(lengths MIN MAX)`,
+/// set in `source`.
+fn lower_file_options(cx: &mut Cx, source: &mut PuzzleSource, options: &[Sexp]) {
+    const USAGE: &str = "(puzzles \"FILE\" (every K O) (lengths MIN MAX))";
     for option in options {
         let list = option.as_list().unwrap_or_default();
         let int = |cx: &mut Cx, s: &Sexp, what: &str| match cx.expect_int(s, what) {
@@ -228,7 +241,6 @@ pub(super) fn lower_puzzles(cx: &mut Cx, clauses: &Clauses, game: &Entry, at: Sp
             _ => cx.error("stratagem::experiment::usage", option, format!("usage: {USAGE}"), "unknown option"),
         }
     }
-    (cx.diags.len() == reported).then_some(source)
 }
 
 const NUMBERED_USAGE: &str = "(puzzles (numbered FIRST LAST) (training K) (seed S))";
