@@ -189,6 +189,7 @@ const LAYERS: &[&str] = &[
     "diagnostic",
     "syntax",
     "lang",
+    "codegen",
     "eval",
     "gdl",
     "games",

@@ -280,8 +280,9 @@ pub enum Command {
         /// before left unsolved, each within the limits.
         #[arg(long, value_name = "NAME|FILE:NAME")]
         heuristic: Vec<String>,
-        /// How a program heuristic is evaluated (the same values either way).
-        #[arg(long, value_enum, default_value_t = Engine::Jit)]
+        /// How a program heuristic is evaluated (the same values either way;
+        /// auto: the JIT).
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
         engine: Engine,
         /// Puzzles solved at once (results are the same, in order).
         #[arg(long, value_name = "T", default_value_t = 1)]
@@ -352,7 +353,7 @@ pub struct PlayArgs {
     pub position: Option<String>,
     pub format: Format,
     /// How evolved programs are evaluated (the JIT by default).
-    pub engine: crate::search::programs::ProgramEngine,
+    pub engine: Engine,
     /// Where to write every game (JSON lines), if anywhere.
     pub record: Option<PathBuf>,
 }
@@ -422,22 +423,13 @@ fn run() -> ExitCode {
         Command::Generate(args) => generate::run(&args),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
         Command::Play { game, a, b, players, engine, games, seed, position, format, record } => {
-            let engine = if engine == Engine::Interp {
-                crate::search::programs::ProgramEngine::Interp
-            } else {
-                crate::search::programs::ProgramEngine::Jit
-            };
             play::run(&PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }
         Command::Tournament { game, players, engine, games, seed, threads, format, svg } => {
             tournament::run(&tournament::TournamentArgs {
                 game,
                 players,
-                engine: if engine == Engine::Interp {
-                    crate::search::programs::ProgramEngine::Interp
-                } else {
-                    crate::search::programs::ProgramEngine::Jit
-                },
+                engine,
                 games,
                 seed,
                 threads: threads.map(|t| t as usize),
@@ -462,11 +454,6 @@ fn run() -> ExitCode {
             format,
             check,
         } => {
-            let engine = if engine == Engine::Interp {
-                crate::search::programs::ProgramEngine::Interp
-            } else {
-                crate::search::programs::ProgramEngine::Jit
-            };
             let puzzles = match (puzzles, deals) {
                 (Some(file), _) => solve::PuzzleSource::File(file),
                 (None, list) => solve::PuzzleSource::Numbers(list.unwrap_or_default()),

@@ -22,6 +22,7 @@ use clap::ValueEnum;
 use super::perft::text_failure;
 use super::{Failure, Format, Outcome, game_entry, out, unsupported};
 use crate::diagnostic::{Diagnostic, Sources, suggest_or_list};
+use crate::eval::Engine;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::instances::parse_instances;
 use crate::games::registry::PuzzleTask;
@@ -29,7 +30,6 @@ use crate::games::{Instance, Puzzle};
 use crate::limits::Limit;
 use crate::players::programs::{compile_programs, read_programs};
 use crate::search::guided::{NodeProgram, difficulties, program_ida, program_staged};
-use crate::search::programs::ProgramEngine;
 use crate::search::puzzle::{Budget, NodeView, Solution, bfs, ida_star, iterative_deepening};
 use crate::search::staged::{StagedSettings, staged_deepening};
 
@@ -70,7 +70,7 @@ pub struct SolveArgs {
     /// Tried in turn on a puzzle the ones before left unsolved; none: the
     /// puzzle's first.
     pub heuristics: Vec<String>,
-    pub engine: ProgramEngine,
+    pub engine: Engine,
     pub threads: usize,
     pub max_nodes: u64,
     /// A portfolio's first round's nodes per heuristic (see [`solve_one`]).
@@ -469,7 +469,7 @@ fn load_guide<G: GpDomain>(
     game: &G,
     file: &Path,
     name: &str,
-    engine: ProgramEngine,
+    engine: Engine,
 ) -> Result<NodeProgram<G::State, G::Move>, Failure> {
     let (loader, ps_id, programs) = read_programs(file, name, false)?;
     let ps = Arc::new(loader.module.primset(ps_id).clone());

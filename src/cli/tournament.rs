@@ -15,13 +15,13 @@ use std::time::Instant;
 
 use super::{Failure, Format, Outcome, PlayArgs, game_entry, out, unsupported};
 use crate::diagnostic::Diagnostic;
+use crate::eval::Engine;
 use crate::games::domain::GpGame;
 use crate::games::duel::{Duel, NamedPlayers, PlayerError};
 use crate::games::registry::{DuelTask, Kind, TwoPlayerTask, names_of};
 use crate::games::tournament::{Settings, Tournament, round_robin};
 use crate::limits::Limit;
 use crate::search::duel::SearchDuel;
-use crate::search::programs::ProgramEngine;
 
 /// The significance level of a dominance arrow (the paper's 0.01).
 const ALPHA: f64 = 0.01;
@@ -30,7 +30,7 @@ pub struct TournamentArgs {
     pub game: String,
     pub players: Vec<String>,
     /// How `gp:` players' programs are evaluated.
-    pub engine: ProgramEngine,
+    pub engine: Engine,
     pub games: u64,
     pub seed: u64,
     pub threads: Option<usize>,

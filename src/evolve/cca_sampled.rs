@@ -17,11 +17,12 @@ use rand::RngExt;
 use super::cca::points;
 use super::cca_game::CcaGame;
 use super::genome::{Genome, Representation};
+use crate::eval::Engine;
 use crate::games::domain::Binding;
 use crate::games::{Game, Player, Role, Turn};
 use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
-use crate::search::programs::{GpProgram, ProgramEngine};
+use crate::search::programs::GpProgram;
 use crate::search::sampled::{SampledParams, SampledSearch};
 
 /// A game that has not ended after this many turns is a draw.
@@ -42,7 +43,7 @@ pub(super) struct SampledGames<G: Game> {
     /// Index of the `eval` tree in a tree genome.
     pub eval_slot: usize,
     pub params: SampledParams,
-    pub engine: ProgramEngine,
+    pub engine: Engine,
     /// Programs the JIT could not compile, with the reason.
     pub fallbacks: Mutex<Vec<String>>,
 }

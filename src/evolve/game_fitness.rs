@@ -18,13 +18,14 @@ use super::experiment::{Experiment, FitnessPart, Opponent};
 use super::genome::{Genome, Representation};
 use crate::cluster;
 use crate::diagnostic::Diagnostic;
+use crate::eval::Engine;
 use crate::games::domain::{Binding, GpGame};
 use crate::games::{GameResult, Player};
 use crate::lang::{PrimSet, Tree};
 use crate::rng::{GpRng, stream};
 use crate::search::alphabeta::SearchParams;
 use crate::search::players::{GpPrograms, PlayerFactory, play_game};
-use crate::search::programs::{GpProgram, Program, ProgramEngine};
+use crate::search::programs::{GpProgram, Program};
 
 /// What evolves and how its programs read positions.
 pub struct EvolvedPrograms<S> {
@@ -43,7 +44,7 @@ pub struct MatchSettings {
     pub parts: Vec<FitnessPart>,
     /// Games per match in fitnessless selection.
     pub match_games: u32,
-    pub engine: ProgramEngine,
+    pub engine: Engine,
 }
 
 /// The players of one generation, shared by the tasks that use them.
@@ -63,7 +64,7 @@ pub struct GameFitness<G: GpGame> {
     /// Games per match in fitnessless selection.
     pub match_games: u32,
     /// How each generation's population is evaluated.
-    pub engine: ProgramEngine,
+    pub engine: Engine,
     /// The players of the population last evaluated (for fitnessless matches).
     last: Mutex<Option<Players<G::State>>>,
     /// Trees the JIT could not compile, with the reason (they are interpreted).
@@ -400,8 +401,7 @@ mod tests {
             (0..n).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
         let rep = Representation::Trees(vec![("eval".into(), TypeId::F)]);
         let programs = EvolvedPrograms { ps, binding, rep, eval_slot: 0, order_slot: None };
-        let settings =
-            MatchSettings { player: SearchParams::full(1), parts, match_games: 2, engine: ProgramEngine::Interp };
+        let settings = MatchSettings { player: SearchParams::full(1), parts, match_games: 2, engine: Engine::Interp };
         let fitness = GameFitness::new(Morris::standard(), programs, settings);
         fitness.evaluate(&population, 0, 9)
     }

@@ -33,12 +33,13 @@ use rayon::prelude::*;
 use super::engine::{Evaluation, Fitness, PUZZLES, VALIDATE};
 use super::genome::{Genome, Representation};
 use crate::cluster;
+use crate::eval::Engine;
 use crate::games::domain::{Binding, SearchNode};
 use crate::games::{Instance, Puzzle};
 use crate::lang::PrimSet;
 use crate::rng::{GpRng, stream};
 use crate::search::guided::{NodeProgram, difficulties, program_ida, program_staged};
-use crate::search::programs::{GpProgram, ProgramEngine};
+use crate::search::programs::GpProgram;
 use crate::search::puzzle::{bfs, iterative_deepening};
 use crate::search::staged::{StagedSettings, staged_deepening};
 
@@ -88,7 +89,7 @@ pub struct NodePrograms<S, M> {
     pub rep: Representation,
     /// Index of the `eval` tree in a tree genome.
     pub eval_slot: usize,
-    pub engine: ProgramEngine,
+    pub engine: Engine,
 }
 
 /// The programs of one population, shared with fitnessless matches.
@@ -357,8 +358,7 @@ mod tests {
         let mut rng = stream(11, &[]);
         let population: Vec<Genome> =
             (0..6).map(|_| Genome::Trees(vec![builder.tree(&mut rng, TypeId::F, Method::Grow, 4)])).collect();
-        let programs =
-            NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: ProgramEngine::Jit };
+        let programs = NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: Engine::Jit };
         let fitness = PuzzleFitness::new(RushHour, programs, puzzles.clone(), 10, 100_000, StagedSettings::default());
         let got = fitness.evaluate(&population, 0, 1);
         assert_eq!(got.games, 6 * 3, "every program on every puzzle (fewer than 10)");
@@ -418,8 +418,7 @@ mod tests {
         let mut hsdh = vec![0.0; terms.len()];
         hsdh[0] = 1.0;
         let population = vec![Genome::Weights(hsdh), Genome::Weights(vec![0.5; terms.len()])];
-        let programs =
-            NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: ProgramEngine::Interp };
+        let programs = NodePrograms { ps: ps.clone(), binding, rep: rep.clone(), eval_slot: 0, engine: Engine::Interp };
         let max_nodes = 10_000;
         let fitness = PuzzleFitness::new(game, programs, deals.clone(), 10, max_nodes, StagedSettings::default());
         assert_eq!(fitness.scoring(), Scoring::StagedReduction);

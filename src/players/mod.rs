@@ -16,9 +16,9 @@ use std::path::Path;
 pub use spec::{EvalSpec, PlayerSpec};
 
 use crate::diagnostic::Failure;
+use crate::eval::Engine;
 use crate::games::domain::GpGame;
 use crate::search::players::PlayerFactory;
-use crate::search::programs::ProgramEngine;
 
 /// The player `text` names (given as `flag` on the command line) for a
 /// two-player game, its programs loaded, bound to `game` and compiled.
@@ -26,7 +26,7 @@ pub fn two_player<G: GpGame>(
     game: &G,
     flag: &str,
     text: &str,
-    engine: ProgramEngine,
+    engine: Engine,
 ) -> Result<PlayerFactory<G::State>, Failure> {
     let spec = PlayerSpec::parse(text)
         .map_err(|e| Failure::message("stratagem::play::spec", format!("{flag} {text}: {e}")))?;

@@ -6,12 +6,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::diagnostic::{Diagnostic, Failure, did_you_mean};
+use crate::eval::Engine;
 use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, GpGame};
 use crate::lang::{Loader, PrimSet, PrimSetId};
 use crate::search::alphabeta::SearchParams;
 use crate::search::players::GpPrograms;
-use crate::search::programs::{GpProgram, Program, ProgramEngine};
+use crate::search::programs::{GpProgram, Program};
 
 /// Loads program `name` from `file` and binds its primset to `game`. An
 /// individual's `eval` tree evaluates, and its `order` tree (if `search` is
@@ -23,7 +24,7 @@ pub fn load_programs<G: GpGame>(
     file: &Path,
     name: &str,
     search: &SearchParams,
-    engine: ProgramEngine,
+    engine: Engine,
 ) -> Result<GpPrograms<G::State>, Failure> {
     let (loader, ps_id, programs) = read_programs(file, name, search.is_selective())?;
     let m = &loader.module;
@@ -43,10 +44,10 @@ pub fn compile_programs<S>(
     ps: Arc<PrimSet>,
     binding: Arc<Binding<S>>,
     programs: Vec<Program>,
-    engine: ProgramEngine,
+    engine: Engine,
     name: &str,
 ) -> Vec<GpProgram<S>> {
-    if engine == ProgramEngine::Jit {
+    if engine.compiles_for_games() {
         let (programs, fallbacks) = GpProgram::compile_all(ps, binding, programs, JitConfig::default());
         if !fallbacks.is_empty() {
             eprintln!("note: {} program(s) of `{name}` are interpreted: {}", fallbacks.len(), fallbacks.join("; "));

@@ -18,12 +18,13 @@ use super::PlayerSpec;
 use super::programs::{compile_programs, read_programs};
 use super::spec::EvalSpec;
 use crate::diagnostic::{Failure, Sources};
+use crate::eval::Engine;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::{Entry, Kind, Unsupported};
 use crate::games::{Game, Role, Turn};
 use crate::rng::{GpRng, stream};
 use crate::search::alphabeta::SearchParams;
-use crate::search::programs::{GpProgram, ProgramEngine};
+use crate::search::programs::GpProgram;
 use crate::search::sampled::{SampledParams, SampledSearch};
 use crate::search::uct::{Think, Uct, UctParams};
 
@@ -85,11 +86,7 @@ pub enum Bound<S> {
 
 /// Binds each role's player to `game`: loads and compiles the programs of
 /// `gp:` players.
-pub fn bind<G: GpDomain>(
-    game: &G,
-    players: &[RolePlayer],
-    engine: ProgramEngine,
-) -> Result<Vec<Bound<G::State>>, Failure> {
+pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Result<Vec<Bound<G::State>>, Failure> {
     players
         .iter()
         .map(|p| {

@@ -7,20 +7,13 @@
 use std::sync::Arc;
 
 use super::alphabeta::Evaluator;
+use crate::eval::Engine;
 use crate::eval::interp::Interp;
 use crate::eval::jit::{FnHandle, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::games::domain::{Binding, PositionContext, Slots};
 use crate::games::{Player, TwoPlayer};
 use crate::lang::{Network, Policy, Weights};
 use crate::lang::{PrimKind, PrimSet, Tree};
-
-/// How evolved programs are evaluated: compiled by the JIT, or by the
-/// reference interpreter (the same bits either way).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgramEngine {
-    Interp,
-    Jit,
-}
 
 /// What an evolved evaluator computes.
 #[derive(Debug, Clone)]
@@ -150,11 +143,11 @@ impl<S> GpProgram<S> {
         ps: &Arc<PrimSet>,
         binding: &Arc<Binding<S>>,
         programs: Vec<Program>,
-        engine: ProgramEngine,
+        engine: Engine,
         fallbacks: &std::sync::Mutex<Vec<String>>,
     ) -> Vec<GpProgram<S>> {
-        match engine {
-            ProgramEngine::Jit => {
+        if engine.compiles_for_games() {
+            {
                 let (programs, reasons) =
                     GpProgram::compile_all(ps.clone(), binding.clone(), programs, JitConfig::fast_compile());
                 if !reasons.is_empty()
@@ -164,9 +157,8 @@ impl<S> GpProgram<S> {
                 }
                 programs
             }
-            ProgramEngine::Interp => {
-                programs.into_iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p)).collect()
-            }
+        } else {
+            programs.into_iter().map(|p| GpProgram::new(ps.clone(), binding.clone(), p)).collect()
         }
     }
 

@@ -66,7 +66,6 @@ use crate::lang::syntax_helpers::Cx;
 use crate::lang::{Module, PrimSetId, TypeId};
 use crate::limits::Limit;
 use crate::search::alphabeta::SearchParams;
-use crate::search::programs::ProgramEngine;
 use crate::syntax::{Sexp, Span};
 
 /// A fixed opponent of validation games.
@@ -186,7 +185,7 @@ pub struct Experiment {
     pub introns: Introns,
     /// Evaluate evolved trees with the JIT (else the interpreter).
     /// How evolved programs are evaluated (`(engine jit|interp)`).
-    pub engine: ProgramEngine,
+    pub engine: crate::eval::Engine,
     pub champion: ChampionRule,
     /// The training puzzles, on a puzzle.
     pub puzzles: Option<PuzzleSource>,
@@ -389,7 +388,11 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
     let islands = duels::lower_islands(cx, &clauses, population);
     let selection = lower_selection_clause(cx, &clauses);
     let introns = if clauses.switch(cx, "introns", "on", "off") { Introns::Generate } else { Introns::Omit };
-    let engine = if clauses.switch(cx, "engine", "jit", "interp") { ProgramEngine::Jit } else { ProgramEngine::Interp };
+    let engine = if clauses.switch(cx, "engine", "jit", "interp") {
+        crate::eval::Engine::Jit
+    } else {
+        crate::eval::Engine::Interp
+    };
     let player = lower_player_clause(cx, &clauses);
     let (fitness, opponents) = lower_fitness_clause(cx, &clauses, game);
     let champion = match clauses.get("champion") {
