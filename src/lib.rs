@@ -39,5 +39,6 @@ pub mod players;
 pub mod repl;
 pub mod rng;
 pub mod search;
+pub mod solve;
 pub mod spelling;
 pub mod syntax;

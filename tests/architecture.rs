@@ -195,6 +195,7 @@ const LAYERS: &[&str] = &[
     "games",
     "search",
     "players",
+    "solve",
     "cluster",
     "evolve",
     "export",
