@@ -98,8 +98,45 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
             kept_nodes.push(node.clone());
         }
     }
+    let output = output_node(cx, (name, form), &outputs, bad_node, &kept_index);
+    let mut genes =
+        NetGenes { inputs: inputs.iter().map(|(id, _)| *id).collect(), nodes: kept_nodes, output, links: Vec::new() };
+    let mut link_spans = Vec::new();
+    for l in &links {
+        let from = resolve(cx, &names, &broken, l.from);
+        let to = resolve(cx, &names, &broken, l.to);
+        if let (Some(from), Some(to)) = (from, to) {
+            genes.links.push(Link { from, to, weight: l.weight, innovation: l.innovation, enabled: l.enabled });
+            link_spans.push((l.span, l.from.span, l.to.span));
+        }
+    }
+    // The genes hold what lowered; their own problems (links into inputs,
+    // duplicates, cycles) are reported even when other clauses had errors.
+    let problems = genes.problems(ps);
+    for p in problems {
+        report(cx, ps, &genes, &link_spans, form.span, p);
+    }
+    if cx.diags[errors_before..].iter().any(Diagnostic::is_error) {
+        return None;
+    }
+    match Network::new(name.to_owned(), ps_id, ps, genes) {
+        Ok(net) => Some(net.at(cx.file, form.span)),
+        Err(_) => None,
+    }
+}
+
+/// The node `(output)` marks, as an index into the nodes kept; a network
+/// without one, or with several, is a diagnostic (none when a node clause
+/// already had an error).
+fn output_node(
+    cx: &mut Cx,
+    (name, form): (&str, &Sexp),
+    outputs: &[(usize, Span)],
+    bad_node: bool,
+    kept_index: &[usize],
+) -> usize {
     let kept = |i: usize| kept_index.get(i).copied().unwrap_or(0);
-    let output = match outputs.as_slice() {
+    match outputs {
         [(i, _)] => kept(*i),
         [] => {
             if !bad_node {
@@ -125,30 +162,6 @@ pub fn lower_network(cx: &mut Cx, form: &Sexp, ps: &PrimSet, ps_id: PrimSetId) -
             }
             kept(*i)
         }
-    };
-    let mut genes =
-        NetGenes { inputs: inputs.iter().map(|(id, _)| *id).collect(), nodes: kept_nodes, output, links: Vec::new() };
-    let mut link_spans = Vec::new();
-    for l in &links {
-        let from = resolve(cx, &names, &broken, l.from);
-        let to = resolve(cx, &names, &broken, l.to);
-        if let (Some(from), Some(to)) = (from, to) {
-            genes.links.push(Link { from, to, weight: l.weight, innovation: l.innovation, enabled: l.enabled });
-            link_spans.push((l.span, l.from.span, l.to.span));
-        }
-    }
-    // The genes hold what lowered; their own problems (links into inputs,
-    // duplicates, cycles) are reported even when other clauses had errors.
-    let problems = genes.problems(ps);
-    for p in problems {
-        report(cx, ps, &genes, &link_spans, form.span, p);
-    }
-    if cx.diags[errors_before..].iter().any(Diagnostic::is_error) {
-        return None;
-    }
-    match Network::new(name.to_owned(), ps_id, ps, genes) {
-        Ok(net) => Some(net.at(cx.file, form.span)),
-        Err(_) => None,
     }
 }
 
