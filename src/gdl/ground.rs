@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use super::demand;
 use super::description::{self as d, Description, Pattern};
-use super::plan::{Demand, Dep, Lit, Plan, dnf};
+use super::normal_form::{Lit, dnf};
+use super::plan::{Demand, Dep, Plan};
 use super::prover::{ProverError, Workspace};
 use super::relaxed::{BodyLit, Fixpoint, Instances, NONE, Optional, P, Relation, RelaxedRule, Stop, Terms};
 use super::term::{Sym, Term};
@@ -453,7 +454,7 @@ fn relaxed_game(
         for mut literals in dnf(&original.body) {
             // As the prover does: an unbound role of a legal or goal head
             // ranges over the roles.
-            super::plan::bind_role_argument(&original.head, &mut literals);
+            super::normal_form::bind_role_argument(&original.head, &mut literals);
             alternatives.push(Alternative { rule: i, literals });
         }
     }

@@ -14,6 +14,7 @@ pub mod description;
 pub mod ground;
 pub mod machine;
 mod magic;
+mod normal_form;
 pub mod perft;
 pub mod plan;
 pub mod playouts;
