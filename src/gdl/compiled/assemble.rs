@@ -2,9 +2,40 @@
 //! routines (state, goals, one per move input, emit) and handed to the
 //! circuit compiler, with the fluents, legal moves and goals that read them.
 
+use std::time::Duration;
+
 use rustc_hash::FxHashMap;
 
-use super::*;
+use super::super::propnet::{Gate, GateId, Propnet, Size, goal_value};
+use super::super::state::State;
+use super::super::term::{Symbols, Term};
+use super::game::{
+    CompileReport, CompiledGame, Cone, EMIT, FIRST_INPUT, GOALS, GatesByKind, LegalMove, SLICED_GOALS, SLICED_NEXT,
+    SLICED_STATE, STATE,
+};
+use crate::eval::jit::circuit::{Assign, Block, Circuit, CompiledCircuit, Layout, Op, Routine, Wire};
+
+/// Assignments of all the inputs' cones together, at most: compilation
+/// time grows with them (see `assemble`).
+const CONE_ASSIGNMENTS: usize = 200_000;
+
+/// Cones a gate is in from which it is shared whatever the total: its
+/// copies would cost more code than recomputing it once per joint move. It
+/// also caps the counting (`cone_counts`): amazons has 700 gates in each of
+/// its 174 K cones.
+const ALWAYS_SHARED: u32 = 4096;
+
+/// Inputs a thread takes at a time when their cones are found.
+const CONE_BLOCK: usize = 512;
+
+/// Wires of the compiled code, at most.
+pub const MAX_WIRES: usize = 2_000_000;
+
+/// Gates of one cyclic component, at most: the compiled code evaluates a
+/// cycle by repeating it until nothing changes, which is slow for a large
+/// recursion (hex's connectivity); the prover's semi-naive evaluation is
+/// better there.
+pub const MAX_CYCLE: usize = 2_000;
 
 /// The routines, fluents, legal moves, goals and terminal of `net`.
 pub(super) fn assemble(
