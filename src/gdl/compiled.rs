@@ -17,6 +17,12 @@
 //! recomputing every gate that reads a move, since the 64 lanes play
 //! different moves); `gdl::batch` runs playouts on it. Both were measured
 //! against full recomputation one state at a time (docs/PERFORMANCE.md).
+//!
+//! The parts, each using only those listed before it: `game` (the compiled
+//! game, its tables and the numbering of routines), `assemble` (network to
+//! routines to native code), `reasoner` (one state at a time). This file
+//! grounds and optimises a game's network within a budget ([`Network`]) and
+//! hands it to the assembler.
 
 mod assemble;
 mod game;

@@ -8,21 +8,6 @@
 
 use super::description::{self as d, Literal, Pattern, Sentence, Var};
 
-/// GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role, so a
-/// role variable of such a head that no positive literal binds is bound by
-/// `(role ?r)`, added first.
-pub(super) fn bind_role_argument(head: &Sentence, body: &mut Vec<Lit>) {
-    if (head.relation == d::LEGAL || head.relation == d::GOAL)
-        && let Some(Pattern::Var(v)) = head.args.first()
-    {
-        let bound_by_body = body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
-        if !bound_by_body {
-            let role = Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span };
-            body.insert(0, Lit::Pos(role));
-        }
-    }
-}
-
 /// A rule after normalisation: one alternative of its `or`s.
 #[derive(Clone, Debug)]
 pub(super) struct FlatRule {
@@ -87,6 +72,21 @@ fn dnf_of_conjunction(parts: Vec<Vec<Vec<Lit>>>) -> Vec<Vec<Lit>> {
         out = next;
     }
     out
+}
+
+/// GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role, so a
+/// role variable of such a head that no positive literal binds is bound by
+/// `(role ?r)`, added first.
+pub(super) fn bind_role_argument(head: &Sentence, body: &mut Vec<Lit>) {
+    if (head.relation == d::LEGAL || head.relation == d::GOAL)
+        && let Some(Pattern::Var(v)) = head.args.first()
+    {
+        let bound_by_body = body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
+        if !bound_by_body {
+            let role = Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span };
+            body.insert(0, Lit::Pos(role));
+        }
+    }
 }
 
 /// The variables of `args`, in order, with repeats.
