@@ -155,114 +155,143 @@ fn prover_failure(path: &Path, e: gdl::prover::ProverError) -> Failure {
 
 pub fn run(command: GdlCommand) -> Outcome {
     match command {
-        GdlCommand::Check { game, engine, propnet } => {
-            let engine = engine.unwrap_or(if propnet { GdlEngine::Auto } else { GdlEngine::Prover });
-            let machine = load(&game, Validation::Strict, engine, GdlCase::Insensitive)?;
-            let plan = machine.plan();
-            let recursive = plan.strata.iter().filter(|s| s.recursive).count();
-            out(&format!(
-                "{}: {} roles ({}), {} relations, {} rules, {} strata ({} recursive)\n",
-                game.display(),
-                machine.roles().len(),
-                machine.role_names().join(" "),
-                plan.relations.len(),
-                plan.rules.len(),
-                plan.strata.len(),
-                recursive
-            ));
-            if propnet {
-                let started = std::time::Instant::now();
-                let grounding = gdl::ground::ground_file(&game).map_err(|diags| Failure::new(Sources::new(), diags))?;
-                let (before, after) = (grounding.sizes(), grounding.folded_sizes());
-                let grounded = started.elapsed().as_secs_f64();
-                let net = gdl::propnet::Propnet::new(&grounding);
-                let optimised = net.optimised();
-                let (raw, small) = (net.size(), optimised.size());
-                out(&format!(
-                    "ground program: {} atoms, {} rules, {} literals; static facts folded: {} atoms, {} rules, {} literals ({grounded:.2} s)\n\
-                     propnet: {} gates ({} and, {} or, {} not), {} edges; optimised: {} gates ({} and, {} or, {} not), {} edges ({:.2} s in all)\n",
-                    before.atoms,
-                    before.rules,
-                    before.literals,
-                    after.atoms,
-                    after.rules,
-                    after.literals,
-                    raw.gates,
-                    raw.and,
-                    raw.or,
-                    raw.not,
-                    raw.edges,
-                    small.gates,
-                    small.and,
-                    small.or,
-                    small.not,
-                    small.edges,
-                    started.elapsed().as_secs_f64()
-                ));
-                if let Some(why) = &grounding.goals_left_out {
-                    out(&format!("goals: not in the network, the prover answers them ({why})\n"));
-                }
-            }
-            Ok(())
-        }
-        GdlCommand::Perft { game, depth, engine, case } => {
-            Limit::PerftDepth
-                .check(u64::from(depth), &format!("`--depth {depth}`"))
-                .map_err(|e| Failure::message("stratagem::limit", e))?;
-            let machine = load(&game, Validation::Lenient, engine, case)?;
-            let (depths, stop_reason) =
-                gdl::perft::perft(&machine, depth as usize, 50_000_000).map_err(|e| prover_failure(&game, e))?;
-            let report = gdl::perft::Perft {
-                game: game.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
-                source: game.display().to_string(),
-                roles: machine.role_names(),
-                depths,
-                stop_reason,
-            };
-            out(&format!("{}\n", serde_json::to_string(&report).unwrap_or_default()));
-            Ok(())
-        }
-        GdlCommand::Trace { game, seeds: (a, b), max_steps, engine, case } => {
-            let machine = load(&game, Validation::Lenient, engine, case)?;
-            for seed in a..=b {
-                let mut text = String::new();
-                gdl::trace::trace(&machine, seed, max_steps, &mut text).map_err(|e| prover_failure(&game, e))?;
-                out(&text);
-            }
-            Ok(())
-        }
+        GdlCommand::Check { game, engine, propnet } => check(&game, engine, propnet),
+        GdlCommand::Perft { game, depth, engine, case } => perft(&game, depth, engine, case),
+        GdlCommand::Trace { game, seeds, max_steps, engine, case } => trace(&game, seeds, max_steps, engine, case),
         GdlCommand::Playouts { game, seconds, seed, format, engine, case, one_at_a_time } => {
-            if !(seconds.is_finite() && seconds >= 0.0) {
-                return Err(Failure::message(
-                    "stratagem::gdl::seconds",
-                    format!("`--seconds {seconds}` is not a duration: give a number of seconds, 0 or more"),
-                ));
-            }
-            let machine = load(&game, Validation::Lenient, engine, case)?;
-            let speed = gdl::playouts::playouts(&machine, seconds, seed, !one_at_a_time)
-                .map_err(|e| prover_failure(&game, e))?;
-            if let Some(note) = &speed.note {
-                eprintln!("{}: {note}", game.display());
-            }
-            match format {
-                Format::Json => out(&format!("{}\n", serde_json::to_string(&speed).unwrap_or_default())),
-                Format::Text => out(&format!(
-                    "{}: {} playouts in {seconds} s ({} at a time): {:.1} playouts/s, {:.0} expansions/s, mean length {:.1}, mean goals {}\n",
-                    game.display(),
-                    speed.playouts,
-                    speed.lanes,
-                    speed.playouts_per_s,
-                    speed.expansions_per_s,
-                    speed.mean_length,
-                    speed
-                        .mean_goals
-                        .iter()
-                        .map(|g| g.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}")))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                )),
-            }
-            Ok(())
+            playouts(&game, seconds, seed, format, engine, case, one_at_a_time)
         }
     }
+}
+
+/// `gdl check`: the game validated strictly, and its sizes.
+fn check(game: &Path, engine: Option<GdlEngine>, propnet: bool) -> Outcome {
+    let engine = engine.unwrap_or(if propnet { GdlEngine::Auto } else { GdlEngine::Prover });
+    let machine = load(game, Validation::Strict, engine, GdlCase::Insensitive)?;
+    let plan = machine.plan();
+    let recursive = plan.strata.iter().filter(|s| s.recursive).count();
+    out(&format!(
+        "{}: {} roles ({}), {} relations, {} rules, {} strata ({} recursive)\n",
+        game.display(),
+        machine.roles().len(),
+        machine.role_names().join(" "),
+        plan.relations.len(),
+        plan.rules.len(),
+        plan.strata.len(),
+        recursive
+    ));
+    if propnet {
+        print_propnet_sizes(game)?;
+    }
+    Ok(())
+}
+
+/// `gdl check --propnet`: the sizes of the ground program and of the
+/// propositional network, before and after optimisation.
+fn print_propnet_sizes(game: &Path) -> Outcome {
+    let started = std::time::Instant::now();
+    let grounding = gdl::ground::ground_file(game).map_err(|diags| Failure::new(Sources::new(), diags))?;
+    let (before, after) = (grounding.sizes(), grounding.folded_sizes());
+    let grounded = started.elapsed().as_secs_f64();
+    let net = gdl::propnet::Propnet::new(&grounding);
+    let optimised = net.optimised();
+    let (raw, small) = (net.size(), optimised.size());
+    out(&format!(
+        "ground program: {} atoms, {} rules, {} literals; static facts folded: {} atoms, {} rules, {} literals ({grounded:.2} s)\n\
+         propnet: {} gates ({} and, {} or, {} not), {} edges; optimised: {} gates ({} and, {} or, {} not), {} edges ({:.2} s in all)\n",
+        before.atoms,
+        before.rules,
+        before.literals,
+        after.atoms,
+        after.rules,
+        after.literals,
+        raw.gates,
+        raw.and,
+        raw.or,
+        raw.not,
+        raw.edges,
+        small.gates,
+        small.and,
+        small.or,
+        small.not,
+        small.edges,
+        started.elapsed().as_secs_f64()
+    ));
+    if let Some(why) = &grounding.goals_left_out {
+        out(&format!("goals: not in the network, the prover answers them ({why})\n"));
+    }
+    Ok(())
+}
+
+/// `gdl perft`: the states and joint moves at each depth, as JSON.
+fn perft(game: &Path, depth: u32, engine: GdlEngine, case: GdlCase) -> Outcome {
+    Limit::PerftDepth
+        .check(u64::from(depth), &format!("`--depth {depth}`"))
+        .map_err(|e| Failure::message("stratagem::limit", e))?;
+    let machine = load(game, Validation::Lenient, engine, case)?;
+    let (depths, stop_reason) =
+        gdl::perft::perft(&machine, depth as usize, 50_000_000).map_err(|e| prover_failure(game, e))?;
+    let report = gdl::perft::Perft {
+        game: game.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(),
+        source: game.display().to_string(),
+        roles: machine.role_names(),
+        depths,
+        stop_reason,
+    };
+    out(&format!("{}\n", serde_json::to_string(&report).unwrap_or_default()));
+    Ok(())
+}
+
+/// `gdl trace`: one random game per seed of `seeds`.
+fn trace(game: &Path, (a, b): (u64, u64), max_steps: usize, engine: GdlEngine, case: GdlCase) -> Outcome {
+    let machine = load(game, Validation::Lenient, engine, case)?;
+    for seed in a..=b {
+        let mut text = String::new();
+        gdl::trace::trace(&machine, seed, max_steps, &mut text).map_err(|e| prover_failure(game, e))?;
+        out(&text);
+    }
+    Ok(())
+}
+
+/// `gdl playouts`: random games for `seconds`, and the engine's speed.
+fn playouts(
+    game: &Path,
+    seconds: f64,
+    seed: u64,
+    format: Format,
+    engine: GdlEngine,
+    case: GdlCase,
+    one_at_a_time: bool,
+) -> Outcome {
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(Failure::message(
+            "stratagem::gdl::seconds",
+            format!("`--seconds {seconds}` is not a duration: give a number of seconds, 0 or more"),
+        ));
+    }
+    let machine = load(game, Validation::Lenient, engine, case)?;
+    let speed =
+        gdl::playouts::playouts(&machine, seconds, seed, !one_at_a_time).map_err(|e| prover_failure(game, e))?;
+    if let Some(note) = &speed.note {
+        eprintln!("{}: {note}", game.display());
+    }
+    match format {
+        Format::Json => out(&format!("{}\n", serde_json::to_string(&speed).unwrap_or_default())),
+        Format::Text => out(&format!(
+            "{}: {} playouts in {seconds} s ({} at a time): {:.1} playouts/s, {:.0} expansions/s, mean length {:.1}, mean goals {}\n",
+            game.display(),
+            speed.playouts,
+            speed.lanes,
+            speed.playouts_per_s,
+            speed.expansions_per_s,
+            speed.mean_length,
+            speed
+                .mean_goals
+                .iter()
+                .map(|g| g.map_or_else(|| "-".to_owned(), |v| format!("{v:.1}")))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+    }
+    Ok(())
 }

@@ -8,9 +8,12 @@
 
 use rand::{Rng, RngExt};
 
-use super::compiled::{CompiledGame, SLICED_GOALS, SLICED_NEXT, SLICED_STATE, single_goal};
-use super::playouts::MAX_PLAYOUT_STEPS;
+use super::compiled::{CompiledGame, SLICED_GOALS, SLICED_NEXT, SLICED_STATE};
+use super::goals::single_goal;
 use crate::eval::jit::circuit::{CompiledCircuit, LANES, Wire};
+
+/// Playouts stop after this many joint moves even if no terminal state comes.
+pub const MAX_PLAYOUT_STEPS: usize = 10_000;
 
 /// A role with no legal move in a state that is not terminal (a bug of the
 /// game's rules): the index of the role.

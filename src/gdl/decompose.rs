@@ -34,7 +34,7 @@
 use rustc_hash::FxHashSet;
 
 use super::description::{Description, Literal, Pattern, Rule, Sentence, Var};
-use super::plan::{Lit, bind_role_argument, dnf};
+use super::normal_form::{Lit, bind_role_argument, dnf};
 
 /// `desc` with its rule bodies split; the new relations are named
 /// `part^N`, a name no game can use.

@@ -13,7 +13,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::description::{self as d, Pattern, Sentence, Var};
-use super::plan::Lit;
+use super::normal_form::Lit;
 use super::term::Sym;
 
 /// A relation, by name and arity.

@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use super::demand;
 use super::description::{self as d, Description, Pattern};
-use super::plan::{Demand, Dep, Lit, Plan, dnf};
+use super::normal_form::{Lit, dnf};
+use super::plan::{Demand, Dep, Plan};
 use super::prover::{ProverError, Workspace};
 use super::relaxed::{BodyLit, Fixpoint, Instances, NONE, Optional, P, Relation, RelaxedRule, Stop, Terms};
 use super::term::{Sym, Term};
@@ -168,37 +169,10 @@ pub fn ground_until(desc: &Description, until: Option<Instant>) -> Result<Ground
     let (real, _) = Plan::new(desc, None, Demand::Off)?;
     let is_static: FxHashSet<(Sym, usize)> =
         real.relations.iter().filter(|r| r.dep == Dep::Static).map(|r| (r.name, r.arity)).collect();
-    let budget_end = Instant::now() + Duration::from_secs(GROUND_SECONDS);
-    let deadline = until.map_or(budget_end, |until| until.min(budget_end));
-    let over_time = || {
-        if deadline < budget_end {
-            "grounding takes longer than the time left to load the game".to_owned()
-        } else {
-            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
-        }
-    };
-    let over_budget = || format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game");
-    let error = |why: String| vec![Diagnostic::error("stratagem::gdl::ground", why)];
-    let goals_over = |over_time: bool| {
-        if over_time {
-            format!(
-                "the relations legal, next and terminal do not need take longer than {GOAL_GROUND_MILLIS} ms to ground"
-            )
-        } else {
-            format!("the relations legal, next and terminal do not need derive more than {GROUND_BUDGET} facts")
-        }
-    };
+    let limits = Limits::new(until);
     let needed = needed_without_goals(desc);
     let only_for_goals = |name: Sym, arity: usize| !needed.contains(&(name, arity));
-    // Static relations are the same in every state: the prover evaluates
-    // them exactly, once; those only goals need last, within a limit.
-    let mut ws = Workspace::with_static_strata(&real, GROUND_BUDGET, Some(deadline), |s| {
-        real.strata[s].relations.iter().any(|&r| !only_for_goals(real.relations[r].name, real.relations[r].arity))
-    })
-    .map_err(|e: ProverError| error(if e.0.contains("time limit") { over_time() } else { over_budget() }))?;
-    let goal_deadline = (Instant::now() + Duration::from_millis(GOAL_GROUND_MILLIS)).min(deadline);
-    let mut goals_left_out =
-        ws.evaluate_other_statics(&real, goal_deadline).err().map(|e| goals_over(e.0.contains("time limit")));
+    let Statics { ws, mut goals_left_out, goal_deadline } = evaluate_statics(&real, &limits, &only_for_goals)?;
     let without_goals;
     let desc = if goals_left_out.is_some() {
         let mut kept = desc.clone();
@@ -209,95 +183,40 @@ pub fn ground_until(desc: &Description, until: Option<Instant>) -> Result<Ground
         desc
     };
     let mut terms = Terms::default();
-    let mut relations: Vec<Relation> = Vec::new();
-    let mut relation_ids: FxHashMap<(Sym, usize), usize> = FxHashMap::default();
-    let mut relation_of = |relations: &mut Vec<Relation>, name: Sym, arity: usize| -> usize {
-        *relation_ids.entry((name, arity)).or_insert_with(|| {
-            relations.push(Relation::default());
-            relations.len() - 1
-        })
-    };
-    for (i, r) in real.relations.iter().enumerate() {
-        if r.dep == Dep::Static {
-            let rel = relation_of(&mut relations, r.name, r.arity);
-            for fact in ws.table(i).facts() {
-                let a = terms.intern_atom(r.name, fact);
-                relations[rel].insert(a);
-            }
-        }
-    }
+    let mut relations = RelaxedRelations::default();
+    relations.add_statics(&real, &ws, &mut terms);
     drop(ws);
-    let (rules, alternatives, demanded) =
-        relaxed_game(desc, &is_static, &mut terms, &mut |rs, name, arity| relation_of(rs, name, arity), &mut relations);
-    let mut instances: Vec<Instances> = alternatives
-        .iter()
-        .map(|a| {
-            // A demanded head adds its demand literal's atom to each row;
-            // the head's own atom comes last.
-            let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
-            let head = &desc.rules[a.rule].head;
-            let demand = usize::from(demanded.contains(&(head.relation, head.args.len())));
-            Instances::new(desc.rules[a.rule].vars.len() + n_pos + demand + 1)
-        })
-        .collect();
+    let (rules, alternatives, demanded) = relaxed_game(desc, &is_static, &mut terms, &mut relations);
+    let mut instances = instance_tables(desc, &alternatives, &demanded);
     // What only goals need, in the relaxed game: relations the others reach
     // neither as written nor through demand are left out if they stop.
-    let optional = optional_relations(&rules, relations.len(), |rel| {
-        relation_ids.iter().any(|(&(name, arity), &r)| r == rel && !only_for_goals(name, arity))
+    let optional = optional_relations(&rules, relations.relations.len(), |rel| {
+        relations.ids.iter().any(|(&(name, arity), &r)| r == rel && !only_for_goals(name, arity))
     });
     let mut fixpoint = Fixpoint {
         terms: &mut terms,
-        relations: &mut relations,
+        relations: &mut relations.relations,
         rules: &rules,
         instances: &mut instances,
         budget: GROUND_BUDGET,
-        deadline,
+        deadline: limits.deadline,
     };
-    let stopped = fixpoint.run(&Optional { relations: optional.clone(), deadline: goal_deadline }).map_err(|stop| {
-        error(match stop {
-            Stop::Budget => over_budget(),
-            Stop::Time => over_time(),
-        })
-    })?;
+    let stopped = fixpoint
+        .run(&Optional { relations: optional.clone(), deadline: goal_deadline })
+        .map_err(|stop| limits.error_of(stop))?;
     if let Some(stop) = stopped {
         goals_left_out = Some(goals_over(matches!(stop, Stop::Time)));
     }
     let left_out = |rule: &RelaxedRule| goals_left_out.is_some() && optional[rule.head_rel];
 
-    let mut g = Grounding { goals_left_out: goals_left_out.clone(), ..Grounding::default() };
-    // The ground program's number of each atom's term, `usize::MAX` if none yet.
-    let mut ids: Vec<usize> = Vec::new();
-    let mut memo: Vec<Option<Term>> = Vec::new();
-    // Static relations are evaluated exactly: their atoms are constants.
-    let mut atom = |g: &mut Grounding, terms: &Terms, id: u32| -> usize {
-        let slot = id as usize;
-        if slot >= ids.len() {
-            ids.resize(slot + 1, usize::MAX);
-        }
-        if ids[slot] != usize::MAX {
-            return ids[slot];
-        }
-        let (relation, args) = terms.atom(id, &mut memo);
-        let key = (relation, args.len());
-        let value =
-            is_static.contains(&key).then(|| relation_ids.get(&key).is_some_and(|&rel| relations[rel].contains(id)));
-        let a = g.atoms.len();
-        g.static_value.push(value);
-        g.atoms.push((relation, args));
-        ids[slot] = a;
-        a
+    let mut program = GroundProgram {
+        grounding: Grounding { goals_left_out: goals_left_out.clone(), ..Grounding::default() },
+        ids: Vec::new(),
+        memo: Vec::new(),
+        is_static: &is_static,
+        relations: &relations,
     };
-    // Outputs that are static hold without a rule.
-    for (relation, arity) in [(d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0), (d::NEXT, 1)] {
-        if is_static.contains(&(relation, arity))
-            && !(goals_left_out.is_some() && only_for_goals(relation, arity))
-            && let Some(&rel) = relation_ids.get(&(relation, arity))
-        {
-            for &fact in &relations[rel].facts {
-                atom(&mut g, &terms, fact);
-            }
-        }
-    }
+    program.add_static_outputs(&terms, |relation, arity| goals_left_out.is_some() && only_for_goals(relation, arity));
     let mut dropped = vec![false; alternatives.len()];
     for rule in rules.iter().filter(|r| left_out(r)) {
         if let Some(index) = rule.instances {
@@ -305,10 +224,194 @@ pub fn ground_until(desc: &Description, until: Option<Instant>) -> Result<Ground
         }
     }
     for (index, (alternative, found)) in alternatives.iter().zip(&instances).enumerate() {
-        if dropped[index] {
-            continue;
+        if !dropped[index] {
+            program.add_alternative(&desc.rules[alternative.rule], alternative, found, &mut terms);
         }
-        let rule = &desc.rules[alternative.rule];
+    }
+    Ok(program.grounding)
+}
+
+/// Grounding's clock (its own budget, or the caller's deadline if sooner)
+/// and what running out of it or of facts is called.
+struct Limits {
+    budget_end: Instant,
+    deadline: Instant,
+}
+
+impl Limits {
+    fn new(until: Option<Instant>) -> Limits {
+        let budget_end = Instant::now() + Duration::from_secs(GROUND_SECONDS);
+        Limits { budget_end, deadline: until.map_or(budget_end, |until| until.min(budget_end)) }
+    }
+
+    fn over_time(&self) -> String {
+        if self.deadline < self.budget_end {
+            "grounding takes longer than the time left to load the game".to_owned()
+        } else {
+            format!("grounding takes longer than {GROUND_SECONDS} s, its time budget")
+        }
+    }
+
+    fn over_budget() -> String {
+        format!("grounding needs more than {GROUND_BUDGET} facts, the budget of the relaxed game")
+    }
+
+    fn error(why: String) -> Vec<Diagnostic> {
+        vec![Diagnostic::error("stratagem::gdl::ground", why)]
+    }
+
+    /// The error of the relaxed game stopping at `stop`.
+    fn error_of(&self, stop: Stop) -> Vec<Diagnostic> {
+        Limits::error(match stop {
+            Stop::Budget => Limits::over_budget(),
+            Stop::Time => self.over_time(),
+        })
+    }
+}
+
+/// Why goals are left out: the relations only they need ran out of time
+/// (`over_time`) or of facts.
+fn goals_over(over_time: bool) -> String {
+    if over_time {
+        format!("the relations legal, next and terminal do not need take longer than {GOAL_GROUND_MILLIS} ms to ground")
+    } else {
+        format!("the relations legal, next and terminal do not need derive more than {GROUND_BUDGET} facts")
+    }
+}
+
+/// The static relations, evaluated by the prover.
+struct Statics {
+    ws: Workspace,
+    /// Why the static relations only goals need are left out, if they are.
+    goals_left_out: Option<String>,
+    /// When the relations only goals need must be done grounding.
+    goal_deadline: Instant,
+}
+
+/// Static relations are the same in every state: the prover evaluates
+/// them exactly, once; those only goals need last, within a limit.
+fn evaluate_statics(
+    real: &Plan,
+    limits: &Limits,
+    only_for_goals: &impl Fn(Sym, usize) -> bool,
+) -> Result<Statics, Vec<Diagnostic>> {
+    let mut ws = Workspace::with_static_strata(real, GROUND_BUDGET, Some(limits.deadline), |s| {
+        real.strata[s].relations.iter().any(|&r| !only_for_goals(real.relations[r].name, real.relations[r].arity))
+    })
+    .map_err(|e: ProverError| {
+        Limits::error(if e.0.contains("time limit") { limits.over_time() } else { Limits::over_budget() })
+    })?;
+    let goal_deadline = (Instant::now() + Duration::from_millis(GOAL_GROUND_MILLIS)).min(limits.deadline);
+    let goals_left_out =
+        ws.evaluate_other_statics(real, goal_deadline).err().map(|e| goals_over(e.0.contains("time limit")));
+    Ok(Statics { ws, goals_left_out, goal_deadline })
+}
+
+/// The relaxed game's relations, numbered by name and arity as they are
+/// first met.
+#[derive(Default)]
+struct RelaxedRelations {
+    relations: Vec<Relation>,
+    ids: FxHashMap<(Sym, usize), usize>,
+}
+
+impl RelaxedRelations {
+    /// The number of relation `name` of `arity`, added if new.
+    fn id(&mut self, name: Sym, arity: usize) -> usize {
+        *self.ids.entry((name, arity)).or_insert_with(|| {
+            self.relations.push(Relation::default());
+            self.relations.len() - 1
+        })
+    }
+
+    /// Fills the static relations with the facts the prover found (`ws`).
+    fn add_statics(&mut self, real: &Plan, ws: &Workspace, terms: &mut Terms) {
+        for (i, r) in real.relations.iter().enumerate() {
+            if r.dep == Dep::Static {
+                let rel = self.id(r.name, r.arity);
+                for fact in ws.table(i).facts() {
+                    let a = terms.intern_atom(r.name, fact);
+                    self.relations[rel].insert(a);
+                }
+            }
+        }
+    }
+}
+
+/// Per alternative, the table of its instances: a row holds its variables'
+/// values, then the atoms its positive literals matched, then a demanded
+/// head's demand literal's atom, and the head's own atom last.
+fn instance_tables(
+    desc: &Description,
+    alternatives: &[Alternative],
+    demanded: &FxHashSet<(Sym, usize)>,
+) -> Vec<Instances> {
+    alternatives
+        .iter()
+        .map(|a| {
+            let n_pos = a.literals.iter().filter(|l| matches!(l, Lit::Pos(_))).count();
+            let head = &desc.rules[a.rule].head;
+            let demand = usize::from(demanded.contains(&(head.relation, head.args.len())));
+            Instances::new(desc.rules[a.rule].vars.len() + n_pos + demand + 1)
+        })
+        .collect()
+}
+
+/// The ground program as it is written: atoms numbered as they are first
+/// met, each instance of an alternative a ground rule.
+struct GroundProgram<'a> {
+    grounding: Grounding,
+    /// The ground program's number of each atom's term, `usize::MAX` if none yet.
+    ids: Vec<usize>,
+    memo: Vec<Option<Term>>,
+    is_static: &'a FxHashSet<(Sym, usize)>,
+    relations: &'a RelaxedRelations,
+}
+
+impl GroundProgram<'_> {
+    /// The number of the atom of term `id`, added if new. Static relations
+    /// are evaluated exactly: their atoms are constants.
+    fn atom(&mut self, terms: &Terms, id: u32) -> usize {
+        let slot = id as usize;
+        if slot >= self.ids.len() {
+            self.ids.resize(slot + 1, usize::MAX);
+        }
+        if self.ids[slot] != usize::MAX {
+            return self.ids[slot];
+        }
+        let (relation, args) = terms.atom(id, &mut self.memo);
+        let key = (relation, args.len());
+        let relations = self.relations;
+        let value = self
+            .is_static
+            .contains(&key)
+            .then(|| relations.ids.get(&key).is_some_and(|&rel| relations.relations[rel].contains(id)));
+        let g = &mut self.grounding;
+        let a = g.atoms.len();
+        g.static_value.push(value);
+        g.atoms.push((relation, args));
+        self.ids[slot] = a;
+        a
+    }
+
+    /// Outputs that are static hold without a rule: their atoms, except
+    /// those of the relations `left_out`.
+    fn add_static_outputs(&mut self, terms: &Terms, left_out: impl Fn(Sym, usize) -> bool) {
+        for (relation, arity) in [(d::LEGAL, 2), (d::GOAL, 2), (d::TERMINAL, 0), (d::NEXT, 1)] {
+            if self.is_static.contains(&(relation, arity))
+                && !left_out(relation, arity)
+                && let Some(&rel) = self.relations.ids.get(&(relation, arity))
+            {
+                for &fact in &self.relations.relations[rel].facts {
+                    self.atom(terms, fact);
+                }
+            }
+        }
+    }
+
+    /// The ground rules of `alternative` (of `rule`), one per instance in
+    /// `found`, as one group.
+    fn add_alternative(&mut self, rule: &d::Rule, alternative: &Alternative, found: &Instances, terms: &mut Terms) {
         // Positive literals' atoms come with the instance; negative ones
         // are built from its variables' values.
         let negated: Vec<Option<P>> = alternative
@@ -316,12 +419,12 @@ pub fn ground_until(desc: &Description, until: Option<Instant>) -> Result<Ground
             .iter()
             .filter_map(|lit| match lit {
                 Lit::Pos(_) => Some(None),
-                Lit::Neg(s) => Some(Some(P::atom(s.relation, &s.args, &mut terms))),
+                Lit::Neg(s) => Some(Some(P::atom(s.relation, &s.args, terms))),
                 Lit::Distinct(..) | Lit::Same(..) => None,
             })
             .collect();
         let n_vars = rule.vars.len();
-        let first = g.rules.len();
+        let first = self.grounding.rules.len();
         let (mut positive, mut negative) = (Vec::new(), Vec::new());
         'rows: for i in 0..found.len() {
             let row = found.row(i);
@@ -337,22 +440,22 @@ pub fn ground_until(desc: &Description, until: Option<Instant>) -> Result<Ground
                 match literal {
                     None => {
                         let Some(&a) = matched.next() else { continue 'rows };
-                        positive.push(atom(&mut g, &terms, a));
+                        positive.push(self.atom(terms, a));
                     }
                     Some(p) => {
                         // A variable no positive literal binds (an unsafe
                         // rule) leaves the instance out, as the prover does.
                         let Some(a) = terms.build(p, binds) else { continue 'rows };
-                        negative.push(atom(&mut g, &terms, a));
+                        negative.push(self.atom(terms, a));
                     }
                 }
             }
-            let head = atom(&mut g, &terms, h);
-            g.push_rule(head, &positive, &negative);
+            let head = self.atom(terms, h);
+            self.grounding.push_rule(head, &positive, &negative);
         }
+        let g = &mut self.grounding;
         g.groups.push(first..g.rules.len());
     }
-    Ok(g)
 }
 
 /// The relations the rules of `legal`, `next` and `terminal` need (and
@@ -415,36 +518,43 @@ struct Alternative {
 /// The rules of the relaxed game over `relations` (static ones are already
 /// filled, exactly): every fluent `init` or `next` can produce is `true`,
 /// every legal move is played, negations are dropped. Each alternative of a
-/// rule whose head is not static keeps its instances.
+/// rule whose head is not static keeps its instances. Also returns the
+/// relations whose calls are restricted to what is demanded of them.
 fn relaxed_game(
     desc: &Description,
     is_static: &FxHashSet<(Sym, usize)>,
     terms: &mut Terms,
-    relation_of: &mut impl FnMut(&mut Vec<Relation>, Sym, usize) -> usize,
-    relations: &mut Vec<Relation>,
+    relations: &mut RelaxedRelations,
 ) -> (Vec<RelaxedRule>, Vec<Alternative>, FxHashSet<(Sym, usize)>) {
     let mut rules = Vec::new();
-    let v = |i: u32| Pattern::Var(i);
-    let mut bridge = |rules: &mut Vec<RelaxedRule>,
-                      head: Sym,
-                      body: Sym,
-                      arity: usize,
-                      terms: &mut Terms,
-                      relations: &mut Vec<Relation>| {
-        let args: Vec<Pattern> = (0..arity as u32).map(v).collect();
-        let head_rel = relation_of(relations, head, arity);
-        let rel = relation_of(relations, body, arity);
-        rules.push(RelaxedRule {
-            head_rel,
-            head: P::atom(head, &args, terms),
-            body: vec![BodyLit::Pos { rel, pat: P::atom(body, &args, terms) }],
-            n_vars: arity,
-            instances: None,
-        });
-    };
-    bridge(&mut rules, d::TRUE, d::INIT, 1, terms, relations);
-    bridge(&mut rules, d::TRUE, d::NEXT, 1, terms, relations);
-    bridge(&mut rules, d::DOES, d::LEGAL, 2, terms, relations);
+    for (head, body, arity) in [(d::TRUE, d::INIT, 1), (d::TRUE, d::NEXT, 1), (d::DOES, d::LEGAL, 2)] {
+        rules.push(bridge(head, body, arity, terms, relations));
+    }
+    let alternatives = alternatives_of(desc, is_static);
+    let demand = DemandRelations::of(desc, &alternatives, is_static);
+    for (index, alternative) in alternatives.iter().enumerate() {
+        add_alternative_rules(&mut rules, &desc.rules[alternative.rule], index, alternative, &demand, terms, relations);
+    }
+    let demanded = demand.adorn.into_keys().collect();
+    (rules, alternatives, demanded)
+}
+
+/// The relaxed rule `head(?0 .. ?arity) <= body(?0 .. ?arity)`.
+fn bridge(head: Sym, body: Sym, arity: usize, terms: &mut Terms, relations: &mut RelaxedRelations) -> RelaxedRule {
+    let args: Vec<Pattern> = (0..arity as u32).map(Pattern::Var).collect();
+    let head_rel = relations.id(head, arity);
+    let rel = relations.id(body, arity);
+    RelaxedRule {
+        head_rel,
+        head: P::atom(head, &args, terms),
+        body: vec![BodyLit::Pos { rel, pat: P::atom(body, &args, terms) }],
+        n_vars: arity,
+        instances: None,
+    }
+}
+
+/// The alternatives of the rules whose heads are not static, rule by rule.
+fn alternatives_of(desc: &Description, is_static: &FxHashSet<(Sym, usize)>) -> Vec<Alternative> {
     let mut alternatives = Vec::new();
     for (i, original) in desc.rules.iter().enumerate() {
         if is_static.contains(&(original.head.relation, original.head.args.len())) {
@@ -453,76 +563,100 @@ fn relaxed_game(
         for mut literals in dnf(&original.body) {
             // As the prover does: an unbound role of a legal or goal head
             // ranges over the roles.
-            super::plan::bind_role_argument(&original.head, &mut literals);
+            super::normal_form::bind_role_argument(&original.head, &mut literals);
             alternatives.push(Alternative { rule: i, literals });
         }
     }
-    let calls: Vec<(&d::Sentence, &[Lit])> =
-        alternatives.iter().map(|a| (&desc.rules[a.rule].head, a.literals.as_slice())).collect();
-    let adorn = demand::adornments(&calls, is_static);
-    // Demand relations get names the game cannot use: past its symbols.
-    let mut magic: FxHashMap<(Sym, usize), (Sym, usize)> = FxHashMap::default();
-    let mut keys: Vec<&(Sym, usize)> = adorn.keys().collect();
-    keys.sort();
-    for (k, &&key) in keys.iter().enumerate() {
-        let arity = adorn[&key].iter().filter(|&&b| b).count();
-        magic.insert(key, (desc.symbols.len() as Sym + k as Sym, arity));
+    alternatives
+}
+
+/// The relations whose calls bind some arguments (demand.rs): the places
+/// each call binds, and the demand relation of each.
+struct DemandRelations {
+    adorn: FxHashMap<(Sym, usize), Vec<bool>>,
+    magic: FxHashMap<(Sym, usize), (Sym, usize)>,
+}
+
+impl DemandRelations {
+    fn of(desc: &Description, alternatives: &[Alternative], is_static: &FxHashSet<(Sym, usize)>) -> DemandRelations {
+        let calls: Vec<(&d::Sentence, &[Lit])> =
+            alternatives.iter().map(|a| (&desc.rules[a.rule].head, a.literals.as_slice())).collect();
+        let adorn = demand::adornments(&calls, is_static);
+        // Demand relations get names the game cannot use: past its symbols.
+        let mut magic: FxHashMap<(Sym, usize), (Sym, usize)> = FxHashMap::default();
+        let mut keys: Vec<&(Sym, usize)> = adorn.keys().collect();
+        keys.sort();
+        for (k, &&key) in keys.iter().enumerate() {
+            let arity = adorn[&key].iter().filter(|&&b| b).count();
+            magic.insert(key, (desc.symbols.len() as Sym + k as Sym, arity));
+        }
+        DemandRelations { adorn, magic }
     }
-    // `magic(R)(demanded args)` for a sentence on a restricted relation.
-    let demand_of = |s: &d::Sentence| -> Option<d::Sentence> {
+
+    /// `magic(R)(demanded args)` for a sentence on a restricted relation.
+    fn demand_of(&self, s: &d::Sentence) -> Option<d::Sentence> {
         let k = (s.relation, s.args.len());
-        let (&(name, _), places) = (magic.get(&k)?, &adorn[&k]);
+        let (&(name, _), places) = (self.magic.get(&k)?, &self.adorn[&k]);
         Some(d::Sentence { relation: name, args: demand::demanded_args(s, places), span: s.span })
-    };
-    for (index, alternative) in alternatives.iter().enumerate() {
-        let original = &desc.rules[alternative.rule];
-        let head_demand = demand_of(&original.head);
-        let mut body = Vec::new();
-        let mut before: Vec<BodyLit> = Vec::new();
-        if let Some(m) = &head_demand {
-            let rel = relation_of(relations, m.relation, m.args.len());
-            before.push(BodyLit::Pos { rel, pat: P::atom(m.relation, &m.args, terms) });
-        }
-        for lit in &alternative.literals {
-            match lit {
-                Lit::Pos(s) => {
-                    // What this call asks for: the demanded arguments, given
-                    // the head's demand and the positive literals before it.
-                    if let Some(m) = demand_of(s) {
-                        rules.push(RelaxedRule {
-                            head_rel: relation_of(relations, m.relation, m.args.len()),
-                            head: P::atom(m.relation, &m.args, terms),
-                            body: before.clone(),
-                            n_vars: original.vars.len(),
-                            instances: None,
-                        });
-                    }
-                    let rel = relation_of(relations, s.relation, s.args.len());
-                    let literal = BodyLit::Pos { rel, pat: P::atom(s.relation, &s.args, terms) };
-                    before.push(literal.clone());
-                    body.push(literal);
-                }
-                Lit::Distinct(a, b) => body.push(BodyLit::Distinct(P::of(a, terms), P::of(b, terms))),
-                Lit::Same(a, b) => body.push(BodyLit::Same(P::of(a, terms), P::of(b, terms))),
-                Lit::Neg(_) => {}
-            }
-        }
-        // The head's demand goes last: grounding reads the atoms matched by
-        // the rule's own positive literals, in order, and ignores it.
-        if head_demand.is_some() {
-            body.push(before.swap_remove(0));
-        }
-        let head = &original.head;
-        rules.push(RelaxedRule {
-            head_rel: relation_of(relations, head.relation, head.args.len()),
-            head: P::atom(head.relation, &head.args, terms),
-            body,
-            n_vars: original.vars.len(),
-            instances: Some(index),
-        });
     }
-    let demanded = adorn.into_keys().collect();
-    (rules, alternatives, demanded)
+}
+
+/// The relaxed rules of alternative `index` of `original`: a demand rule for
+/// each call on a restricted relation, then the alternative itself, which
+/// keeps its instances.
+fn add_alternative_rules(
+    rules: &mut Vec<RelaxedRule>,
+    original: &d::Rule,
+    index: usize,
+    alternative: &Alternative,
+    demand: &DemandRelations,
+    terms: &mut Terms,
+    relations: &mut RelaxedRelations,
+) {
+    let head_demand = demand.demand_of(&original.head);
+    let mut body = Vec::new();
+    let mut before: Vec<BodyLit> = Vec::new();
+    if let Some(m) = &head_demand {
+        let rel = relations.id(m.relation, m.args.len());
+        before.push(BodyLit::Pos { rel, pat: P::atom(m.relation, &m.args, terms) });
+    }
+    for lit in &alternative.literals {
+        match lit {
+            Lit::Pos(s) => {
+                // What this call asks for: the demanded arguments, given
+                // the head's demand and the positive literals before it.
+                if let Some(m) = demand.demand_of(s) {
+                    rules.push(RelaxedRule {
+                        head_rel: relations.id(m.relation, m.args.len()),
+                        head: P::atom(m.relation, &m.args, terms),
+                        body: before.clone(),
+                        n_vars: original.vars.len(),
+                        instances: None,
+                    });
+                }
+                let rel = relations.id(s.relation, s.args.len());
+                let literal = BodyLit::Pos { rel, pat: P::atom(s.relation, &s.args, terms) };
+                before.push(literal.clone());
+                body.push(literal);
+            }
+            Lit::Distinct(a, b) => body.push(BodyLit::Distinct(P::of(a, terms), P::of(b, terms))),
+            Lit::Same(a, b) => body.push(BodyLit::Same(P::of(a, terms), P::of(b, terms))),
+            Lit::Neg(_) => {}
+        }
+    }
+    // The head's demand goes last: grounding reads the atoms matched by
+    // the rule's own positive literals, in order, and ignores it.
+    if head_demand.is_some() {
+        body.push(before.swap_remove(0));
+    }
+    let head = &original.head;
+    rules.push(RelaxedRule {
+        head_rel: relations.id(head.relation, head.args.len()),
+        head: P::atom(head.relation, &head.args, terms),
+        body,
+        n_vars: original.vars.len(),
+        instances: Some(index),
+    });
 }
 
 /// A reference evaluator of a ground program, state by state: the oracle

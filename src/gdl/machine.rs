@@ -6,107 +6,16 @@
 //! thread reasons through its own [`Reasoner`], whose tables are reused from
 //! state to state.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::compiled::{CompiledGame, NetReasoner, Network, ProverGoals};
 use super::description::Description;
+use super::goals::goal_values;
 use super::plan::{Demand, Plan, Query, SAMPLE, Stats};
 use super::prover::{FACT_BUDGET, ProverError, Workspace};
+use super::state::State;
 use super::term::{Sym, Symbols, Term};
 use crate::diagnostic::Diagnostic;
-
-/// A state: its fluents (what `true` holds), sorted and without repeats.
-///
-/// A state the compiled engine made is its bit set, and its fluents as terms
-/// are built only when asked for: a search that loads states back into the
-/// same engine and evaluates them from their bits never builds them.
-/// Equality and hashing mean the fluents (two states of one compiled game
-/// compare their bits, which stand for the same thing).
-#[derive(Clone, Debug)]
-pub struct State {
-    fluents: std::sync::OnceLock<Arc<[Term]>>,
-    bits: Option<Bits>,
-}
-
-/// The bit set of a state in the compiled game numbered `game`, whose
-/// fluent `i` (`names[i]`) is bit `i`.
-#[derive(Clone, Debug)]
-struct Bits {
-    game: usize,
-    words: Arc<[u64]>,
-    names: Arc<[Term]>,
-}
-
-/// The indices of the bits set in `words` (bit `i` of word `w` is `64w + i`),
-/// in increasing order.
-pub fn ones(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    words.iter().enumerate().flat_map(|(w, &word)| {
-        std::iter::successors((word != 0).then_some(word), |&rest| {
-            let rest = rest & (rest - 1);
-            (rest != 0).then_some(rest)
-        })
-        .map(move |rest| w * 64 + rest.trailing_zeros() as usize)
-    })
-}
-
-impl PartialEq for State {
-    /// Caches keyed by a state mostly meet the very state they hold.
-    fn eq(&self, other: &State) -> bool {
-        if let (Some(a), Some(b)) = (&self.bits, &other.bits)
-            && a.game == b.game
-        {
-            return Arc::ptr_eq(&a.words, &b.words) || a.words == b.words;
-        }
-        let (a, b) = (self.fluents_arc(), other.fluents_arc());
-        Arc::ptr_eq(a, b) || a == b
-    }
-}
-
-impl Eq for State {}
-
-impl std::hash::Hash for State {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.fluents().hash(h);
-    }
-}
-
-impl State {
-    /// The state of `fluents`, sorted and without repeats.
-    pub fn from_terms(mut fluents: Vec<Term>) -> State {
-        fluents.sort_unstable();
-        fluents.dedup();
-        State { fluents: std::sync::OnceLock::from(Arc::from(fluents)), bits: None }
-    }
-
-    /// The state of bit set `words` in the compiled game numbered `game`,
-    /// whose fluent `i` is `names[i]` (sorted, so the state's fluents come
-    /// out sorted).
-    pub(super) fn of_bits(game: usize, words: &[u64], names: &Arc<[Term]>) -> State {
-        State {
-            fluents: std::sync::OnceLock::new(),
-            bits: Some(Bits { game, words: words.into(), names: Arc::clone(names) }),
-        }
-    }
-
-    pub fn fluents(&self) -> &[Term] {
-        self.fluents_arc()
-    }
-
-    fn fluents_arc(&self) -> &Arc<[Term]> {
-        self.fluents.get_or_init(|| {
-            let Some(bits) = &self.bits else { return Arc::from(Vec::new()) };
-            let mut fluents = Vec::with_capacity(bits.words.iter().map(|w| w.count_ones() as usize).sum());
-            fluents.extend(ones(&bits.words).filter_map(|b| bits.names.get(b)).cloned());
-            fluents.into()
-        })
-    }
-
-    /// Its bits, if the compiled game numbered `game` made it.
-    pub(crate) fn bits_in(&self, game: usize) -> Option<&[u64]> {
-        self.bits.as_ref().filter(|b| b.game == game).map(|b| &b.words[..])
-    }
-}
 
 /// Which engine a machine should reason with (`--engine`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -494,30 +403,6 @@ impl<'m> Reasoner<'m> {
         ws.answer(plan, Query::Next)?;
         Ok(State::from_terms(ws.table(plan.next).facts().map(|f| f[0].clone()).collect()))
     }
-}
-
-/// Each role's goal value in the state `ws` holds: `None` unless exactly
-/// one goal value, an integer, holds for it (GGP-Base's rule).
-pub(super) fn goal_values(
-    plan: &Plan,
-    ws: &mut Workspace,
-    roles: &[Term],
-    symbols: &Symbols,
-) -> Result<Vec<Option<u32>>, ProverError> {
-    ws.answer(plan, Query::Goal)?;
-    let mut values: Vec<Vec<&Term>> = vec![Vec::new(); roles.len()];
-    for fact in ws.table(plan.goal).facts() {
-        if let Some(r) = roles.iter().position(|role| *role == fact[0]) {
-            values[r].push(&fact[1]);
-        }
-    }
-    Ok(values
-        .iter()
-        .map(|v| match v[..] {
-            [Term::Const(s)] => symbols.name(*s).parse::<u32>().ok(),
-            _ => None,
-        })
-        .collect())
 }
 
 /// Evaluates every query on the initial state, with the first legal move of

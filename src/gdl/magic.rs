@@ -29,7 +29,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::description::{self as d, Pattern, Sentence, Var};
-use super::plan::{FlatRule, Lit};
+use super::normal_form::{FlatRule, Lit};
 use super::term::{Sym, Symbols};
 
 /// Rewrites `rules` for the relations in `rewritable` (name, arity).

@@ -11,9 +11,11 @@ pub mod compiled;
 mod decompose;
 mod demand;
 pub mod description;
+mod goals;
 pub mod ground;
 pub mod machine;
 mod magic;
+mod normal_form;
 pub mod perft;
 pub mod plan;
 pub mod playouts;
@@ -21,13 +23,15 @@ pub mod propnet;
 pub mod prover;
 mod relaxed;
 mod scc;
+pub mod state;
 mod stats;
 pub mod term;
 pub mod trace;
 pub mod validate;
 
 pub use description::Description;
-pub use machine::{Engine, EngineChoice, Machine, Reasoner, State, ones};
+pub use machine::{Engine, EngineChoice, Machine, Reasoner};
+pub use state::{State, ones};
 pub use term::Case;
 
 use crate::diagnostic::{Diagnostic, FileId, Severity, has_errors};

@@ -8,8 +8,9 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use super::machine::{Machine, State};
+use super::machine::Machine;
 use super::prover::ProverError;
+use super::state::State;
 use super::term::Term;
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

@@ -9,9 +9,10 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::description::{self as d, Description, Literal, Pattern, Sentence, Var};
+use super::description::{self as d, Description, Pattern, Sentence, Var};
+use super::normal_form::{FlatRule, Lit, bind_role_argument, dnf, pattern_vars};
 pub use super::stats::{SAMPLE, Stats};
-use super::term::Sym;
+use super::term::{Path, Sym};
 use crate::diagnostic::Diagnostic;
 
 pub type RelId = usize;
@@ -23,10 +24,6 @@ pub enum Dep {
     State,
     Move,
 }
-
-/// A path into a fact: argument index, then argument indices inside nested
-/// function terms.
-pub type Path = Vec<u8>;
 
 /// One part of an index key: the function name and arity found at `path`
 /// (`shape`), or the whole term there.
@@ -157,91 +154,22 @@ impl Plan {
         let init = b.rel(d::INIT, 1);
         b.rel(d::ROLE, 1);
 
-        // Normalise: expand `or`, push `not` inward.
-        let mut flat: Vec<FlatRule> = Vec::new();
-        for rule in &desc.rules {
-            for body in dnf(&rule.body) {
-                flat.push(FlatRule { head: rule.head.clone(), body, n_vars: rule.vars.len(), span: rule.span });
-            }
-        }
-        for rule in &mut flat {
-            bind_role_argument(&rule.head, &mut rule.body);
-        }
-        if demand != Demand::Off {
-            let rewritable = super::magic::rewritable(&flat, demand == Demand::All);
-            flat = super::magic::rewrite(flat, &rewritable, &mut b.symbols);
-        }
-        let flat: Vec<(Sentence, Vec<Lit>, usize, crate::syntax::Span)> =
-            flat.into_iter().map(|r| (r.head, r.body, r.n_vars, r.span)).collect();
-        for (head, body, _, _) in &flat {
-            b.rel(head.relation, head.args.len());
-            for lit in body {
-                if let Lit::Pos(s) | Lit::Neg(s) = lit {
-                    b.rel(s.relation, s.args.len());
-                }
-            }
-        }
-        let n = b.relations.len();
-        b.derived = vec![false; n];
-        for (head, body, _, _) in &flat {
-            if !body.is_empty() {
-                b.derived[b.rel_ids[&(head.relation, head.args.len())]] = true;
-            }
-        }
-
-        // Dependency graph and strata.
-        let mut edges: Vec<Vec<(RelId, bool)>> = vec![Vec::new(); n];
-        for (head, body, _, _) in &flat {
-            let h = b.rel_ids[&(head.relation, head.args.len())];
-            for lit in body {
-                match lit {
-                    Lit::Pos(s) => edges[h].push((b.rel_ids[&(s.relation, s.args.len())], true)),
-                    Lit::Neg(s) => edges[h].push((b.rel_ids[&(s.relation, s.args.len())], false)),
-                    _ => {}
-                }
-            }
-        }
+        let flat = normalise(desc, demand, &mut b.symbols);
+        b.number_relations(&flat);
+        let edges = b.dependency_edges(&flat);
         let components = strongly_connected(&edges);
-        let mut component_of = vec![0; n];
+        let mut component_of = vec![0; b.relations.len()];
         for (c, members) in components.iter().enumerate() {
             for &r in members {
                 component_of[r] = c;
             }
         }
-        // Components that negate one of their own relations are split later,
-        // by constant arguments, or refused.
-        let negates_itself: Vec<bool> = components
-            .iter()
-            .map(|members| {
-                members.iter().any(|&h| edges[h].iter().any(|&(r, positive)| !positive && members.contains(&r)))
-            })
-            .collect();
-
-        // What each relation depends on, in component order.
-        for members in &components {
-            let mut dep = Dep::Static;
-            for &h in members {
-                if h == truth {
-                    dep = dep.max(Dep::State);
-                }
-                if h == does {
-                    dep = dep.max(Dep::Move);
-                }
-                for &(r, _) in &edges[h] {
-                    if !members.contains(&r) {
-                        dep = dep.max(b.relations[r].dep);
-                    }
-                }
-            }
-            for &h in members {
-                b.relations[h].dep = dep;
-            }
-        }
+        b.classify(&components, &edges, truth, does);
 
         // Plan each rule's body.
-        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut rules_of: Vec<Vec<usize>> = vec![Vec::new(); b.relations.len()];
         let mut rules = Vec::new();
-        for (head, body, n_vars, span) in flat {
+        for FlatRule { head, body, n_vars, span } in flat {
             let h = b.rel_ids[&(head.relation, head.args.len())];
             let in_component = |r: RelId| component_of[r] == component_of[h];
             if let Some(rule) = b.plan_rule(desc, &head, body, n_vars, span, &in_component) {
@@ -250,37 +178,7 @@ impl Plan {
             }
         }
 
-        let mut strata: Vec<Stratum> = Vec::new();
-        for (c, members) in components.iter().enumerate() {
-            let recursive = members.len() > 1 || edges[members[0]].iter().any(|&(r, _)| r == members[0]);
-            let rules_here: Vec<usize> = members.iter().flat_map(|&r| rules_of[r].iter().copied()).collect();
-            let dep = b.relations[members[0]].dep;
-            if !negates_itself[c] {
-                strata.push(Stratum { relations: members.clone(), rules: rules_here, recursive, dep });
-                continue;
-            }
-            match split_by_constants(members, &rules_here, &rules) {
-                Ok(parts) => {
-                    for part in parts {
-                        strata.push(Stratum { relations: members.clone(), rules: part, recursive: true, dep });
-                    }
-                }
-                Err((h, r)) => {
-                    return Err(vec![
-                        Diagnostic::error(
-                            "stratagem::gdl::stratify",
-                            format!(
-                                "negation is not stratified: `{}` depends on the negation of `{}`, which depends on it",
-                                b.symbols.name(b.relations[h].name),
-                                b.symbols.name(b.relations[r].name)
-                            ),
-                        )
-                        .with_help("GDL requires that no relation depend on its own negation"),
-                    ]);
-                }
-            }
-        }
-
+        let strata = b.strata(&components, &edges, &rules_of, &rules)?;
         let needs = QUERIES.map(|q| {
             let target = match q {
                 Query::Legal => legal,
@@ -288,26 +186,52 @@ impl Plan {
                 Query::Terminal => terminal,
                 Query::Next => next,
             };
-            let mut seen = vec![false; n];
-            let mut stack = vec![target];
-            seen[target] = true;
-            while let Some(r) = stack.pop() {
-                for &(s, _) in &edges[r] {
-                    if !seen[s] {
-                        seen[s] = true;
-                        stack.push(s);
-                    }
-                }
-            }
-            (0..strata.len())
-                .filter(|&s| strata[s].dep != Dep::Static && strata[s].relations.iter().any(|&r| seen[r]))
-                .collect()
+            strata_needed(target, &edges, &strata)
         });
 
         let plan =
             Plan { relations: b.relations, rules, strata, needs, truth, does, next, legal, goal, terminal, init };
         Ok((plan, b.warnings))
     }
+}
+
+/// The rules of `desc` in normal form (`or` expanded, `not` pushed inward),
+/// with unbound roles bound and, unless `demand` is off, rewritten for
+/// demand (magic sets), whose new relations are named in `symbols`.
+fn normalise(desc: &Description, demand: Demand, symbols: &mut super::term::Symbols) -> Vec<FlatRule> {
+    let mut flat: Vec<FlatRule> = Vec::new();
+    for rule in &desc.rules {
+        for body in dnf(&rule.body) {
+            flat.push(FlatRule { head: rule.head.clone(), body, n_vars: rule.vars.len(), span: rule.span });
+        }
+    }
+    for rule in &mut flat {
+        bind_role_argument(&rule.head, &mut rule.body);
+    }
+    if demand != Demand::Off {
+        let rewritable = super::magic::rewritable(&flat, demand == Demand::All);
+        flat = super::magic::rewrite(flat, &rewritable, symbols);
+    }
+    flat
+}
+
+/// The non-static strata that relation `target` reads, directly or not
+/// (through `edges`), in order.
+fn strata_needed(target: RelId, edges: &[Vec<(RelId, bool)>], strata: &[Stratum]) -> Vec<usize> {
+    let mut seen = vec![false; edges.len()];
+    let mut stack = vec![target];
+    seen[target] = true;
+    while let Some(r) = stack.pop() {
+        for &(s, _) in &edges[r] {
+            if !seen[s] {
+                seen[s] = true;
+                stack.push(s);
+            }
+        }
+    }
+    (0..strata.len())
+        .filter(|&s| strata[s].dep != Dep::Static && strata[s].relations.iter().any(|&r| seen[r]))
+        .collect()
 }
 
 /// Orders the rules of a component that negates its own relations into
@@ -394,87 +318,6 @@ fn split_by_constants(
         .collect())
 }
 
-/// GGP-Base answers `(legal ?r ?m)` and `(goal ?r ?v)` for each role, so a
-/// role variable of such a head that no positive literal binds is bound by
-/// `(role ?r)`, added first.
-pub(super) fn bind_role_argument(head: &Sentence, body: &mut Vec<Lit>) {
-    if (head.relation == d::LEGAL || head.relation == d::GOAL)
-        && let Some(Pattern::Var(v)) = head.args.first()
-    {
-        let bound_by_body = body.iter().any(|l| matches!(l, Lit::Pos(s) if pattern_vars(&s.args).contains(v)));
-        if !bound_by_body {
-            let role = Sentence { relation: d::ROLE, args: vec![Pattern::Var(*v)], span: head.span };
-            body.insert(0, Lit::Pos(role));
-        }
-    }
-}
-
-/// A rule after normalisation: one alternative of its `or`s.
-#[derive(Clone, Debug)]
-pub(super) struct FlatRule {
-    pub head: Sentence,
-    pub body: Vec<Lit>,
-    pub n_vars: usize,
-    pub span: crate::syntax::Span,
-}
-
-/// A literal after normalisation.
-#[derive(Clone, Debug)]
-pub(super) enum Lit {
-    Pos(Sentence),
-    Neg(Sentence),
-    Distinct(Pattern, Pattern),
-    Same(Pattern, Pattern),
-}
-
-/// The disjunctive normal form of a body: `or` expanded into alternatives,
-/// `not` pushed inside `or` (De Morgan), `(not (distinct a b))` as equality.
-pub(super) fn dnf(body: &[Literal]) -> Vec<Vec<Lit>> {
-    let mut alternatives: Vec<Vec<Lit>> = vec![Vec::new()];
-    for lit in body {
-        let options = literal_options(lit, false);
-        let mut next = Vec::with_capacity(alternatives.len() * options.len());
-        for alt in &alternatives {
-            for opt in &options {
-                let mut a = alt.clone();
-                a.extend(opt.iter().cloned());
-                next.push(a);
-            }
-        }
-        alternatives = next;
-    }
-    alternatives
-}
-
-/// The conjunctions any one of which makes `lit` (negated if `negated`) true.
-fn literal_options(lit: &Literal, negated: bool) -> Vec<Vec<Lit>> {
-    match (lit, negated) {
-        (Literal::Pos(s), false) => vec![vec![Lit::Pos(s.clone())]],
-        (Literal::Pos(s), true) => vec![vec![Lit::Neg(s.clone())]],
-        (Literal::Distinct(a, b, _), false) => vec![vec![Lit::Distinct(a.clone(), b.clone())]],
-        (Literal::Distinct(a, b, _), true) => vec![vec![Lit::Same(a.clone(), b.clone())]],
-        (Literal::Not(inner, _), _) => literal_options(inner, !negated),
-        (Literal::Or(ls, _), false) => ls.iter().flat_map(|l| literal_options(l, false)).collect(),
-        (Literal::Or(ls, _), true) => dnf_of_conjunction(ls.iter().map(|l| literal_options(l, true)).collect()),
-    }
-}
-
-fn dnf_of_conjunction(parts: Vec<Vec<Vec<Lit>>>) -> Vec<Vec<Lit>> {
-    let mut out: Vec<Vec<Lit>> = vec![Vec::new()];
-    for options in parts {
-        let mut next = Vec::new();
-        for alt in &out {
-            for opt in &options {
-                let mut a = alt.clone();
-                a.extend(opt.iter().cloned());
-                next.push(a);
-            }
-        }
-        out = next;
-    }
-    out
-}
-
 struct Builder<'s> {
     rel_ids: FxHashMap<(Sym, usize), RelId>,
     relations: Vec<Relation>,
@@ -496,6 +339,111 @@ impl Builder<'_> {
         self.relations.push(Relation { name, arity, dep: Dep::Static, specs: Vec::new() });
         self.rel_ids.insert((name, arity), id);
         id
+    }
+
+    /// Numbers every relation the rules name, in the order met, and marks
+    /// those a rule with a body derives.
+    fn number_relations(&mut self, flat: &[FlatRule]) {
+        for rule in flat {
+            self.rel(rule.head.relation, rule.head.args.len());
+            for lit in &rule.body {
+                if let Lit::Pos(s) | Lit::Neg(s) = lit {
+                    self.rel(s.relation, s.args.len());
+                }
+            }
+        }
+        self.derived = vec![false; self.relations.len()];
+        for rule in flat {
+            if !rule.body.is_empty() {
+                self.derived[self.rel_ids[&(rule.head.relation, rule.head.args.len())]] = true;
+            }
+        }
+    }
+
+    /// The dependency graph: from each relation to those its rules read,
+    /// positively (`true`) or through negation.
+    fn dependency_edges(&self, flat: &[FlatRule]) -> Vec<Vec<(RelId, bool)>> {
+        let mut edges: Vec<Vec<(RelId, bool)>> = vec![Vec::new(); self.relations.len()];
+        for rule in flat {
+            let h = self.rel_ids[&(rule.head.relation, rule.head.args.len())];
+            for lit in &rule.body {
+                match lit {
+                    Lit::Pos(s) => edges[h].push((self.rel_ids[&(s.relation, s.args.len())], true)),
+                    Lit::Neg(s) => edges[h].push((self.rel_ids[&(s.relation, s.args.len())], false)),
+                    _ => {}
+                }
+            }
+        }
+        edges
+    }
+
+    /// What each relation depends on, in component order: `true` makes a
+    /// state relation, `does` a move relation, and a relation depends on
+    /// whatever the relations it reads depend on.
+    fn classify(&mut self, components: &[Vec<RelId>], edges: &[Vec<(RelId, bool)>], truth: RelId, does: RelId) {
+        for members in components {
+            let mut dep = Dep::Static;
+            for &h in members {
+                if h == truth {
+                    dep = dep.max(Dep::State);
+                }
+                if h == does {
+                    dep = dep.max(Dep::Move);
+                }
+                for &(r, _) in &edges[h] {
+                    if !members.contains(&r) {
+                        dep = dep.max(self.relations[r].dep);
+                    }
+                }
+            }
+            for &h in members {
+                self.relations[h].dep = dep;
+            }
+        }
+    }
+
+    /// The strata, one per component; a component that negates one of its
+    /// own relations is split by constant arguments, or refused.
+    fn strata(
+        &self,
+        components: &[Vec<RelId>],
+        edges: &[Vec<(RelId, bool)>],
+        rules_of: &[Vec<usize>],
+        rules: &[PlannedRule],
+    ) -> Result<Vec<Stratum>, Vec<Diagnostic>> {
+        let mut strata: Vec<Stratum> = Vec::new();
+        for members in components {
+            let recursive = members.len() > 1 || edges[members[0]].iter().any(|&(r, _)| r == members[0]);
+            let rules_here: Vec<usize> = members.iter().flat_map(|&r| rules_of[r].iter().copied()).collect();
+            let dep = self.relations[members[0]].dep;
+            let negates_itself =
+                members.iter().any(|&h| edges[h].iter().any(|&(r, positive)| !positive && members.contains(&r)));
+            if !negates_itself {
+                strata.push(Stratum { relations: members.clone(), rules: rules_here, recursive, dep });
+                continue;
+            }
+            match split_by_constants(members, &rules_here, rules) {
+                Ok(parts) => {
+                    for part in parts {
+                        strata.push(Stratum { relations: members.clone(), rules: part, recursive: true, dep });
+                    }
+                }
+                Err((h, r)) => {
+                    return Err(vec![
+                        Diagnostic::error(
+                            "stratagem::gdl::stratify",
+                            format!(
+                                "negation is not stratified: `{}` depends on the negation of `{}`, which depends on it",
+                                self.symbols.name(self.relations[h].name),
+                                self.symbols.name(self.relations[r].name)
+                            ),
+                        )
+                        .with_help("GDL requires that no relation depend on its own negation"),
+                    ]);
+                }
+            }
+        }
+        Ok(strata)
     }
 
     /// Orders the body greedily: tests as soon as their variables are bound,
@@ -679,14 +627,6 @@ fn unbound_names(lits: &[Lit], bound: &FxHashSet<Var>, names: &[String]) -> Stri
         1 => format!("`{}` is", shown[0]),
         _ => format!("`{}` are", shown.join("`, `")),
     }
-}
-
-fn pattern_vars(args: &[Pattern]) -> Vec<Var> {
-    let mut vars = Vec::new();
-    for a in args {
-        a.for_each_var(&mut |v| vars.push(v));
-    }
-    vars
 }
 
 fn all_bound(p: &Pattern, bound: &FxHashSet<Var>) -> bool {

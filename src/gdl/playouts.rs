@@ -5,14 +5,12 @@ use std::time::{Duration, Instant};
 use rand::RngExt;
 use serde::Serialize;
 
+pub use super::batch::MAX_PLAYOUT_STEPS;
 use super::batch::{Batch, NoLegalMove};
 use super::compiled::CompiledGame;
 use super::machine::Machine;
 use super::prover::ProverError;
 use super::term::Term;
-
-/// Playouts stop after this many joint moves even if no terminal state comes.
-pub const MAX_PLAYOUT_STEPS: usize = 10_000;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Speed {

@@ -5,8 +5,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::description::{Pattern, Var};
-use super::plan::Path;
-use super::term::Sym;
+use super::term::{Path, Sym};
 
 /// Sample facts of every relation, taken from the static tables and from one
 /// evaluation of the initial state: the prover orders each rule's literals by

@@ -284,6 +284,10 @@ pub fn hash_tuple(args: &[Term]) -> u64 {
     h
 }
 
+/// A path into a fact: argument index, then argument indices inside nested
+/// function terms.
+pub type Path = Vec<u8>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
