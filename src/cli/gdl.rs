@@ -23,7 +23,7 @@ pub enum GdlCommand {
         /// The engine to build as well as the prover (default: the prover
         /// alone; with `--propnet`, auto).
         #[arg(long, value_enum)]
-        engine: Option<GdlEngine>,
+        engine: Option<EngineChoice>,
         /// Also ground the game and report the size of its ground program
         /// (atoms, rules, literals) before and after static facts are folded.
         #[arg(long)]
@@ -34,8 +34,8 @@ pub enum GdlCommand {
         game: PathBuf,
         #[arg(long)]
         depth: u32,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
-        engine: GdlEngine,
+        #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+        engine: EngineChoice,
         /// How names are compared: `insensitive` as the GDL specification
         /// says, `sensitive` as GGP-Base (and `ggp serve`) reads a game.
         #[arg(long, value_enum, default_value_t = GdlCase::Insensitive)]
@@ -49,8 +49,8 @@ pub enum GdlCommand {
         seeds: (u64, u64),
         #[arg(long, default_value_t = 500)]
         max_steps: usize,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
-        engine: GdlEngine,
+        #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+        engine: EngineChoice,
         /// How names are compared: `insensitive` as the GDL specification
         /// says, `sensitive` as GGP-Base (and `ggp serve`) reads a game.
         #[arg(long, value_enum, default_value_t = GdlCase::Insensitive)]
@@ -66,8 +66,8 @@ pub enum GdlCommand {
         seed: u64,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
-        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
-        engine: GdlEngine,
+        #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+        engine: EngineChoice,
         /// How names are compared: `insensitive` as the GDL specification
         /// says, `sensitive` as GGP-Base (and `ggp serve`) reads a game.
         #[arg(long, value_enum, default_value_t = GdlCase::Insensitive)]
@@ -97,27 +97,6 @@ impl GdlCase {
     }
 }
 
-/// How GDL is reasoned over.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GdlEngine {
-    /// The game grounded into a propositional network and compiled to native code.
-    Compiled,
-    /// Bottom-up evaluation of the rules, state by state.
-    Prover,
-    /// Compiled when the game grounds and compiles within the budgets, else the prover.
-    Auto,
-}
-
-impl GdlEngine {
-    pub(super) fn choice(self) -> EngineChoice {
-        match self {
-            GdlEngine::Compiled => EngineChoice::Compiled,
-            GdlEngine::Prover => EngineChoice::Prover,
-            GdlEngine::Auto => EngineChoice::Auto,
-        }
-    }
-}
-
 fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let parse = |s: &str| s.trim().parse::<u64>().map_err(|_| format!("`{s}` is not a seed (expected A-B, e.g. 1-20)"));
@@ -131,16 +110,16 @@ fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
 /// Loads and compiles the game at `path`; warnings, and which engine it
 /// runs on, go to stderr. `check` validates strictly, the commands that run
 /// the game run what GGP-Base's prover runs ([`gdl::compile`] has the policy).
-fn load(path: &Path, validation: Validation, engine: GdlEngine, case: GdlCase) -> Result<Machine, Failure> {
+fn load(path: &Path, validation: Validation, engine: EngineChoice, case: GdlCase) -> Result<Machine, Failure> {
     let mut sources = Sources::new();
     let file = sources
         .load_within(path, Limit::InputSize)
         .map_err(|e| Failure::message("stratagem::io", format!("cannot read `{}`: {e}", path.display())))?;
     let text = sources.get(file).text.clone();
-    match gdl::compile_as(file, &text, validation, engine.choice(), case.case(), None) {
+    match gdl::compile_as(file, &text, validation, engine, case.case(), None) {
         Ok((machine, warnings)) => {
             print_warnings(&sources, &warnings);
-            if engine != GdlEngine::Prover {
+            if engine != EngineChoice::Prover {
                 eprintln!("{}: engine: {}", path.display(), machine.engine_note);
             }
             Ok(machine)
@@ -165,8 +144,8 @@ pub fn run(command: GdlCommand) -> Outcome {
 }
 
 /// `gdl check`: the game validated strictly, and its sizes.
-fn check(game: &Path, engine: Option<GdlEngine>, propnet: bool) -> Outcome {
-    let engine = engine.unwrap_or(if propnet { GdlEngine::Auto } else { GdlEngine::Prover });
+fn check(game: &Path, engine: Option<EngineChoice>, propnet: bool) -> Outcome {
+    let engine = engine.unwrap_or(if propnet { EngineChoice::Auto } else { EngineChoice::Prover });
     let machine = load(game, Validation::Strict, engine, GdlCase::Insensitive)?;
     let plan = machine.plan();
     let recursive = plan.strata.iter().filter(|s| s.recursive).count();
@@ -224,7 +203,7 @@ fn print_propnet_sizes(game: &Path) -> Outcome {
 }
 
 /// `gdl perft`: the states and joint moves at each depth, as JSON.
-fn perft(game: &Path, depth: u32, engine: GdlEngine, case: GdlCase) -> Outcome {
+fn perft(game: &Path, depth: u32, engine: EngineChoice, case: GdlCase) -> Outcome {
     Limit::PerftDepth
         .check(u64::from(depth), &format!("`--depth {depth}`"))
         .map_err(|e| Failure::message("stratagem::limit", e))?;
@@ -243,7 +222,7 @@ fn perft(game: &Path, depth: u32, engine: GdlEngine, case: GdlCase) -> Outcome {
 }
 
 /// `gdl trace`: one random game per seed of `seeds`.
-fn trace(game: &Path, (a, b): (u64, u64), max_steps: usize, engine: GdlEngine, case: GdlCase) -> Outcome {
+fn trace(game: &Path, (a, b): (u64, u64), max_steps: usize, engine: EngineChoice, case: GdlCase) -> Outcome {
     let machine = load(game, Validation::Lenient, engine, case)?;
     for seed in a..=b {
         let mut text = String::new();
@@ -259,7 +238,7 @@ fn playouts(
     seconds: f64,
     seed: u64,
     format: Format,
-    engine: GdlEngine,
+    engine: EngineChoice,
     case: GdlCase,
     one_at_a_time: bool,
 ) -> Outcome {

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use clap::Subcommand;
 
-use super::gdl::GdlEngine;
 use super::{Failure, Outcome};
+use crate::gdl::EngineChoice;
 use crate::ggp::player::PlayerKind;
 use crate::ggp::server::{self, Config};
 use crate::limits::Limit;
@@ -28,8 +28,8 @@ pub enum GgpCommand {
         #[arg(long, default_value = "uct")]
         player: String,
         /// The engine that reasons over each match's rules.
-        #[arg(long, value_enum, default_value_t = GdlEngine::Auto)]
-        engine: GdlEngine,
+        #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+        engine: EngineChoice,
         /// Seconds kept back from every deadline for the reply and the network.
         #[arg(long, default_value_t = 1.0)]
         margin: f64,
@@ -56,7 +56,7 @@ pub fn run(command: GgpCommand) -> Outcome {
     let config = Config {
         port,
         player,
-        engine: engine.choice(),
+        engine,
         margin: Duration::from_secs_f64(margin),
         seed,
         learn,

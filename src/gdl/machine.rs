@@ -17,15 +17,16 @@ use super::state::State;
 use super::term::{Sym, Symbols, Term};
 use crate::diagnostic::Diagnostic;
 
-/// Which engine a machine should reason with (`--engine`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which engine a machine should reason with (`--engine` of the GDL
+/// commands and `ggp serve`): the one choice of how GDL is reasoned over.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EngineChoice {
-    /// The prover only.
-    Prover,
-    /// The compiled engine, or an error saying why the game cannot have it.
+    /// The game grounded into a propositional network and compiled to
+    /// native code (or an error saying why the game cannot have it).
     Compiled,
-    /// The compiled engine when the game grounds and compiles within the
-    /// budgets, else the prover.
+    /// Bottom-up evaluation of the rules, state by state.
+    Prover,
+    /// Compiled when the game grounds and compiles within the budgets, else the prover.
     Auto,
 }
 
