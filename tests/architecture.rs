@@ -149,30 +149,6 @@ fn game_names_are_written_only_by_the_games_and_the_registry() {
     assert!(found.is_empty(), "game names outside the registry:\n{}", found.join("\n"));
 }
 
-#[test]
-fn phases_import_only_the_phases_before_them() {
-    let rules: [(&str, &[&str]); 3] = [
-        ("src/syntax/", &["crate::lang", "crate::eval", "crate::cli", "crate::games", "crate::evolve"]),
-        ("src/lang/", &["crate::eval", "crate::cli", "crate::games", "crate::evolve", "crate::search"]),
-        ("src/games/", &["crate::evolve", "crate::search", "crate::cli", "crate::repl"]),
-    ];
-    let mut found = Vec::new();
-    for path in rust_files(Path::new("src")) {
-        let file = unix(&path);
-        for (dir, banned) in rules {
-            if !file.starts_with(dir) {
-                continue;
-            }
-            for (n, line) in code_lines(&path) {
-                if banned.iter().any(|b| line.contains(b)) {
-                    found.push(format!("{file}:{n}: {line}"));
-                }
-            }
-        }
-    }
-    assert!(found.is_empty(), "imports against the pipeline's order:\n{}", found.join("\n"));
-}
-
 // ---------------------------------------------------------------------------
 // The import graph between files: which file names which through `crate::`,
 // `super::` and `self::` paths (in `use` items and in code, before a file's
