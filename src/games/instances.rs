@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 
-use super::model::{Generate, Instance, Puzzle};
+use super::puzzle::{Generate, Instance, Puzzle};
 use crate::diagnostic::{Diagnostic, FileId};
 
 /// At most this many malformed lines are reported per file.

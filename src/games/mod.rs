@@ -18,14 +18,16 @@ pub mod instances;
 pub mod model;
 pub mod morris;
 pub mod playout;
+pub mod puzzle;
 pub mod registry;
 pub mod rushhour;
 pub mod tournament;
 
 pub use model::{
-    DRAW, Game, GameResult, Generate, Instance, LOSS, Observe, Outcome, ParseError, Player, PlayoutEnd, Puzzle, Role,
-    Turn, TwoPlayer, WIN, alternating_turn, zero_sum_score,
+    DRAW, Game, GameResult, LOSS, Observe, Outcome, ParseError, Player, PlayoutEnd, Role, Turn, TwoPlayer, WIN,
+    alternating_turn, zero_sum_score,
 };
+pub use puzzle::{Generate, Instance, Puzzle};
 
 /// Iterates the set bits of a bitboard, lowest first.
 #[derive(Clone, Copy, Debug)]
