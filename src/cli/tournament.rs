@@ -1,27 +1,18 @@
 //! `stratagem tournament --game G --players SPEC,SPEC,... --games N [--seed
 //! S] [--threads T] [--format text|json] [--svg FILE]`: a round robin of N
 //! double-games per pair (seeds/003 table 3), with the dominance graph of
-//! figure 1 as SVG. It runs on games whose players are named
-//! ([`NamedPlayers`]: a game's built-in players and `c:FILE.c`) and on
-//! two-player games of the model with `play`'s players (random, α-β, evolved
-//! programs: [`SearchDuel`]); other games are refused by the registry with a
-//! diagnostic. `play` on a game of named players is a tournament of its two
-//! players ([`play`]).
+//! figure 1 as SVG, played by `players::tournament` (games of named players
+//! and two-player games of the model). `play` on a game of named players is
+//! a tournament of its two players ([`play`]).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::time::Instant;
 
-use super::{Failure, Format, Outcome, PlayArgs, game_entry, out, unsupported};
-use crate::diagnostic::Diagnostic;
+use super::{Failure, Format, Outcome, PlayArgs, game_entry, out};
 use crate::eval::Engine;
-use crate::games::domain::GpGame;
-use crate::games::duel::{Duel, NamedPlayers, PlayerError};
-use crate::games::registry::{DuelTask, Kind, TwoPlayerTask, names_of};
-use crate::games::tournament::{Settings, Tournament, round_robin};
+use crate::games::tournament::{Settings, Tournament};
 use crate::limits::Limit;
-use crate::search::duel::SearchDuel;
+use crate::players::tournament::{RoundRobin, round_robin_of};
 
 /// The significance level of a dominance arrow (the paper's 0.01).
 const ALPHA: f64 = 0.01;
@@ -39,29 +30,6 @@ pub struct TournamentArgs {
 }
 
 pub fn run(args: &TournamentArgs) -> Outcome {
-    /// A game of named players: it reads the names itself.
-    struct Named<'a>(&'a TournamentArgs);
-    impl DuelTask for Named<'_> {
-        type Output = Outcome;
-        fn run<G: NamedPlayers + Send + 'static>(self, game: G) -> Outcome {
-            let specs = self.0.players.iter().map(|p| game.parse_player(p)).collect::<Result<Vec<_>, _>>();
-            run_game(&game, specs.map_err(player_failure)?, self.0)
-        }
-    }
-    /// A two-player game of the model: `play`'s players, read as `play` reads them.
-    struct Searched<'a>(&'a TournamentArgs);
-    impl TwoPlayerTask for Searched<'_> {
-        type Output = Outcome;
-        fn run<G: GpGame>(self, game: G) -> Outcome {
-            let specs = self
-                .0
-                .players
-                .iter()
-                .map(|p| crate::players::two_player(&game, "--players", p, self.0.engine).map(Arc::new))
-                .collect::<Result<Vec<_>, _>>()?;
-            run_game(&SearchDuel(game), specs, self.0)
-        }
-    }
     let entry = game_entry(&args.game)?;
     Limit::Games
         .check(args.games, &format!("`--games {}`", args.games))
@@ -72,44 +40,9 @@ pub fn run(args: &TournamentArgs) -> Outcome {
             format!("a tournament needs 2 or more players, and --players names {}", args.players.len()),
         ));
     }
-    match entry.kind {
-        Kind::TwoPlayer => entry.run_two_player("`tournament`", Searched(args)).map_err(unsupported)?,
-        Kind::Observed => entry.run_duel("`tournament`", Named(args)).map_err(unsupported)?,
-        kind => {
-            let games = [names_of(Kind::TwoPlayer), names_of(Kind::Observed)].concat().join(", ");
-            Err(Failure::new(
-                crate::diagnostic::Sources::new(),
-                vec![
-                    Diagnostic::error(
-                        "stratagem::game::kind",
-                        format!(
-                            "`tournament` needs a game of two players, and `{}` is {}",
-                            entry.name,
-                            kind.describe()
-                        ),
-                    )
-                    .with_help(format!("games of two players: {games}, or a two-player GDL game (GAME.kif)")),
-                ],
-            ))
-        }
-    }
-}
-
-/// A player's problem as a failure.
-fn player_failure(e: PlayerError) -> Failure {
-    let mut d = Diagnostic::error("stratagem::player", e.message);
-    if let Some(help) = e.help {
-        d = d.with_help(help);
-    }
-    Failure::new(crate::diagnostic::Sources::new(), vec![d])
-}
-
-fn run_game<G: Duel>(game: &G, specs: Vec<G::Spec>, args: &TournamentArgs) -> Outcome {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let settings = Settings { double_games: args.games, seed: args.seed, threads };
-    let start = Instant::now();
-    let result = round_robin(game, &specs, settings).map_err(player_failure)?;
-    let seconds = start.elapsed().as_secs_f64();
+    let RoundRobin { result, game, seconds } = round_robin_of(entry, &args.players, args.engine, settings)?;
     if let Some(path) = &args.svg {
         crate::files::write_atomic(path, dominance_svg(&args.players, &result).as_bytes()).map_err(|e| {
             Failure::message("stratagem::tournament::svg", format!("cannot write {}: {e}", path.display()))
@@ -125,7 +58,7 @@ fn run_game<G: Duel>(game: &G, specs: Vec<G::Spec>, args: &TournamentArgs) -> Ou
                 "{} double-games per pair on {}, seed {}, {threads} threads: {double_games} double-games in {seconds:.2} s \
                  ({:.0} double-games/s)",
                 args.games,
-                game.name(),
+                game,
                 args.seed,
                 double_games as f64 / seconds.max(1e-9),
             );

@@ -1,15 +1,18 @@
 //! Players named by text, for any game of the registry: the one grammar
 //! ([`spec`]), the programs a `gp:` player evaluates with ([`programs`]),
-//! and the games they play: matches of two players ([`matches`]) and games
-//! of any number of roles, a player per role ([`roles`]). `play`,
-//! `tournament`, `ggp serve`, the REPL and experiments' fixed opponents
-//! all come here; a game that names players of its own (Ant Wars) parses
-//! them behind its registry entry.
+//! and the games they play: matches of two players ([`matches`]), games
+//! of any number of roles, a player per role ([`roles`]), and round robins
+//! on any game of two sides ([`tournament`]), where a game of named players
+//! (kind `observed`) reads its own names behind its registry entry. `play`,
+//! `tournament` and `ggp serve` come here, and `solve` for its programs;
+//! an experiment's `(versus "PLAYER" ...)` on a game of named players is
+//! read by the game, as `tournament` reads it.
 
 pub mod matches;
 pub mod programs;
 pub mod roles;
 pub mod spec;
+pub mod tournament;
 
 use std::path::Path;
 
