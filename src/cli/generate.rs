@@ -4,7 +4,7 @@
 
 use clap::Args;
 
-use super::{Failure, Outcome, game_entry, out, unsupported};
+use super::{Failure, Outcome, game_entry, out};
 use crate::games::domain::GpDomain;
 use crate::games::instances::generate_lines;
 use crate::games::registry::PuzzleTask;
@@ -48,7 +48,7 @@ pub fn run(args: &GenerateArgs) -> Outcome {
         }
     }
     let entry = game_entry(&args.game)?;
-    entry.run_puzzle("`generate`", Task(args)).map_err(unsupported)?
+    entry.run_puzzle("`generate`", Task(args)).map_err(Failure::from)?
 }
 
 fn generate<G: Puzzle + Sync>(game: &G, args: &GenerateArgs) -> Outcome {

@@ -525,11 +525,6 @@ pub(crate) fn engine_error<G: crate::games::Game>(game: &G) -> Result<(), Failur
     }
 }
 
-/// A command asked a game for what it cannot do.
-pub(crate) fn unsupported(e: crate::games::registry::Unsupported) -> Failure {
-    Failure::new(Sources::new(), vec![e.diagnostic("stratagem::game::kind")])
-}
-
 /// Prints warnings (diagnostics that are not errors) to stderr.
 pub(crate) fn print_warnings(sources: &Sources, diags: &[Diagnostic]) {
     let warnings: Vec<Diagnostic> = diags.iter().filter(|d| !d.is_error()).cloned().collect();

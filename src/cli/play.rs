@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::perft::parse_position;
-use super::{Failure, Format, Outcome, PlayArgs, engine_error, game_entry, out, unsupported};
+use super::{Failure, Format, Outcome, PlayArgs, engine_error, game_entry, out};
 use crate::files::AtomicFile;
 use crate::games::Player;
 use crate::games::domain::GpGame;
@@ -48,7 +48,7 @@ pub fn run(args: &PlayArgs) -> Outcome {
             ));
         }
     };
-    entry.run_two_player("`play`", Play(args)).map_err(unsupported)?
+    entry.run_two_player("`play`", Play(args)).map_err(Failure::from)?
 }
 
 fn run_game<G: GpGame>(game: &G, args: &PlayArgs) -> Outcome {

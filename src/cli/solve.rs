@@ -11,7 +11,7 @@
 
 use std::hash::Hash;
 
-use super::{Format, Outcome, game_entry, out, unsupported};
+use super::{Failure, Format, Outcome, game_entry, out};
 use crate::eval::Engine;
 use crate::games::domain::GpDomain;
 use crate::games::registry::PuzzleTask;
@@ -59,7 +59,7 @@ pub fn run(args: &SolveArgs) -> Outcome {
             solve(&game, self.0)
         }
     }
-    game_entry(&args.game)?.run_puzzle("`solve`", Solve(args)).map_err(unsupported)?
+    game_entry(&args.game)?.run_puzzle("`solve`", Solve(args)).map_err(Failure::from)?
 }
 
 fn solve<G>(game: &G, args: &SolveArgs) -> Outcome

@@ -34,7 +34,7 @@ use super::gdl::{self, GdlGame, GdlRules, GdlTwoPlayer};
 use super::morris::Morris;
 use super::rushhour::RushHour;
 use crate::codegen::player::PlayerExporter;
-use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
+use crate::diagnostic::{Diagnostic, Failure, Sources, did_you_mean};
 
 /// The domain of every GDL game's primset (`gdl`): a program over it binds
 /// to any game read from GDL rules.
@@ -340,6 +340,13 @@ impl Unsupported {
             ),
         )
         .with_help(format!("games of that kind: {}", names_of(self.needs).join(", ")))
+    }
+}
+
+/// A command's or a library call's refusal of the request.
+impl From<Unsupported> for Failure {
+    fn from(e: Unsupported) -> Failure {
+        Failure::new(Sources::new(), vec![e.diagnostic("stratagem::game::kind")])
     }
 }
 

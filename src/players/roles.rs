@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use super::PlayerSpec;
 use super::programs::{compile_programs, read_programs};
 use super::spec::EvalSpec;
-use crate::diagnostic::{Failure, Sources};
+use crate::diagnostic::Failure;
 use crate::eval::Engine;
 use crate::games::domain::{Binding, GpDomain};
 use crate::games::registry::{Entry, Kind, Unsupported};
@@ -45,18 +45,13 @@ impl RolePlayer {
         match PlayerSpec::parse(spec) {
             Ok(PlayerSpec::Random) => Ok(RolePlayer::Random),
             Ok(PlayerSpec::Uct { params, think }) => Ok(RolePlayer::Uct(params, think)),
-            Ok(PlayerSpec::Search { params, .. }) if params.is_selective() => Err(Failure::new(
-                Sources::new(),
-                vec![
-                    Unsupported {
-                        game: entry.name,
-                        kind: entry.kind,
-                        request: format!("`{spec}` (the player of {role}; forward pruning)"),
-                        needs: Kind::TwoPlayer,
-                    }
-                    .diagnostic("stratagem::game::kind"),
-                ],
-            )),
+            Ok(PlayerSpec::Search { params, .. }) if params.is_selective() => Err(Unsupported {
+                game: entry.name,
+                kind: entry.kind,
+                request: format!("`{spec}` (the player of {role}; forward pruning)"),
+                needs: Kind::TwoPlayer,
+            }
+            .into()),
             Ok(PlayerSpec::Search { eval, params }) => Ok(RolePlayer::Search(eval, params)),
             Ok(PlayerSpec::UctOnTheClock | PlayerSpec::Legal) => Err(super::only_on_the_clock(role, spec)),
             Err(e) => Err(Failure::message("stratagem::play::spec", format!("{role}: {spec}: {e}"))),

@@ -53,14 +53,11 @@ pub fn round_robin_of(
             play_round_robin(&SearchDuel(game), specs, self.2)
         }
     }
-    let unsupported = |e: crate::games::registry::Unsupported| {
-        Failure::new(Sources::new(), vec![e.diagnostic("stratagem::game::kind")])
-    };
     match entry.kind {
         Kind::TwoPlayer => {
-            entry.run_two_player("`tournament`", Searched(players, engine, settings)).map_err(unsupported)?
+            entry.run_two_player("`tournament`", Searched(players, engine, settings)).map_err(Failure::from)?
         }
-        Kind::Observed => entry.run_duel("`tournament`", Named(players, settings)).map_err(unsupported)?,
+        Kind::Observed => entry.run_duel("`tournament`", Named(players, settings)).map_err(Failure::from)?,
         kind => {
             let games = [names_of(Kind::TwoPlayer), names_of(Kind::Observed)].concat().join(", ");
             Err(Failure::new(
