@@ -458,13 +458,10 @@ fn run() -> ExitCode {
                 (Some(file), _) => solve::PuzzleSource::File(file),
                 (None, list) => solve::PuzzleSource::Numbers(list.unwrap_or_default()),
             };
-            solve::run(&solve::SolveArgs {
-                game,
-                puzzles,
+            let settings = crate::solve::portfolio::Settings {
                 search,
                 heuristics: heuristic,
                 engine,
-                threads,
                 max_nodes,
                 round_nodes,
                 time_limit,
@@ -474,9 +471,8 @@ fn run() -> ExitCode {
                     reserve,
                 },
                 stage_depths: stage_depth,
-                format,
-                check,
-            })
+            };
+            solve::run(&solve::SolveArgs { game, puzzles, settings, threads, format, check })
         }
     };
     match outcome {

@@ -12,11 +12,9 @@
 use std::hash::Hash;
 
 use super::{Failure, Format, Outcome, game_entry, out};
-use crate::eval::Engine;
 use crate::games::domain::GpDomain;
 use crate::games::registry::PuzzleTask;
 use crate::games::{Instance, Puzzle};
-use crate::search::staged::StagedSettings;
 pub use crate::solve::portfolio::SearchKind;
 use crate::solve::portfolio::Settings;
 use crate::solve::puzzles::Label;
@@ -26,22 +24,10 @@ use crate::solve::{PuzzleResult, Totals, solve_puzzles};
 pub struct SolveArgs {
     pub game: String,
     pub puzzles: PuzzleSource,
-    /// The game's preferred search when `None`: staged deepening or BFS.
-    pub search: Option<SearchKind>,
-    /// Tried in turn on a puzzle the ones before left unsolved; none: the
-    /// puzzle's first.
-    pub heuristics: Vec<String>,
-    pub engine: Engine,
+    /// How each puzzle is searched.
+    pub settings: Settings,
+    /// Puzzles solved at once (results are the same, in order).
     pub threads: usize,
-    pub max_nodes: u64,
-    /// A portfolio's first round's nodes per heuristic.
-    pub round_nodes: Option<u64>,
-    /// Seconds each puzzle's search may take.
-    pub time_limit: Option<f64>,
-    pub staged: StagedSettings,
-    /// `--stage-depth`'s depths: with staged deepening, each guide is
-    /// searched at each, in turn (its `depth` is the first).
-    pub stage_depths: Vec<u32>,
     pub format: Format,
     pub check: bool,
 }
@@ -66,21 +52,11 @@ fn solve<G>(game: &G, args: &SolveArgs) -> Outcome
 where
     G: GpDomain + Puzzle<State: Hash + Eq + Send + Sync, Move: Send + Sync>,
 {
-    let settings = Settings {
-        search: args.search,
-        heuristics: args.heuristics.clone(),
-        engine: args.engine,
-        max_nodes: args.max_nodes,
-        round_nodes: args.round_nodes,
-        time_limit: args.time_limit,
-        staged: args.staged,
-        stage_depths: args.stage_depths.clone(),
-    };
     let print = |r: PuzzleResult<G::State>| {
         let line = result_line(game, args.format, r.label, &r.instance, r.steps, r.nodes, r.ms);
         out(&format!("{line}\n"));
     };
-    let totals = solve_puzzles(game, &settings, &args.puzzles, (args.threads, args.check), print)?;
+    let totals = solve_puzzles(game, &args.settings, &args.puzzles, (args.threads, args.check), print)?;
     if args.format == Format::Text {
         let Totals { puzzles: n, solved: n_solved, nodes: total_nodes, steps: total_steps, seconds } = totals;
         let seconds = seconds.max(1e-9);
