@@ -292,7 +292,7 @@ fn exported_humants_move_exactly_as_their_gp_players_on_1000_boards() {
     let smart = text("smart-humant");
     assert!(!smart.contains("humant.rs") && !smart.contains("math.h"), "{smart}");
     let superh = text("super-humant");
-    assert!(superh.contains("PL(0,") && !superh.contains("math.h") && !superh.contains("FP("), "{superh}");
+    assert!(superh.contains("PF()") && !superh.contains("math.h") && !superh.contains("FP("), "{superh}");
     assert!(text("hyper-humant").contains("#include <math.h>"));
     let compared = play_identical(&mut pairs, 1000);
     assert!(compared > 1000 * 35, "{compared} moves compared");

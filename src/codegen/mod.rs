@@ -1,7 +1,8 @@
 //! The language's semantics as C and Rust source: trees as expressions with
 //! the interpreter's bits ([`expr`]) and the network activations
-//! ([`activation`]); and the contract of a game's exporter of whole players
-//! ([`player`]).
+//! ([`activation`]); C from a subset of Rust ([`c_subset`]), so that code
+//! an exported player carries is written once, in Rust the crate runs; and
+//! the contract of a game's exporter of whole players ([`player`]).
 //!
 //! It knows no game and no file format, and imports only `lang`: it sits
 //! below `games` and `export`, so the generic exporter (src/export: programs
@@ -10,5 +11,6 @@
 //! translator.
 
 pub mod activation;
+pub mod c_subset;
 pub mod expr;
 pub mod player;

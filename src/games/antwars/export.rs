@@ -21,27 +21,16 @@
 //!   calls since `Reset`, Points = the moves that stepped onto a cell its
 //!   view showed food on (food cannot vanish between the view and the move),
 //!   PointsLeft = 15 − Points, FoodHope read from the grid;
-//! - the natives of the `antwars-humant` primset (`humant.rs`) as that
-//!   module computes them (`Part`, whose C and Rust text is
-//!   `humant_code.rs`): king distances on the torus, the opponent where the
-//!   grid shows it (2), sums over the cells 0–120 in order from +0.0,
-//!   `fall`^d by compiler-rt's `__powidf2` (the order of multiplications
-//!   Rust's `powi` has), survival by the C library's `pow` and `log` (which
-//!   Rust's `powf` and `ln` call on Linux), the planner's targets in its
-//!   order (by distance, then cell) and its depth-first search, the running
-//!   maximum ignoring NaN as `f64::max` does. The C calls `pow` and `log`
-//!   only for survival (PlanHope, PlanHopeDiscount, FoodPull, FoodKnown),
-//!   and includes <math.h> only then;
-//! - PlanHopeDiscount's per-move discount as the planner's last argument,
-//!   multiplied up from 1.0 as humant.rs does (PlanFood and PlanHope pass
-//!   0.9), and the planner written with it only when an ant reads
-//!   PlanHopeDiscount;
-//! - UnseenPullRival's opponent's start from the ant's own: the ant's cell at
-//!   its first move since `Reset`, kept (C's `O`, Rust's `o`) only when an
-//!   ant reads UnseenPullRival, the other start cell when it is one of the
-//!   two, else unknown (every never-seen cell counts 1); the radius
-//!   2 + spread·m in doubles with m the moves made (the calls before this
-//!   one since `Reset`).
+//! - the natives of the `antwars-humant` primset from their one
+//!   definition, `planning.rs`: the Rust player carries the functions the
+//!   trees call (and what they call) as written there, the C player the same
+//!   functions translated by [`crate::codegen::c_subset`] (declarations
+//!   first, short names, consts folded; <math.h> only when survival's `pow`
+//!   and `log` are called); both read their own memory through the senses of
+//!   `exported_senses.rs` (the grid's opponent, 2, for `enemy`; the ant's
+//!   cell at its first move since `Reset`, kept as C's `O` and Rust's `o`
+//!   only when UnseenPullRival reads it; distances computed, not looked up);
+//!   PlanHope is PlanHopeDiscount at 0.9, FoodKnown FoodPull(0.97, 1).
 //!
 //! Only the natives and terminals the trees use are emitted: an ant of the
 //! antwars primset's primitives exports as it did before the humants'.
@@ -53,9 +42,10 @@
 use std::collections::BTreeSet;
 
 use super::area::Area;
+use super::exported_senses::{self, CSenses};
 use super::gp_ant::TREES;
-use super::humant::{PLAN_DISCOUNT, SURVIVAL};
-use super::humant_code::{Part, c_part, rust_part};
+use super::planning::{PLAN_DISCOUNT, SURVIVAL};
+use crate::codegen::c_subset::{Closure, Subset};
 use crate::codegen::expr::{C_NO_CONTRACTION, Emitter, Lang, Leaves, constant};
 use crate::codegen::player::{PlayerExporter, PlayerSource, Refusal};
 use crate::diagnostic::Diagnostic;
@@ -133,36 +123,36 @@ struct AntLeaves<'a> {
     lang: Lang,
     natives: BTreeSet<usize>,
     hope: bool,
-    parts: BTreeSet<Part>,
-    /// Whether PlanFood (weights by B) and PlanHope or PlanHopeDiscount (by
-    /// survival) are read.
-    plan_food: bool,
-    plan_hope: bool,
-    /// Whether the planner is written with its discount as an argument (the
-    /// ant reads PlanHopeDiscount: known from a first translation).
-    discount: bool,
-    /// Whether PlanHopeDiscount is read.
-    plan_discount: bool,
+    /// The humants' code (`planning.rs`), and the functions of it read.
+    planning: &'a Subset<'a>,
+    roots: BTreeSet<&'static str>,
 }
 
 impl AntLeaves<'_> {
-    fn need(&mut self, part: Part) {
-        self.parts.insert(part);
-        self.parts.extend(part.needs());
-        // The Rust planner takes both weights, B and survival, in one method.
-        if part == Part::Plan && self.lang == Lang::Rust {
-            self.parts.insert(Part::Survival);
+    /// A call of function `f` of `planning.rs` with `args`.
+    fn call(&mut self, f: &'static str, args: &[String]) -> String {
+        self.roots.insert(f);
+        match self.lang {
+            Lang::C => format!("{}({})", self.planning.c_name(f).unwrap_or(f), args.join(",")),
+            Lang::Rust => format!(
+                "{f}({})",
+                std::iter::once("self".to_owned()).chain(args.iter().cloned()).collect::<Vec<_>>().join(", ")
+            ),
         }
+    }
+
+    fn constant(&self, x: f64) -> String {
+        constant(self.lang, Value::F(x))
     }
 
     /// A humants' native of F arguments, checked against its declaration.
     fn humant_native(&mut self, prim: &Primitive, exprs: &[String]) -> Option<Result<String, String>> {
-        let (arity, part) = match prim.name.as_str() {
-            "PlanHope" => (2, Part::Plan),
-            "FoodPull" => (2, Part::FoodPull),
-            "UnseenPull" => (1, Part::UnseenPull),
-            "PlanHopeDiscount" => (3, Part::Plan),
-            "UnseenPullRival" => (3, Part::UnseenPullRival),
+        let (arity, f) = match prim.name.as_str() {
+            "PlanHope" => (2, "plan_hope"),
+            "FoodPull" => (2, "food_pull"),
+            "UnseenPull" => (1, "unseen_pull"),
+            "PlanHopeDiscount" => (3, "plan_hope"),
+            "UnseenPullRival" => (3, "unseen_pull_rival"),
             _ => return None,
         };
         let all_f = prim.args.iter().all(|&t| self.ps.base(t) == Base::F) && self.ps.base(prim.ret) == Base::F;
@@ -173,65 +163,34 @@ impl AntLeaves<'_> {
                 vec!["F"; arity].join(" ")
             )));
         }
-        self.need(part);
-        let c = self.lang == Lang::C;
-        let args = exprs.join(if c { "," } else { ", " });
-        Some(Ok(match (prim.name.as_str(), c) {
-            ("PlanHope" | "PlanHopeDiscount", _) => {
-                self.plan_hope = true;
-                self.need(Part::Survival);
-                // PlanHope passes its 0.9 where the planner takes a discount.
-                let args = if prim.name == "PlanHope" { format!("{args}{}", self.plan_discount_arg()) } else { args };
-                self.plan_discount |= prim.name == "PlanHopeDiscount";
-                if c { format!("PL(1,{args})") } else { format!("self.plan(true, {args})") }
-            }
-            ("FoodPull", true) => format!("FP({args})"),
-            ("FoodPull", false) => format!("self.food_pull({args})"),
-            ("UnseenPull", true) => format!("UP({args})"),
-            ("UnseenPull", false) => format!("self.unseen_pull({args})"),
-            (_, true) => format!("UR({args})"),
-            (_, false) => format!("self.unseen_pull_rival({args})"),
-        }))
-    }
-
-    /// The planner's discount argument of PlanFood and PlanHope, 0.9, when
-    /// the planner takes one; else nothing (it multiplies by 0.9 itself).
-    fn plan_discount_arg(&self) -> String {
-        if !self.discount {
-            return String::new();
+        let mut args = exprs.to_vec();
+        // PlanHope is PlanHopeDiscount at the 0.9 discount.
+        if prim.name == "PlanHope" {
+            args.push(self.constant(PLAN_DISCOUNT));
         }
-        let q = constant(self.lang, Value::F(PLAN_DISCOUNT));
-        if self.lang == Lang::C { format!(",{q}") } else { format!(", {q}") }
+        Some(Ok(self.call(f, &args)))
     }
 
     /// A humants' terminal, checked against its declared type.
     fn humant_feature(&mut self, prim: &Primitive, base: Base) -> Option<Result<String, String>> {
-        let c = self.lang == Lang::C;
-        let (want, part, text) = match prim.name.as_str() {
-            "PlanFood" => {
-                self.plan_food = true;
-                let q = self.plan_discount_arg();
-                (
-                    Base::F,
-                    Part::Plan,
-                    if c { format!("PL(0,0.0,1.0{q})") } else { format!("self.plan(false, 0.0, 1.0{q})") },
-                )
+        let (want, text) = match prim.name.as_str() {
+            "PlanFood" => (Base::F, self.call("plan_food", &[])),
+            "Danger" | "Kill" | "EnemyDist" => {
+                let d = self.call("enemy_distance", &[]);
+                match (prim.name.as_str(), self.lang) {
+                    ("Danger", Lang::C) => (Base::B, format!("({d}==1)")),
+                    ("Danger", Lang::Rust) => (Base::B, format!("({d} == 1)")),
+                    ("Kill", Lang::C) => (Base::B, format!("({d}==0)")),
+                    ("Kill", Lang::Rust) => (Base::B, format!("({d} == 0)")),
+                    (_, Lang::C) => (Base::F, format!("((double){d})")),
+                    (_, Lang::Rust) => (Base::F, format!("f64::from({d})")),
+                }
             }
-            "Danger" => (Base::B, Part::EnemyDist, if c { "(ED()==1)" } else { "(self.enemy_dist() == 1)" }.to_owned()),
-            "Kill" => (Base::B, Part::EnemyDist, if c { "(ED()==0)" } else { "(self.enemy_dist() == 0)" }.to_owned()),
-            "EnemyDist" => {
-                (Base::F, Part::EnemyDist, if c { "((double)ED())" } else { "f64::from(self.enemy_dist())" }.to_owned())
-            }
-            "NewCells" => (Base::F, Part::NewCells, if c { "NC()" } else { "self.new_cells()" }.to_owned()),
+            "NewCells" => (Base::F, self.call("new_cells", &[])),
+            // Σ survival(0.97) over F is FoodPull(0.97, 1): × 1^d = × 1.0 changes no bit.
             "FoodKnown" => {
-                // Σ survival(0.97) over F is FoodPull(0.97, 1): × 1^d = × 1.0 changes no bit.
-                let keep = constant(self.lang, Value::F(SURVIVAL));
-                let one = constant(self.lang, Value::F(1.0));
-                (
-                    Base::F,
-                    Part::FoodPull,
-                    if c { format!("FP({keep},{one})") } else { format!("self.food_pull({keep}, {one})") },
-                )
+                let args = [self.constant(SURVIVAL), self.constant(1.0)];
+                (Base::F, self.call("food_pull", &args))
             }
             _ => return None,
         };
@@ -241,7 +200,6 @@ impl AntLeaves<'_> {
                 prim.name
             )));
         }
-        self.need(part);
         Some(Ok(text))
     }
 }
@@ -301,65 +259,53 @@ struct Translated {
     natives: BTreeSet<usize>,
     hope: bool,
     helpers: String,
-    parts: BTreeSet<Part>,
-    plan_food: bool,
-    plan_hope: bool,
-    /// Whether the planner takes its discount as an argument.
-    discount: bool,
+    /// The humants' code the trees read (empty if none).
+    planning: Closure,
 }
 
-fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2]) -> Result<Translated, Vec<String>> {
-    translate_with(ps, lang, trees, false)
+/// The humants' code, parsed (its C names leave the exported player's own).
+fn planning_code<'a>(externs: &'a [(&'a str, &'a str, crate::codegen::c_subset::Known)]) -> Subset<'a> {
+    Subset::parse(exported_senses::PLANNING, externs, &exported_senses::C_NAMES)
+        .expect("planning.rs is Rust (the crate compiles it)")
 }
 
-/// [`translate`], the planner taking its discount as an argument when
-/// `discount` says so or PlanHopeDiscount turns out to be read (then the
-/// trees are translated again, the calls of PlanFood and PlanHope passing
-/// 0.9: which natives a tree reads is known only once it is translated).
-fn translate_with(ps: &PrimSet, lang: Lang, trees: [&Tree; 2], discount: bool) -> Result<Translated, Vec<String>> {
-    let leaves = AntLeaves {
-        ps,
-        lang,
-        natives: BTreeSet::new(),
-        hope: false,
-        parts: BTreeSet::new(),
-        plan_food: false,
-        plan_hope: false,
-        discount,
-        plan_discount: false,
-    };
+fn translate(ps: &PrimSet, lang: Lang, trees: [&Tree; 2], planning: &Subset) -> Result<Translated, Vec<String>> {
+    let leaves = AntLeaves { ps, lang, natives: BTreeSet::new(), hope: false, planning, roots: BTreeSet::new() };
     let mut e = Emitter::new(ps, lang, leaves);
     let exprs = trees.map(|t| e.tree(t));
     if !e.problems.is_empty() {
         return Err(e.problems.into_iter().collect());
     }
-    if e.leaves.plan_discount && !discount {
-        return translate_with(ps, lang, trees, true);
-    }
     let helpers = e.helper_defs();
     let l = e.leaves;
-    Ok(Translated {
-        exprs,
-        natives: l.natives,
-        hope: l.hope,
-        helpers,
-        parts: l.parts,
-        plan_food: l.plan_food,
-        plan_hope: l.plan_hope,
-        discount: l.discount,
-    })
+    let mut roots: Vec<&str> = l.roots.iter().copied().collect();
+    // The Rust senses compute distances with it.
+    if lang == Lang::Rust && !roots.is_empty() {
+        roots.push("torus_distance");
+    }
+    let planning =
+        if roots.is_empty() { Closure::default() } else { planning.closure(&roots, &exported_senses::calls) };
+    Ok(Translated { exprs, natives: l.natives, hope: l.hope, helpers, planning })
 }
 
 /// The C contest player of ant `name` from trees `[straight, diagonal]`.
 pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<String>> {
-    let t = translate(ps, Lang::C, trees)?;
+    let externs = exported_senses::externs();
+    let planning = planning_code(&externs);
+    let t = translate(ps, Lang::C, trees, &planning)?;
+    let senses = CSenses { distance: planning.c_name("torus_distance").unwrap_or_default().to_owned() };
+    let humant = if t.planning.items.is_empty() {
+        None
+    } else {
+        Some(planning.c(&t.planning, &senses).map_err(|e| vec![format!("the humants' code in C: {e}")])?)
+    };
     let mut s = format!(
         "/* Ant `{name}` exported by Stratagem {} ({} primset): Move and Reset of the GECCO 2007 Ant Wars contest. */\n",
         env!("CARGO_PKG_VERSION"),
         ps.name
     );
     s.push_str(C_NO_CONTRACTION);
-    if t.helpers.contains("fabs") || t.parts.contains(&Part::Survival) {
+    if t.helpers.contains("fabs") || humant.as_ref().is_some_and(|h| h.math) {
         s.push_str("#include <math.h>\n");
     }
     s.push_str("static int*G,R,C,K,D;static char F[121],V[121];static double B[121],T,P;\n");
@@ -384,24 +330,20 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
         s.push_str("static double H(void){int i,j,m=0;for(i=-2;i<1;i++)for(j=D-1;j<D+2;j++)");
         s.push_str("if((i||j)&&(i!=-1||j!=D)&&G[Q(i,j)]==1)m=1;return(G[Q(-1,D)]==1)+m;}\n");
     }
-    if !t.parts.is_empty() {
-        s.push_str("/* The humants' natives, as src/games/antwars/humant.rs computes them. */\n");
-        // The planner weighs food by B (PlanFood), by survival (PlanHope),
-        // or either as its first argument says.
-        let weight = match (t.plan_food, t.plan_hope) {
-            (true, true) => "f?S(c,k):B[c]",
-            (false, _) => "S(c,k)",
-            (true, false) => "B[c]",
-        };
-        let (q_param, q) = if t.discount { (",double q", "q") } else { ("", "0.9") };
-        for &part in &t.parts {
-            s.push_str(&c_part(part).replace("WEIGHT", weight).replace("Q_PARAM", q_param).replace("Q_VALUE", q));
+    // UnseenPullRival's start: the ant's cell at its first move since Reset.
+    let rival = t.planning.methods.contains("start");
+    if let Some(humant) = &humant {
+        s.push_str("/* The humants' natives, src/games/antwars/planning.rs in C. */\n");
+        if t.planning.methods.contains("enemy") {
+            s.push_str(exported_senses::C_ENEMY);
         }
+        if rival {
+            s.push_str("static int O=-1;\n");
+        }
+        s.push_str(&humant.text);
     }
     s.push_str(&format!("static double X(void){{return {};}}\n", t.exprs[0]));
     s.push_str(&format!("static double Y(void){{return {};}}\n", t.exprs[1]));
-    // UnseenPullRival's start: the ant's cell at its first move since Reset.
-    let rival = t.parts.contains(&Part::UnseenPullRival);
     s.push_str("int Move(int g[11][11],int r,int c){int d,b=0,i;double v,m=-1e308*10.0;G=&g[0][0];R=r;C=c;");
     s.push_str(if rival { "if(!T)O=r*11+c;\n" } else { "\n" });
     s.push_str("for(i=0;i<121;i++)if(G[i]<0)B[i]*=0.9;else{F[i]=G[i]==1;B[i]=1.0;}\nV[r*11+c]=1;\n");
@@ -414,7 +356,9 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
 
 /// The Rust player of ant `name` from trees `[straight, diagonal]`.
 pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<String>> {
-    let t = translate(ps, Lang::Rust, trees)?;
+    let externs = exported_senses::externs();
+    let planning = planning_code(&externs);
+    let t = translate(ps, Lang::Rust, trees, &planning)?;
     let mut s = format!(
         "// Ant `{name}` exported by Stratagem {} ({} primset): `Ant::choose` is the contest's Move, \
          `Ant::reset` its Reset.\n\n",
@@ -422,7 +366,7 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
         ps.name
     );
     // UnseenPullRival's start: the ant's cell at its first move, kept.
-    let rival = t.parts.contains(&Part::UnseenPullRival);
+    let rival = t.planning.methods.contains("start");
     let (field, init, keep) = if rival {
         ("    o: Option<usize>,\n", ", o: None", "        self.o.get_or_insert(row * 11 + column);\n")
     } else {
@@ -455,15 +399,16 @@ pub fn to_rust(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Ve
     if t.hope {
         s.push_str(RUST_HOPE);
     }
-    let (q_param, q) = if t.discount { (", per_move: f64", "per_move") } else { ("", "0.9") };
-    for &part in &t.parts {
-        s.push_str(&rust_part(part).replace("Q_PARAM", q_param).replace("Q_VALUE", q));
-    }
     s.push_str(&format!("    fn straight(&self) -> f64 {{\n        {}\n    }}\n\n", t.exprs[0]));
     s.push_str(&format!("    fn diagonal(&self) -> f64 {{\n        {}\n    }}\n}}\n", t.exprs[1]));
     if !t.helpers.is_empty() {
         s.push('\n');
         s.push_str(&t.helpers);
+    }
+    if !t.planning.items.is_empty() {
+        s.push_str("\n// The humants' natives, src/games/antwars/planning.rs as written there.\n\n");
+        s.push_str(&planning.rust(&t.planning));
+        s.push_str(&exported_senses::rust_senses(rival));
     }
     Ok(s)
 }
@@ -591,52 +536,63 @@ mod tests {
     fn only_the_humant_code_a_program_reads_is_written() {
         // The antwars primset's primitives alone: none of the humants' code.
         let c = humant_c("(NFood 49)", "FoodHope");
-        assert!(!c.contains("humant.rs") && !c.contains("math.h"), "{c}");
+        assert!(!c.contains("planning.rs") && !c.contains("math.h"), "{c}");
         // The opponent: its cell and distances, nothing else.
         let c = humant_c("(If Danger 1.0 (If Kill 2.0 0.0))", "EnemyDist");
-        assert!(c.contains("static int ED(") && c.contains("(ED()==1)") && c.contains("(ED()==0)"), "{c}");
-        assert!(!c.contains("math.h") && !c.contains("Pw(") && !c.contains("PL("), "{c}");
+        assert!(c.contains("static int ED(void)") && c.contains("(ED()==1)") && c.contains("(ED()==0)"), "{c}");
+        assert!(c.contains("static int E(void)") && c.contains("static int TD(int a,int b)"), "{c}");
+        assert!(!c.contains("math.h") && !c.contains("BP(") && !c.contains("Su("), "{c}");
         // PlanFood weighs food by B: no survival, no libm.
         let c = humant_c("PlanFood", "NewCells");
-        assert!(c.contains("(w=B[c])") && c.contains("PL(0,0.0,1.0)") && !c.contains("math.h"), "{c}");
-        // Both planners: the weight by the first argument; survival needs libm.
+        assert!(c.contains("return BP(BW,0.0,1.0,0.9);") && c.contains("PF()") && c.contains("NC()"), "{c}");
+        assert!(!c.contains("math.h") && !c.contains("Su("), "{c}");
+        // PlanHope weighs by survival, which needs libm; it is
+        // PlanHopeDiscount at 0.9.
         let c = humant_c("PlanFood", "(PlanHope 0.5 0.0)");
-        assert!(c.contains("(w=f?S(c,k):B[c])") && c.contains("PL(1,0.5,0.0)"), "{c}");
-        assert!(c.contains("#include <math.h>") && c.contains("pow(") && c.contains("log("), "{c}");
+        assert!(c.contains("return BP(Su,a,b,c);") && c.contains("PH(0.5,0.0,0.9)"), "{c}");
+        assert!(c.contains("#include <math.h>") && c.contains("pow(") && c.contains("log(0.9)"), "{c}");
+        let c = humant_c("PlanFood", "(PlanHopeDiscount 0.97 0.25 0.6)");
+        assert!(c.contains("PH(0.97,0.25,0.6)"), "{c}");
         // FoodKnown is FoodPull(0.97, 1.0); UnseenPull needs no survival.
         let c = humant_c("FoodKnown", "(UnseenPull 0.6)");
         assert!(c.contains("FP(0.97,1.0)") && c.contains("UP(0.6)"), "{c}");
         let c = humant_c("(UnseenPull 0.6)", "0.0");
-        assert!(c.contains("Pw(") && !c.contains("S(int") && !c.contains("math.h"), "{c}");
+        assert!(c.contains("static void Fa(") && !c.contains("Su(") && !c.contains("math.h"), "{c}");
         // NUnseen is an area function, of kind 5.
         let c = humant_c("(NUnseen 1732)", "(NFood 1734)");
         assert!(c.contains("if(k==5&&B[c]==0.0)s+=1.0;") && c.contains("A(5,-3,-1,3,3)"), "{c}");
-        // Without PlanHopeDiscount the planner multiplies by 0.9 itself, and
-        // no start is kept.
-        let c = humant_c("PlanFood", "(PlanHope 0.5 0.0)");
-        assert!(c.contains("double l){") && c.contains("*0.9;") && !c.contains("O=") && !c.contains("UR("), "{c}");
-        // With it, the discount is the planner's argument, 0.9 for the others.
-        let c = humant_c("(Add PlanFood (PlanHope 0.5 0.0))", "(PlanHopeDiscount 0.97 0.25 0.6)");
-        assert!(c.contains("double l,double q){") && c.contains("Td[d]=Td[d-1]*q;"), "{c}");
-        assert!(c.contains("PL(0,0.0,1.0,0.9)") && c.contains("PL(1,0.5,0.0,0.9)"), "{c}");
-        assert!(c.contains("PL(1,0.97,0.25,0.6)") && c.contains("(w=f?S(c,k):B[c])"), "{c}");
-        let rust = humant_rust("PlanFood", "(PlanHope 0.5 0.0)");
-        assert!(rust.contains("race: f64) -> f64 {") && rust.contains("discount[t - 1] * 0.9;"), "{rust}");
-        assert!(!rust.contains("o: Option<usize>"), "{rust}");
+        // No start is kept unless UnseenPullRival is read.
+        assert!(!humant_c("PlanFood", "(PlanHope 0.5 0.0)").contains("O="));
         let rust = humant_rust("PlanFood", "(PlanHopeDiscount 0.97 0.25 -0.6)");
-        assert!(rust.contains("race: f64, per_move: f64) -> f64 {"), "{rust}");
-        assert!(rust.contains("self.plan(false, 0.0, 1.0, 0.9f64)"), "{rust}");
-        assert!(rust.contains("self.plan(true, 0.97f64, 0.25f64, (-0.6f64))"), "{rust}");
+        assert!(rust.contains("plan_food(self)") && rust.contains("plan_hope(self, 0.97f64, 0.25f64, (-0.6f64))"));
+        assert!(rust.contains("pub fn plan_hope<S: Senses>(senses: &S, keep: f64, race: f64, per_move: f64) -> f64 {"));
+        assert!(rust.contains("impl Senses for Ant {") && rust.contains("const DECAY: f64 = 0.9;"), "{rust}");
+        assert!(!rust.contains("o: Option<usize>") && !rust.contains("fn unseen_pull_rival"), "{rust}");
         // UnseenPullRival keeps the ant's start from its first move; Reset
         // clears it.
         let c = humant_c("(UnseenPullRival 0.75 0.3 0.0)", "0.0");
-        assert!(c.contains("static int O=-1;") && c.contains("UR(0.75,0.3,0.0)"), "{c}");
+        assert!(c.contains("static int O=-1;") && c.contains("UPR(0.75,0.3,0.0)"), "{c}");
         assert!(c.contains("if(!T)O=r*11+c;") && c.contains("T=P=0;O=-1;}"), "{c}");
-        assert!(!c.contains("math.h") && !c.contains("PL("), "{c}");
+        assert!(!c.contains("math.h") && !c.contains("BP("), "{c}");
         let rust = humant_rust("0.0", "(UnseenPullRival 0.75 0.3 0.0)");
         assert!(rust.contains("    o: Option<usize>,\n}") && rust.contains("v: [false; 121], o: None }"), "{rust}");
         assert!(rust.contains("self.o.get_or_insert(row * 11 + column);"), "{rust}");
-        assert!(rust.contains("self.unseen_pull_rival(0.75f64, 0.3f64, 0.0f64)"), "{rust}");
+        assert!(rust.contains("unseen_pull_rival(self, 0.75f64, 0.3f64, 0.0f64)"), "{rust}");
+        assert!(rust.contains("self.o.map_or(-1, |c| c as i32)"), "{rust}");
+    }
+
+    /// Every function of the humants' code translates to C (the exports
+    /// above reach each of them; this names a failure at its source).
+    #[test]
+    fn all_of_planning_rs_translates_to_c() {
+        let externs = exported_senses::externs();
+        let planning = planning_code(&externs);
+        let roots =
+            ["plan_food", "plan_hope", "enemy_distance", "food_pull", "unseen_pull", "unseen_pull_rival", "new_cells"];
+        let closure = planning.closure(&roots, &exported_senses::calls);
+        let senses = CSenses { distance: "TD".to_owned() };
+        let c = planning.c(&closure, &senses).expect("planning.rs is in the subset");
+        assert!(c.math && c.text.lines().count() >= 14, "{}", c.text);
     }
 
     #[test]

@@ -22,34 +22,18 @@
 //! when the opponent is in view and can reach it before the ant, it is worth
 //! [`RACE_LOST`] of a piece.
 //!
-//! Exported ants (`export.rs`) compute these natives from their own C and
-//! Rust text (`humant_code.rs`), which tests/export.rs checks against this
-//! module bit for bit: a change here is a change there.
+//! What the natives compute is written once, in `planning.rs`, over the
+//! [`Senses`] this module gives them of an [`AntSight`]; exported ants carry
+//! the same code (`export.rs`).
 
-use super::memory::DECAY;
+use super::CELLS;
+use super::planning::{self, Senses};
 use super::sight::AntSight;
-use super::{CELLS, SIZE};
 use crate::games::Player;
 use crate::games::domain::{Compute, FeatureDef, NativeCall, NativeDef, NativeFn};
 use crate::lang::{Base, Value};
 
-/// How far ahead the planners look: HyperHumant's 5 moves.
-pub const HORIZON: u32 = 5;
-/// The weight of food eaten on the planned path's t-th move is
-/// `PLAN_DISCOUNT^(t − 1)`: sooner is better (the opponent may come first).
-pub const PLAN_DISCOUNT: f64 = 0.9;
-/// The probability that a piece of food remembered outside the view is still
-/// there after one more move of the ant (the probabilistic memory model).
-pub const SURVIVAL: f64 = 0.97;
-/// What food is worth when the opponent, in view, reaches it first.
-pub const RACE_LOST: f64 = 0.25;
-/// The fall-off of the pulls ([`food_pull`], [`unseen_pull`]) per step of
-/// king distance from the cell ahead.
-pub const PULL: f64 = 0.75;
-/// At most this many pieces of food enter a plan (the nearest).
-pub(super) const MAX_PLANNED: usize = 16;
-/// A distance beyond any on the board (the largest king distance is 5).
-pub(super) const FAR: u32 = 6;
+pub use super::planning::{HORIZON, PLAN_DISCOUNT, PULL, RACE_LOST, SURVIVAL};
 
 /// The king distance between every two cells of the torus.
 static DISTANCE: [[u8; CELLS]; CELLS] = {
@@ -58,9 +42,7 @@ static DISTANCE: [[u8; CELLS]; CELLS] = {
     while a < CELLS {
         let mut b = 0;
         while b < CELLS {
-            let dr = torus_gap(a / SIZE, b / SIZE);
-            let dc = torus_gap(a % SIZE, b % SIZE);
-            table[a][b] = if dr > dc { dr } else { dc } as u8;
+            table[a][b] = planning::torus_distance(a, b) as u8;
             b += 1;
         }
         a += 1;
@@ -68,58 +50,53 @@ static DISTANCE: [[u8; CELLS]; CELLS] = {
     table
 };
 
-/// The shortest distance between two rows (or columns) around the torus.
-const fn torus_gap(x: usize, y: usize) -> usize {
-    let d = x.abs_diff(y);
-    if d > SIZE - d { SIZE - d } else { d }
-}
-
 /// The number of king moves from cell `a` to cell `b` on the torus.
 #[inline]
 pub fn distance(a: usize, b: usize) -> u32 {
     u32::from(DISTANCE[a][b])
 }
 
-/// Whether `cell` lies in the ant's current view (belief 1).
-fn in_view(s: &AntSight, cell: usize) -> bool {
-    distance(usize::from(s.view.cell), cell) <= super::REACH as u32
-}
+/// The sight's view and memory as the planner reads them: the memory's bit
+/// sets walked where the exported players scan the 121 cells (the same
+/// cells in the same order), distances from a table.
+impl Senses for AntSight {
+    fn ahead(&self) -> usize {
+        self.ahead_cell()
+    }
 
-/// Whether the ant has never seen `cell` (belief exactly 0: a cell once
-/// seen keeps a positive belief for the rest of the game).
-fn never_seen(s: &AntSight, cell: usize) -> bool {
-    s.memory.belief(cell) == 0.0
-}
+    #[inline]
+    fn belief(&self, cell: usize) -> f64 {
+        self.memory.belief(cell)
+    }
 
-/// The cells the ant has never seen, in increasing order, the order the
-/// sums below add in, as a scan of all 121 cells would (outside the set of
-/// cells ever in view, B is exactly 0).
-fn unseen_cells(s: &AntSight) -> impl Iterator<Item = usize> + '_ {
-    super::cells_of(!s.memory.seen_set() & super::all_cells()).filter(|&c| never_seen(s, c))
-}
+    fn enemy(&self) -> i32 {
+        self.view.enemy.map_or(-1, i32::from)
+    }
 
-/// The remembered food, in increasing order of cells.
-fn food_cells(s: &AntSight) -> impl Iterator<Item = usize> {
-    super::cells_of(s.memory.food_set())
-}
+    fn moves_left(&self) -> u32 {
+        u32::from(self.view.moves_left)
+    }
 
-/// `fall`^d for the king distances d = 0..=5, each as `f64::powi` gives it
-/// (the same bits as calling it per cell).
-fn falloffs(fall: f64) -> [f64; FAR as usize] {
-    std::array::from_fn(|d| fall.powi(d as i32))
-}
+    fn start(&self) -> i32 {
+        self.memory.start().map_or(-1, |c| c as i32)
+    }
 
-/// The probability that food remembered at `cell` is still there: 1 in
-/// view, else `keep` (the chance it survives a move, [`SURVIVAL`] by
-/// default) to the power of the memory's age, read from B = DECAY^age.
-fn survival(s: &AntSight, cell: usize, keep: f64) -> f64 {
-    let b = s.memory.belief(cell);
-    if in_view(s, cell) || b >= 1.0 {
-        1.0
-    } else if b <= 0.0 || keep.is_nan() || keep <= 0.0 {
-        0.0
-    } else {
-        b.powf(keep.min(1.0).ln() / DECAY.ln())
+    #[inline]
+    fn distance(&self, a: usize, b: usize) -> u32 {
+        distance(a, b)
+    }
+
+    fn food_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        super::cells_of(self.memory.food_set())
+    }
+
+    /// Outside the set of cells ever in view, B is exactly 0.
+    fn unseen_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        super::cells_of(!self.memory.seen_set() & super::all_cells()).filter(|&c| self.memory.belief(c) == 0.0)
+    }
+
+    fn window_cells(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        super::WINDOW_CELLS[cell].iter().map(|&c| usize::from(c))
     }
 }
 
@@ -128,236 +105,67 @@ fn arg(args: &[Value], i: usize, default: f64) -> f64 {
     args.get(i).map_or(default, |v| v.as_f64())
 }
 
-/// A piece of food a plan may visit.
-#[derive(Clone, Copy, Debug)]
-struct Target {
-    cell: usize,
-    /// Its worth when the ant comes first.
-    weight: f64,
-    /// The opponent reaches it on its move `race` (it moves after the ant,
-    /// so the ant comes first if it arrives on its own move `race` or
-    /// sooner); [`FAR`] when the opponent is not in view.
-    race: u32,
-}
-
-impl Target {
-    /// Its worth when the ant arrives on its move `t`.
-    fn worth(&self, t: u32, race_lost: f64) -> f64 {
-        if t > self.race { self.weight * race_lost } else { self.weight }
-    }
-}
-
-/// The best discounted worth of the food eaten on a path of at most
-/// `horizon` moves whose first move steps onto `first`. A path is a visiting
-/// order of targets, each reached by a shortest king path (one that passes
-/// over other food is the order that includes it, so the maximum over orders
-/// is the best path). `race_lost` is what food the opponent reaches first is
-/// worth; food eaten on move t counts `per_move`^(t − 1) of its worth.
-fn best_path(first: usize, horizon: u32, targets: &[Target], race_lost: f64, per_move: f64) -> f64 {
-    if horizon == 0 {
-        return 0.0;
-    }
-    let mut discount = [1.0; HORIZON as usize + 1];
-    for t in 1..discount.len() {
-        discount[t] = discount[t - 1] * per_move;
-    }
-    // The food on the first cell is eaten on move 1.
-    let (start, eaten) = match targets.iter().position(|t| t.cell == first) {
-        Some(i) => (targets[i].worth(1, race_lost), 1u32 << i),
-        None => (0.0, 0),
-    };
-    let plan = Plan { targets, horizon: horizon.min(HORIZON), discount, race_lost };
-    start + plan.search(first, 1, eaten)
-}
-
-/// A depth-first search over visiting orders.
-struct Plan<'a> {
-    targets: &'a [Target],
-    horizon: u32,
-    /// The discount of food eaten on move t at index t − 1.
-    discount: [f64; HORIZON as usize + 1],
-    race_lost: f64,
-}
-
-impl Plan<'_> {
-    /// The best worth of the targets not in `eaten` reachable from `at`,
-    /// where the ant stands after its move `t`.
-    fn search(&self, at: usize, t: u32, eaten: u32) -> f64 {
-        let mut best = 0.0f64;
-        for (i, target) in self.targets.iter().enumerate() {
-            if (eaten >> i) & 1 == 1 {
-                continue;
-            }
-            let arrive = t + distance(at, target.cell);
-            if arrive > self.horizon {
-                continue;
-            }
-            let gain = target.worth(arrive, self.race_lost) * self.discount[(arrive - 1) as usize];
-            best = best.max(gain + self.search(target.cell, arrive, eaten | (1 << i)));
-        }
-        best
-    }
-}
-
-/// The remembered food within reach of a plan from `first`, weighted by
-/// `weight` (pieces of weight 0 or NaN left out), the nearest
-/// [`MAX_PLANNED`] of them, nearer first and in cell order at one distance.
-fn targets(s: &AntSight, first: usize, horizon: u32, weight: impl Fn(usize) -> f64) -> Targets {
-    let enemy = s.view.enemy.map(usize::from);
-    let mut found = Targets { list: [Target { cell: 0, weight: 0.0, race: FAR }; MAX_PLANNED], len: 0 };
-    for d in 0..horizon.max(1) {
-        for cell in food_cells(s).filter(|&c| distance(first, c) == d) {
-            let target = Target { cell, weight: weight(cell), race: enemy.map_or(FAR, |e| distance(e, cell)) };
-            if target.weight > 0.0 {
-                if found.len == MAX_PLANNED {
-                    return found;
-                }
-                found.list[found.len] = target;
-                found.len += 1;
-            }
-        }
-    }
-    found
-}
-
-/// The targets of a plan, held where the planner runs (no allocation a call).
-struct Targets {
-    list: [Target; MAX_PLANNED],
-    len: usize,
-}
-
-impl Targets {
-    fn as_slice(&self) -> &[Target] {
-        &self.list[..self.len]
-    }
-}
-
-/// The moves a plan may make: 5, or fewer when the game ends sooner.
-fn horizon(s: &AntSight) -> u32 {
-    HORIZON.min(u32::from(s.view.moves_left))
-}
-
-/// PlanFood (SuperHumant's planner): the best food on a path of up to 5
-/// moves (fewer when fewer are left) starting with the step being scored,
-/// each piece weighted by the paper's F·B and by 0.9^(t − 1) for a piece
-/// eaten on move t.
+/// PlanFood ([`planning::plan_food`]).
 fn plan_food(s: &AntSight, _: Player) -> f64 {
-    let first = s.ahead_cell();
-    let h = horizon(s);
-    let found = targets(s, first, h, |c| s.memory.belief(c));
-    best_path(first, h, found.as_slice(), 1.0, PLAN_DISCOUNT)
+    planning::plan_food(s)
 }
 
-/// PlanHope(keep, race) (HyperHumant's planner): PlanFood under the
-/// probabilistic memory model: remembered food weighted by its survival,
-/// `keep` per move of its age, not by B; and food the opponent (in view)
-/// reaches first worth `race` of a piece.
+/// PlanHope(keep, race) ([`planning::plan_hope`] at the 0.9 discount).
 fn plan_hope(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    Value::F(hoped_plan(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), PLAN_DISCOUNT))
+    Value::F(planning::plan_hope(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), PLAN_DISCOUNT))
 }
 
-/// PlanHopeDiscount(keep, race, discount): PlanHope with food eaten on move
-/// t worth `discount`^(t − 1) instead of 0.9^(t − 1): how much sooner
-/// counts over more.
+/// PlanHopeDiscount(keep, race, discount) ([`planning::plan_hope`]).
 fn plan_hope_discount(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    Value::F(hoped_plan(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), arg(args, 2, PLAN_DISCOUNT)))
-}
-
-/// The best plan from the cell ahead, remembered food weighted by its
-/// survival (`keep`), discounted by `discount` a move.
-fn hoped_plan(s: &AntSight, keep: f64, race: f64, discount: f64) -> f64 {
-    let first = s.ahead_cell();
-    let h = horizon(s);
-    let found = targets(s, first, h, |c| survival(s, c, keep));
-    best_path(first, h, found.as_slice(), race, discount)
+    Value::F(planning::plan_hope(s, arg(args, 0, SURVIVAL), arg(args, 1, RACE_LOST), arg(args, 2, PLAN_DISCOUNT)))
 }
 
 /// Danger: the opponent, in view, could step onto the cell ahead on its next
 /// move (and kill the ant there).
 fn danger(s: &AntSight, _: Player) -> bool {
-    let a = s.ahead_cell();
-    s.view.enemy.is_some_and(|e| distance(usize::from(e), a) == 1)
+    planning::enemy_distance(s) == 1
 }
 
 /// Kill: the cell ahead holds the opponent; stepping there kills it.
 fn kill(s: &AntSight, _: Player) -> bool {
-    s.view.enemy.is_some_and(|e| usize::from(e) == s.ahead_cell())
+    planning::enemy_distance(s) == 0
 }
 
-/// EnemyDist: the king distance from the cell ahead to the opponent when it
-/// is in view, else 6 (farther than any two cells of the board).
+/// EnemyDist ([`planning::enemy_distance`]).
 fn enemy_dist(s: &AntSight, _: Player) -> f64 {
-    f64::from(s.view.enemy.map_or(FAR, |e| distance(usize::from(e), s.ahead_cell())))
+    f64::from(planning::enemy_distance(s))
 }
 
-/// FoodPull(keep, fall): all the food remembered, each piece weighted by its
-/// survival (`keep` per move of its age) and by `fall`^d at king distance d
-/// from the cell ahead; it draws the ant towards food beyond the plan's
-/// reach, and towards clusters.
+/// FoodPull(keep, fall) ([`planning::food_pull`]).
 fn food_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let (keep, fall) = (arg(args, 0, SURVIVAL), arg(args, 1, PULL));
-    let a = s.ahead_cell();
-    let fall = falloffs(fall);
-    Value::F(food_cells(s).map(|c| survival(s, c, keep) * fall[distance(a, c) as usize]).fold(0.0, |x, y| x + y))
+    Value::F(planning::food_pull(s, arg(args, 0, SURVIVAL), arg(args, 1, PULL)))
 }
 
-/// UnseenPull(fall): the cells the ant has never seen, each weighted by
-/// `fall`^d at king distance d from the cell ahead; it draws the ant towards
-/// unexplored parts of the board (cells seen empty stay empty: food never
-/// appears).
+/// UnseenPull(fall) ([`planning::unseen_pull`]).
 fn unseen_pull(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let fall = falloffs(arg(args, 0, PULL));
-    let a = s.ahead_cell();
-    Value::F(unseen_cells(s).map(|c| fall[distance(a, c) as usize]).fold(0.0, |x, y| x + y))
+    Value::F(planning::unseen_pull(s, arg(args, 0, PULL)))
 }
 
-/// The opponent's start: the other start cell when the ant started on one
-/// of the two (the rules fix them), else unknown (a position set up by hand).
-fn rival_start(s: &AntSight) -> Option<usize> {
-    let [one, two] = super::START.map(usize::from);
-    match s.memory.start()? {
-        c if c == one => Some(two),
-        c if c == two => Some(one),
-        _ => None,
-    }
-}
-
-/// UnseenPullRival(fall, factor, spread): UnseenPull, but a never-seen cell
-/// the opponent has probably explored counts `factor` instead of 1: one
-/// within king distance 2 + `spread`·m of the opponent's start, after the
-/// ant's m moves (radius 2 is the opponent's first view, which the ant never
-/// saw but the opponent ate from first).
+/// UnseenPullRival(fall, factor, spread) ([`planning::unseen_pull_rival`]).
 fn unseen_pull_rival(s: &AntSight, _: Player, args: &[Value]) -> Value {
-    let (fall, factor, spread) = (arg(args, 0, PULL), arg(args, 1, 1.0), arg(args, 2, 0.0));
-    let a = s.ahead_cell();
-    let moves = f64::from(super::MOVES_PER_ANT.saturating_sub(s.view.moves_left));
-    let radius = f64::from(super::REACH) + spread * moves;
-    let rival = rival_start(s);
-    let worth = |c: usize| match rival {
-        Some(r) if f64::from(distance(r, c)) <= radius => factor,
-        _ => 1.0,
-    };
-    let fall = falloffs(fall);
-    Value::F(unseen_cells(s).map(|c| fall[distance(a, c) as usize] * worth(c)).fold(0.0, |x, y| x + y))
+    Value::F(planning::unseen_pull_rival(s, arg(args, 0, PULL), arg(args, 1, 1.0), arg(args, 2, 0.0)))
 }
 
-/// NewCells: the cells never seen that come into view when the ant steps
-/// ahead (5 for a straight step, 9 for a diagonal one, into the unknown).
+/// NewCells ([`planning::new_cells`]).
 fn new_cells(s: &AntSight, _: Player) -> f64 {
-    let a = s.ahead_cell();
-    super::WINDOW_CELLS[a].iter().filter(|&&c| never_seen(s, usize::from(c))).count() as f64
+    planning::new_cells(s)
 }
 
 /// FoodKnown: the food the ant expects to be left where it remembers food,
-/// Σ survival over F (the probabilistic memory model, [`SURVIVAL`]).
+/// Σ survival over F, which is FoodPull(0.97, 1).
 fn food_known(s: &AntSight, _: Player) -> f64 {
-    food_cells(s).map(|c| survival(s, c, SURVIVAL)).fold(0.0, |x, y| x + y)
+    planning::food_pull(s, SURVIVAL, 1.0)
 }
 
 /// NUnseen(A): the cells of area A the ant has never seen.
 fn n_unseen(s: &AntSight, _: Player, args: &[Value]) -> Value {
     let a = super::area::Area::decode(args.first().map_or(0, |v| v.as_i64()));
-    Value::F(s.cells(a).filter(|&c| never_seen(s, c)).count() as f64)
+    Value::F(s.cells(a).filter(|&c| s.memory.belief(c) == 0.0).count() as f64)
 }
 
 /// The terminals of the humants' primset beyond tables 1–2.
@@ -395,7 +203,9 @@ pub fn natives() -> Vec<NativeDef<AntSight>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::antwars::SIZE;
     use crate::games::antwars::memory::AntMemory;
+    use crate::games::antwars::planning::survival;
     use crate::games::antwars::{View, WINDOW, cell_at};
 
     fn cell(row: usize, col: usize) -> usize {
