@@ -609,7 +609,7 @@ fn bad_requests_are_diagnosed() {
     assert!(stderr.contains("stratagem::export::unknown"), "{stderr}");
     let (code, _, stderr) = stratagem(&["export", FORAGER, "--individual", "zzzzzz", "--format", "c"]);
     assert_eq!(code, 1);
-    assert!(flat(&stderr).contains("defines no program `zzzzzz`"), "{stderr}");
+    assert!(flat(&stderr).contains("defines no individual, policy, weights or network `zzzzzz`"), "{stderr}");
     assert!(flat(&stderr).contains("it defines: forager"), "{stderr}");
     let (code, stdout, stderr) = stratagem(&["export", FORAGER, "--individual", "forager", "--format", "java"]);
     assert_eq!((code, stdout.as_str()), (1, ""));

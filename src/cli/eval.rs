@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use super::{Engine, Failure, Format, Outcome, out, print_warnings};
-use crate::diagnostic::{Diagnostic, FileId, Sources, did_you_mean, has_errors};
+use crate::diagnostic::{Diagnostic, FileId, Sources, has_errors};
 use crate::eval::run::{Program as RunProgram, run_program};
 use crate::eval::table::{BoundRows, bind, read_csv};
-use crate::lang::{Loader, Module, PrimKind, PrimSet, PrimSetId, Tree, Value};
+use crate::lang::{Loader, Module, PrimKind, PrimSet, PrimSetId, ProgramRef, Tree, Value};
 use crate::syntax::Span;
 
 pub struct EvalArgs {
@@ -87,48 +87,35 @@ fn find_program<'m>(
     args: &EvalArgs,
     sources: &Sources,
 ) -> Result<(&'static str, PrimSetId, Span, Program<'m>), Failure> {
-    Ok(if let Some(ind) = m.individuals.iter().find(|i| i.name == args.name) {
-        let trees: Vec<(&str, &Tree)> = ind
-            .trees
-            .iter()
-            .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
-            .map(|t| (t.name.as_str(), &t.tree))
-            .collect();
-        if trees.is_empty() {
-            let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
-            return Err(Failure::message(
-                "stratagem::eval::tree",
-                format!(
-                    "individual `{}` has no tree `{}` (it has: {})",
-                    ind.name,
-                    args.tree.as_deref().unwrap_or(""),
-                    names.join(", ")
-                ),
-            ));
-        }
-        ("individual", ind.primset, ind.span, Program::Trees(trees))
-    } else if let Some(p) = m.policies.iter().find(|p| p.name == args.name) {
-        ("policy", p.primset, p.span, Program::Policy(p))
-    } else if let Some(w) = m.weights.iter().find(|w| w.name == args.name) {
-        ("weights", w.primset, w.span, Program::Weights(w))
-    } else if let Some(n) = m.networks.iter().find(|n| n.name == args.name) {
-        ("network", n.primset, n.span, Program::Network(n))
-    } else {
-        let names = m.program_names();
-        let mut d = Diagnostic::error(
-            "stratagem::eval::unknown",
-            format!(
-                "`{}` defines no individual, policy, weights or network named `{}`",
-                args.file.display(),
-                args.name
-            ),
-        );
-        d = match did_you_mean(&args.name, names.iter().copied()) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None if names.is_empty() => d.with_help("the file defines no programs"),
-            None => d.with_help(format!("it defines: {}", names.join(", "))),
-        };
+    let Some(found) = m.program(&args.name) else {
+        let d = m.unknown_program("stratagem::eval::unknown", &args.file.display().to_string(), &args.name);
         return Err(Failure::new(sources.clone(), vec![d]));
+    };
+    Ok(match found {
+        ProgramRef::Individual(ind) => {
+            let trees: Vec<(&str, &Tree)> = ind
+                .trees
+                .iter()
+                .filter(|t| args.tree.as_deref().is_none_or(|n| n == t.name))
+                .map(|t| (t.name.as_str(), &t.tree))
+                .collect();
+            if trees.is_empty() {
+                let names: Vec<&str> = ind.trees.iter().map(|t| t.name.as_str()).collect();
+                return Err(Failure::message(
+                    "stratagem::eval::tree",
+                    format!(
+                        "individual `{}` has no tree `{}` (it has: {})",
+                        ind.name,
+                        args.tree.as_deref().unwrap_or(""),
+                        names.join(", ")
+                    ),
+                ));
+            }
+            ("individual", ind.primset, ind.span, Program::Trees(trees))
+        }
+        ProgramRef::Policy(p) => ("policy", p.primset, p.span, Program::Policy(p)),
+        ProgramRef::Weights(w) => ("weights", w.primset, w.span, Program::Weights(w)),
+        ProgramRef::Network(n) => ("network", n.primset, n.span, Program::Network(n)),
     })
 }
 

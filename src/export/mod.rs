@@ -18,10 +18,10 @@ pub mod sexp;
 
 use crate::codegen::expr::Lang;
 use crate::codegen::player::Refusal;
-use crate::diagnostic::{Diagnostic, Sources, did_you_mean};
+use crate::diagnostic::{Diagnostic, Sources};
 use crate::evolve::simplify::simplify;
 use crate::games::registry;
-use crate::lang::{Individual, Module, NamedTree, Network, Policy, PrimKind, PrimSet, Tree, Weights};
+use crate::lang::{Individual, Module, NamedTree, PrimKind, PrimSet, Tree};
 use features::Body;
 
 /// What to write.
@@ -33,32 +33,7 @@ pub enum Format {
 }
 
 /// A program of a module, by kind.
-pub enum Program<'a> {
-    Individual(&'a Individual),
-    Policy(&'a Policy),
-    Weights(&'a Weights),
-    Network(&'a Network),
-}
-
-impl Program<'_> {
-    pub fn name(&self) -> &str {
-        match self {
-            Program::Individual(i) => &i.name,
-            Program::Policy(p) => &p.name,
-            Program::Weights(w) => &w.name,
-            Program::Network(n) => &n.name,
-        }
-    }
-
-    fn primset<'m>(&self, m: &'m Module) -> &'m PrimSet {
-        m.primset(match self {
-            Program::Individual(i) => i.primset,
-            Program::Policy(p) => p.primset,
-            Program::Weights(w) => w.primset,
-            Program::Network(n) => n.primset,
-        })
-    }
-}
+pub use crate::lang::ProgramRef as Program;
 
 /// An export's text, and the warnings it comes with (a game's limit on a
 /// player's size exceeded), which the caller prints.
@@ -70,7 +45,7 @@ pub struct Exported {
 /// The program `name` of module `m` (read from `origin`) as `format`.
 pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: Format) -> Result<Exported, Diagnostic> {
     let program = find(m, origin, name)?;
-    let ps = program.primset(m);
+    let ps = m.primset(program.primset());
     let lang = match format {
         Format::Sexp => {
             return Ok(Exported { text: sexp::to_sexp(sources, ps, &program, origin), warnings: Vec::new() });
@@ -132,26 +107,7 @@ pub fn export(m: &Module, sources: &Sources, origin: &str, name: &str, format: F
 
 /// The program `name`, or a diagnostic with a suggestion.
 fn find<'m>(m: &'m Module, origin: &str, name: &str) -> Result<Program<'m>, Diagnostic> {
-    if let Some(i) = m.individuals.iter().find(|i| i.name == name) {
-        return Ok(Program::Individual(i));
-    }
-    if let Some(p) = m.policies.iter().find(|p| p.name == name) {
-        return Ok(Program::Policy(p));
-    }
-    if let Some(w) = m.weights.iter().find(|w| w.name == name) {
-        return Ok(Program::Weights(w));
-    }
-    if let Some(n) = m.networks.iter().find(|n| n.name == name) {
-        return Ok(Program::Network(n));
-    }
-    let names = m.program_names();
-    let help = match did_you_mean(name, names.iter().copied()) {
-        Some(s) => format!("did you mean `{s}`?"),
-        None if names.is_empty() => "it defines no individuals, policies, weight vectors or networks".to_owned(),
-        None => format!("it defines: {}", names.join(", ")),
-    };
-    Err(Diagnostic::error("stratagem::export::unknown", format!("`{origin}` defines no program `{name}`"))
-        .with_help(help))
+    m.program(name).ok_or_else(|| m.unknown_program("stratagem::export::unknown", origin, name))
 }
 
 /// `ind` with its trees simplified, as a game's player exporter reads it.

@@ -17,5 +17,5 @@ pub mod types;
 pub use forms::{Individual, NamedTree, Policy, PrimSetId, Rule, Weights};
 pub use network::{NetGenes, Network};
 pub use primset::{Node, Part, PrimId, PrimKind, PrimSet, Primitive, Tree};
-pub use program::{FormRef, Loader, Module};
+pub use program::{FormRef, Loader, Module, ProgramRef};
 pub use types::{Base, TypeId, Value};

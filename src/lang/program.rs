@@ -123,6 +123,28 @@ impl Module {
         }
     }
 
+    /// The individual, policy, weight vector or network `name`.
+    pub fn program(&self, name: &str) -> Option<ProgramRef<'_>> {
+        let ind = || self.individuals.iter().find(|i| i.name == name).map(ProgramRef::Individual);
+        let policy = || self.policies.iter().find(|p| p.name == name).map(ProgramRef::Policy);
+        let weights = || self.weights.iter().find(|w| w.name == name).map(ProgramRef::Weights);
+        let network = || self.networks.iter().find(|n| n.name == name).map(ProgramRef::Network);
+        ind().or_else(policy).or_else(weights).or_else(network)
+    }
+
+    /// The diagnostic (of `code`) for a program `name` that `origin` does
+    /// not define: a name it does define, or the list of them.
+    pub fn unknown_program(&self, code: &'static str, origin: &str, name: &str) -> Diagnostic {
+        let names = self.program_names();
+        let help = match did_you_mean(name, names.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None if names.is_empty() => "it defines no individuals, policies, weight vectors or networks".to_owned(),
+            None => format!("it defines: {}", names.join(", ")),
+        };
+        Diagnostic::error(code, format!("`{origin}` defines no individual, policy, weights or network `{name}`"))
+            .with_help(help)
+    }
+
     /// Names of the individuals, policies and weight vectors, for suggestions.
     pub fn program_names(&self) -> Vec<&str> {
         let inds = self.individuals.iter().map(|i| i.name.as_str());
@@ -130,6 +152,36 @@ impl Module {
         let ws = self.weights.iter().map(|w| w.name.as_str());
         let nets = self.networks.iter().map(|n| n.name.as_str());
         inds.chain(pols).chain(ws).chain(nets).collect()
+    }
+}
+
+/// A program of a module by kind: what `gp:` players, `eval`, `export`
+/// and the REPL name.
+#[derive(Clone, Copy)]
+pub enum ProgramRef<'m> {
+    Individual(&'m Individual),
+    Policy(&'m Policy),
+    Weights(&'m Weights),
+    Network(&'m Network),
+}
+
+impl ProgramRef<'_> {
+    pub fn name(&self) -> &str {
+        match self {
+            ProgramRef::Individual(i) => &i.name,
+            ProgramRef::Policy(p) => &p.name,
+            ProgramRef::Weights(w) => &w.name,
+            ProgramRef::Network(n) => &n.name,
+        }
+    }
+
+    pub fn primset(&self) -> PrimSetId {
+        match self {
+            ProgramRef::Individual(i) => i.primset,
+            ProgramRef::Policy(p) => p.primset,
+            ProgramRef::Weights(w) => w.primset,
+            ProgramRef::Network(n) => n.primset,
+        }
     }
 }
 

@@ -5,11 +5,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::diagnostic::{Diagnostic, Failure, did_you_mean};
+use crate::diagnostic::Failure;
 use crate::eval::Engine;
 use crate::eval::jit::JitConfig;
 use crate::games::domain::{Binding, GpGame};
-use crate::lang::{Loader, PrimSet, PrimSetId};
+use crate::lang::{Loader, PrimSet, PrimSetId, ProgramRef};
 use crate::search::alphabeta::SearchParams;
 use crate::search::players::GpPrograms;
 use crate::search::programs::{GpProgram, Program};
@@ -68,37 +68,23 @@ pub fn read_programs(file: &Path, name: &str, with_order: bool) -> Result<(Loade
         return Err(Failure::new(loader.sources, loader.diags));
     }
     let m = &loader.module;
-    let (ps_id, programs) = if let Some(ind) = m.find_individual(name) {
-        let tree = |slot: &str| ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone());
-        let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
-            return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
-        };
-        let order = if with_order { tree("order") } else { None };
-        (ind.primset, std::iter::once(eval).chain(order).map(Program::Tree).collect::<Vec<_>>())
-    } else if let Some(p) = m.policies.iter().find(|p| p.name == name) {
-        (p.primset, vec![Program::Policy(p.clone())])
-    } else if let Some(w) = m.weights.iter().find(|w| w.name == name) {
-        (w.primset, vec![Program::Weights(w.clone())])
-    } else if let Some(n) = m.networks.iter().find(|n| n.name == name) {
-        (n.primset, vec![Program::Network(n.clone())])
-    } else {
-        let names = m.program_names();
-        let mut d = Diagnostic::error(
-            "stratagem::play::unknown",
-            format!("`{}` defines no individual, policy, weights or network `{name}`", file.display()),
-        );
-        d = match did_you_mean(name, names.iter().copied()) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None => d.with_help(format!(
-                "it defines: {}",
-                if names.is_empty() {
-                    "no individuals, policies, weights or networks".into()
-                } else {
-                    names.join(", ")
-                }
-            )),
-        };
+    let Some(found) = m.program(name) else {
+        let d = m.unknown_program("stratagem::play::unknown", &file.display().to_string(), name);
         return Err(Failure::new(loader.sources, vec![d]));
+    };
+    let ps_id = found.primset();
+    let programs = match found {
+        ProgramRef::Individual(ind) => {
+            let tree = |slot: &str| ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone());
+            let Some(eval) = tree("eval").or_else(|| ind.trees.first().map(|t| t.tree.clone())) else {
+                return Err(Failure::message("stratagem::play::tree", format!("individual `{name}` has no tree")));
+            };
+            let order = if with_order { tree("order") } else { None };
+            std::iter::once(eval).chain(order).map(Program::Tree).collect::<Vec<_>>()
+        }
+        ProgramRef::Policy(p) => vec![Program::Policy(p.clone())],
+        ProgramRef::Weights(w) => vec![Program::Weights(w.clone())],
+        ProgramRef::Network(n) => vec![Program::Network(n.clone())],
     };
     Ok((loader, ps_id, programs))
 }
