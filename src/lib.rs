@@ -30,6 +30,7 @@ pub mod eval;
 pub mod evolve;
 pub mod export;
 pub mod files;
+pub mod foreign;
 pub mod games;
 pub mod gdl;
 pub mod ggp;

@@ -28,10 +28,15 @@ pub enum Limit {
     /// Games one generation of an experiment plays (population × games per
     /// individual, validation included).
     GamesPerGeneration,
+    /// Milliseconds a foreign program (a sandboxed C player) has to answer
+    /// one call, a move; past it, it forfeits.
+    ForeignTime,
+    /// Bytes of address space of a foreign program's process.
+    ForeignMemory,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 7] = [
+    pub const ALL: [Limit; 9] = [
         Limit::InputSize,
         Limit::CsvSize,
         Limit::Nesting,
@@ -39,6 +44,8 @@ impl Limit {
         Limit::SearchDepth,
         Limit::PerftDepth,
         Limit::GamesPerGeneration,
+        Limit::ForeignTime,
+        Limit::ForeignMemory,
     ];
 
     /// The name used on the command line (`--limit input-size=128M`).
@@ -51,6 +58,8 @@ impl Limit {
             Limit::SearchDepth => "search-depth",
             Limit::PerftDepth => "perft-depth",
             Limit::GamesPerGeneration => "games-per-generation",
+            Limit::ForeignTime => "foreign-time",
+            Limit::ForeignMemory => "foreign-memory",
         }
     }
 
@@ -63,6 +72,8 @@ impl Limit {
             Limit::SearchDepth => 32,
             Limit::PerftDepth => 40,
             Limit::GamesPerGeneration => 100_000_000,
+            Limit::ForeignTime => 1000,
+            Limit::ForeignMemory => 1 << 30,
         }
     }
 
@@ -76,18 +87,21 @@ impl Limit {
             Limit::Nesting => 1024,
             Limit::Games | Limit::GamesPerGeneration => 1 << 53,
             Limit::SearchDepth | Limit::PerftDepth => 1000,
+            Limit::ForeignTime => 3_600_000,
+            Limit::ForeignMemory => 1 << 40,
         }
     }
 
     /// Whether values are byte counts (printed with KiB/MiB/GiB, read with K/M/G).
     fn is_size(self) -> bool {
-        matches!(self, Limit::InputSize | Limit::CsvSize)
+        matches!(self, Limit::InputSize | Limit::CsvSize | Limit::ForeignMemory)
     }
 
     /// What the limit counts, for messages.
     pub fn unit(self) -> &'static str {
         match self {
-            Limit::InputSize | Limit::CsvSize => "bytes",
+            Limit::InputSize | Limit::CsvSize | Limit::ForeignMemory => "bytes",
+            Limit::ForeignTime => "milliseconds",
             Limit::Nesting => "levels",
             Limit::Games | Limit::GamesPerGeneration => "games",
             Limit::SearchDepth | Limit::PerftDepth => "plies",

@@ -83,15 +83,11 @@ fn tournament_text_and_the_dominance_svg() {
 }
 
 #[test]
-fn c_players_that_do_not_compile_lack_move_or_return_bad_directions_are_named() {
+fn c_players_that_do_not_compile_or_lack_move_are_named() {
     let cases = [
         ("broken.c", "the C player `tests/data/antwars/broken.c` does not compile"),
         ("broken.c", "expected expression"),
         ("no_move.c", "the C player `tests/data/antwars/no_move.c` defines no function `Move`"),
-        (
-            "returns_nine.c",
-            "the C player `tests/data/antwars/returns_nine.c` returned 9 from `Move`, not a direction 0–7",
-        ),
         ("missing.c", "cannot read the C player `tests/data/antwars/missing.c`"),
     ];
     for (file, expected) in cases {
@@ -101,6 +97,54 @@ fn c_players_that_do_not_compile_lack_move_or_return_bad_directions_are_named() 
         assert_eq!(code, 1, "{file}: {stdout}");
         assert!(flat(&stderr).contains(expected), "{file}: {stderr}");
     }
+}
+
+/// Contest players that crash, loop, exit, start processes, read and write
+/// files, open sockets, or print and answer nonsense: each forfeits every
+/// game it plays (sandboxed, the default), the tournament finishes with the
+/// tallies, and nothing the players tried to write exists.
+#[test]
+fn hostile_c_players_forfeit_their_games_and_touch_nothing() {
+    let cases = [
+        ("crash", "crashed (signal 11, SIGSEGV) during `Move`"),
+        ("loop", "did not answer within 300 ms (killed) during `Move`"),
+        ("exits", "exited with status 0 during `Move`"),
+        ("forks", "was stopped by the sandbox (signal 31, SIGSYS"),
+        ("files", "was stopped by the sandbox"),
+        ("sockets", "was stopped by the sandbox"),
+        ("chatty", "returned 9 from `Move`, not a direction 0–7"),
+    ];
+    let touched = ["hostile-file-was-here", "hostile-shell-was-here"];
+    for (name, what) in cases {
+        let spec = format!("c:tests/data/antwars/hostile/{name}.c,greedy");
+        let args = ["tournament", "--game", "antwars", "--players", &spec, "--games", "3", "--format", "json"];
+        let (code, stdout, stderr) = stratagem(&[&args[..], &["--limit", "foreign-time=300"]].concat());
+        assert_eq!(code, 0, "{name}: {stderr}");
+        let expected = format!("note: the C player `tests/data/antwars/hostile/{name}.c` {what}");
+        assert!(flat(&stderr).contains(&expected), "{name}: {stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+        let (hostile, greedy) = (&json["players"][0], &json["players"][1]);
+        assert_eq!((hostile["forfeits"].as_u64(), hostile["games_won"].as_u64()), (Some(6), Some(0)), "{name}: {json}");
+        assert_eq!((greedy["games_won"].as_u64(), greedy.get("forfeits")), (Some(6), None), "{name}: {json}");
+    }
+    for file in touched {
+        let exists = std::path::Path::new(file).exists();
+        std::fs::remove_file(file).ok();
+        assert!(!exists, "a sandboxed player wrote {file}");
+    }
+}
+
+/// A sandboxed player plays as the same player loaded into the process.
+#[test]
+fn sandboxed_and_trusted_c_players_play_the_same_games() {
+    let run = |trust: &[&str]| {
+        let players = format!("{GREEDY_C},greedy,{COUNTER_C}");
+        let args = ["tournament", "--game", "antwars", "--players", &players, "--games", "40", "--format", "json"];
+        let (code, stdout, stderr) = stratagem(&[&args[..], trust].concat());
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    assert_eq!(run(&[]), run(&["--trust-c-players"]));
 }
 
 const FORAGER: &str = "gp:programs/examples/antwars-ant.sg:forager";

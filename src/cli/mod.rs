@@ -38,9 +38,15 @@ pub struct Cli {
     pub command: Command,
     /// Raise or lower a resource limit for this run, e.g. `--limit input-size=256M`
     /// (repeatable). Limits: input-size, csv-size, nesting, games, search-depth,
-    /// perft-depth, games-per-generation (docs/RELIABILITY.md).
+    /// perft-depth, games-per-generation, foreign-time, foreign-memory
+    /// (docs/RELIABILITY.md).
     #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = crate::limits::parse_setting)]
     pub limits: Vec<crate::limits::LimitSetting>,
+    /// Load contest players written in C (`c:FILE.c`) into this process, for
+    /// speed, instead of running each in a sandboxed child process: only for
+    /// code you trust (docs/RELIABILITY.md, "Foreign programs").
+    #[arg(long, global = true)]
+    pub trust_c_players: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -374,6 +380,10 @@ fn older_spellings(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString>
 /// Runs the command on a thread with a generous stack: checking and
 /// evaluation recurse over trees as deep as the reader allows.
 pub fn main() -> ExitCode {
+    // A child serving a foreign program, before anything else starts.
+    if let Some((kind, args)) = crate::foreign::child_request() {
+        return ExitCode::from(crate::games::registry::serve_foreign_child(&kind, &args));
+    }
     let worker = std::thread::Builder::new().stack_size(64 << 20).spawn(run);
     match worker.map(std::thread::JoinHandle::join) {
         Ok(Ok(code)) => code,
@@ -394,6 +404,7 @@ fn run() -> ExitCode {
         limits.set(setting.limit, setting.value);
     }
     limits.install();
+    crate::foreign::trust_in_process(cli.trust_c_players);
     let outcome = match cli.command {
         Command::Check { files } => check::run(&files),
         Command::Fmt { files, check } => fmt::run(&files, check),

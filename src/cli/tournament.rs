@@ -108,9 +108,14 @@ pub fn to_json(names: &[String], t: &Tournament) -> serde_json::Value {
         .iter()
         .zip(&t.standings)
         .map(|(name, s)| {
-            serde_json::json!({
+            let mut player = serde_json::json!({
                 "name": name, "matches_won": s.matches_won, "games_won": s.games_won, "total_score": s.total_score,
-            })
+            });
+            // Only where a program failed: other tournaments read as before.
+            if s.forfeits > 0 {
+                player["forfeits"] = s.forfeits.into();
+            }
+            player
         })
         .collect();
     let pairs: Vec<_> = t
@@ -130,9 +135,16 @@ pub fn to_json(names: &[String], t: &Tournament) -> serde_json::Value {
 
 fn to_text(names: &[String], t: &Tournament) -> String {
     let width = names.iter().map(String::len).max().unwrap_or(0).max(6);
-    let mut text = format!("{:width$}  {:>11}  {:>11}  {:>11}\n", "player", "matches won", "games won", "total score");
+    // The forfeits column only where a program failed.
+    let forfeits = t.standings.iter().any(|s| s.forfeits > 0);
+    let mut text = format!("{:width$}  {:>11}  {:>11}  {:>11}", "player", "matches won", "games won", "total score");
+    text.push_str(if forfeits { "     forfeits\n" } else { "\n" });
     for (name, s) in names.iter().zip(&t.standings) {
-        let _ = writeln!(text, "{name:width$}  {:>11}  {:>11}  {:>11}", s.matches_won, s.games_won, s.total_score);
+        let _ = write!(text, "{name:width$}  {:>11}  {:>11}  {:>11}", s.matches_won, s.games_won, s.total_score);
+        if forfeits {
+            let _ = write!(text, "  {:>11}", s.forfeits);
+        }
+        text.push('\n');
     }
     text.push('\n');
     for p in &t.pairs {

@@ -23,11 +23,19 @@ use crate::rng::{GpRng, stream};
 pub struct PlayerError {
     pub message: String,
     pub help: Option<String>,
+    /// The player lost the game by it, and the run goes on (a foreign
+    /// program that crashed, hung or answered nonsense); else the run stops.
+    pub forfeit: bool,
 }
 
 impl PlayerError {
     pub fn new(message: impl Into<String>) -> PlayerError {
-        PlayerError { message: message.into(), help: None }
+        PlayerError { message: message.into(), help: None, forfeit: false }
+    }
+
+    /// A fault that forfeits the game being played.
+    pub fn forfeit(message: impl Into<String>) -> PlayerError {
+        PlayerError { forfeit: true, ..PlayerError::new(message) }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> PlayerError {
@@ -50,6 +58,8 @@ pub struct GameEnd {
     pub winner: Option<Player>,
     /// The role killed during the game, in games where one can be (Ant Wars).
     pub killed: Option<Player>,
+    /// The role that forfeited the game (its program failed); the other won.
+    pub forfeit: Option<Player>,
 }
 
 /// A two-player game played by players made from specs, on random start
@@ -120,6 +130,8 @@ pub struct Tally {
     pub games: u64,
     pub wins: [u64; 2],
     pub points: [u64; 2],
+    /// Games each side forfeited (counted in the other's wins).
+    pub forfeits: [u64; 2],
 }
 
 impl Tally {
@@ -128,6 +140,7 @@ impl Tally {
         for side in 0..2 {
             self.wins[side] += other.wins[side];
             self.points[side] += other.points[side];
+            self.forfeits[side] += other.forfeits[side];
         }
     }
 
@@ -139,6 +152,9 @@ impl Tally {
             self.points[side] += u64::from(end.points[role]);
             if end.winner == Some(role as Player) {
                 self.wins[side] += 1;
+            }
+            if end.forfeit == Some(role as Player) {
+                self.forfeits[side] += 1;
             }
         }
     }
@@ -274,7 +290,7 @@ mod tests {
 
     #[test]
     fn the_match_rule_is_games_then_score_then_chance() {
-        let t = |wins: [u64; 2], points: [u64; 2]| Tally { games: 12, wins, points };
+        let t = |wins: [u64; 2], points: [u64; 2]| Tally { games: 12, wins, points, forfeits: [0; 2] };
         assert_eq!(match_winner(&t([7, 5], [10, 90]), 6, true), 0, "k + 1 games win the match");
         assert_eq!(match_winner(&t([5, 7], [90, 10]), 6, false), 1);
         assert_eq!(match_winner(&t([6, 6], [40, 41]), 6, false), 1, "6 of 12 is not enough: score decides");
@@ -286,9 +302,9 @@ mod tests {
     #[test]
     fn a_tally_counts_each_side_in_either_role() {
         let mut t = Tally::default();
-        t.record(&GameEnd { points: [3, 5], winner: Some(1), killed: None }, 0);
-        t.record(&GameEnd { points: [3, 5], winner: Some(1), killed: None }, 1);
-        assert_eq!(t, Tally { games: 2, wins: [1, 1], points: [8, 8] });
+        t.record(&GameEnd { points: [3, 5], winner: Some(1), killed: None, forfeit: None }, 0);
+        t.record(&GameEnd { points: [3, 5], winner: Some(1), killed: None, forfeit: Some(0) }, 1);
+        assert_eq!(t, Tally { games: 2, wins: [1, 1], points: [8, 8], forfeits: [0, 1] });
         let mut sum = Tally::default();
         sum.add(&t);
         sum.add(&t);

@@ -351,6 +351,15 @@ impl From<Unsupported> for Failure {
 }
 
 /// The names of the games of `kind`.
+/// Serves a foreign program's child of `kind` ([`crate::foreign`]): the
+/// game that owns the kind answers; the process's exit status.
+pub fn serve_foreign_child(kind: &str, args: &[String]) -> u8 {
+    match kind {
+        super::antwars::c_sandbox::CHILD_KIND => super::antwars::c_sandbox::serve(args),
+        _ => 2,
+    }
+}
+
 pub fn names_of(kind: Kind) -> Vec<&'static str> {
     GAMES.iter().filter(|e| e.kind == kind).map(|e| e.name).collect()
 }

@@ -53,6 +53,9 @@ pub struct Standing {
     pub matches_won: u64,
     pub games_won: u64,
     pub total_score: u64,
+    /// Games lost because the player's program failed (a foreign program
+    /// that crashed, hung or answered nonsense).
+    pub forfeits: u64,
 }
 
 /// The result of a round robin.
@@ -126,6 +129,7 @@ pub fn round_robin<G: Duel>(game: &G, specs: &[G::Spec], settings: Settings) -> 
             for (side, player) in [(0, a), (1, b)] {
                 standings[player].games_won += tally.wins[side];
                 standings[player].total_score += tally.points[side];
+                standings[player].forfeits += tally.forfeits[side];
             }
             standings[if winner == 0 { a } else { b }].matches_won += 1;
             PairResult { a, b, tally, p_value: binomial_two_sided(tally.wins[0], tally.wins[1]), winner }

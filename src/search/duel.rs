@@ -56,6 +56,11 @@ impl<G: GpGame> Duel for SearchDuel<G> {
             GameResult::Winner(w) => Some(w),
             GameResult::Draw => None,
         };
-        Ok(GameEnd { points: [0, 1].map(|p| u32::from(record.result.score_for(p))), winner, killed: None })
+        Ok(GameEnd {
+            points: [0, 1].map(|p| u32::from(record.result.score_for(p))),
+            winner,
+            killed: None,
+            forfeit: None,
+        })
     }
 }

@@ -11,12 +11,14 @@
 //! would hand back the already-loaded copy for the same file), and
 //! [`CPlayer::reset`] calls `Reset` before each game.
 //!
-//! This is the one module outside the JIT with `unsafe`: loading a library
-//! runs its initialisers and calling `Move` runs its code, neither of which
-//! Rust can check. What we can check, we do: the library must export `Move`,
-//! and every value it returns must be a direction 0–7, else the game stops
-//! with an error naming the file. A player that crashes or loops forever
-//! takes the process with it, as it would have taken the contest's.
+//! By default a player runs in a sandboxed child process
+//! ([`super::c_sandbox`]); `--trust-c-players` loads it here instead, for
+//! speed, with `unsafe`: loading a library runs its initialisers and calling
+//! `Move` runs its code, neither of which Rust can check. What we can check,
+//! we do: the library must export `Move`, and a value it returns that is no
+//! direction 0–7 forfeits the game. A trusted player that crashes or loops
+//! forever takes the process with it, as it would have taken the
+//! contest's.
 
 use std::ffi::c_int;
 use std::hash::{Hash, Hasher};
@@ -26,6 +28,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use libloading::Library;
 
+use super::c_sandbox::SandboxedC;
 use super::{Dir, SIZE, View};
 use crate::games::duel::PlayerError;
 use crate::limits::Limit;
@@ -101,8 +104,14 @@ impl CSource {
         Ok(source)
     }
 
-    /// Loads a copy of the library of its own: statics not shared with any
-    /// other player.
+    /// Starts the player in a sandboxed child process of its own (the
+    /// default, [`super::c_sandbox`]).
+    pub fn start(&self) -> Result<SandboxedC, PlayerError> {
+        SandboxedC::start(&self.name, &self.library)
+    }
+
+    /// Loads a copy of the library of its own into this process (trusted,
+    /// `--trust-c-players`): statics not shared with any other player.
     pub fn load(&self) -> Result<CPlayer, PlayerError> {
         let name = &self.name;
         let copy = self.library.with_extension(format!("{}.{}.so", std::process::id(), next_copy()));
@@ -176,7 +185,7 @@ impl CPlayer {
         let dir = unsafe { (self.mv)(grid.as_mut_ptr(), row, col) };
         match Dir::try_from(dir) {
             Ok(d) if d < 8 => Ok(d),
-            _ => Err(PlayerError::new(format!(
+            _ => Err(PlayerError::forfeit(format!(
                 "the C player `{}` returned {dir} from `Move`, not a direction 0–7",
                 self.name
             ))

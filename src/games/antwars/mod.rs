@@ -18,6 +18,7 @@
 
 pub mod area;
 pub mod c_player;
+pub mod c_sandbox;
 pub mod domain;
 pub mod export;
 mod exported_senses;

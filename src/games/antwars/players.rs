@@ -14,10 +14,12 @@ use std::sync::Arc;
 use rand::RngExt;
 
 use super::c_player::{CPlayer, CSource};
+use super::c_sandbox::SandboxedC;
 use super::domain::bind;
 use super::gp_ant::{AntProgram, GpAnt, TREES};
 use super::{AntWars, Board, Dir, SIZE, View};
 use crate::diagnostic::did_you_mean;
+use crate::games::Player;
 use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};
 use crate::lang::{PrimSet, Tree};
 use crate::rng::GpRng;
@@ -41,19 +43,25 @@ pub enum AntSpec {
 pub enum AntPlayer {
     Random,
     Greedy,
+    /// A contest player in C loaded into this process (`--trust-c-players`).
     C(CPlayer),
+    /// A contest player in C in a sandboxed child process (the default).
+    Sandboxed(SandboxedC),
     /// Boxed: its memory (a kilobyte of belief) would make every player that size.
     Gp(Box<GpAnt>),
 }
 
 impl AntPlayer {
-    /// Forgets everything from the last game (the contest's `Reset`).
-    pub fn reset(&mut self) {
+    /// Forgets everything from the last game (the contest's `Reset`); a
+    /// sandboxed player that cannot forfeits the game.
+    pub fn reset(&mut self) -> Result<(), PlayerError> {
         match self {
             AntPlayer::C(c) => c.reset(),
+            AntPlayer::Sandboxed(c) => return c.reset(),
             AntPlayer::Gp(ant) => ant.reset(),
             AntPlayer::Random | AntPlayer::Greedy => {}
         }
+        Ok(())
     }
 
     /// Whether nothing of one game reaches the next: true of every player
@@ -62,6 +70,7 @@ impl AntPlayer {
     pub fn forgets_between_games(&self) -> bool {
         match self {
             AntPlayer::C(c) => c.resets(),
+            AntPlayer::Sandboxed(c) => c.resets(),
             AntPlayer::Random | AntPlayer::Greedy | AntPlayer::Gp(_) => true,
         }
     }
@@ -73,6 +82,7 @@ impl AntPlayer {
             AntPlayer::Random => Ok(rng.random_range(0..8u8)),
             AntPlayer::Greedy => Ok(greedy(view).unwrap_or_else(|| rng.random_range(0..8u8))),
             AntPlayer::C(c) => c.choose(view),
+            AntPlayer::Sandboxed(c) => c.choose(view),
             AntPlayer::Gp(ant) => Ok(ant.choose(view)),
         }
     }
@@ -170,13 +180,14 @@ impl Duel for AntWars {
         Ok(match spec {
             AntSpec::Random => AntPlayer::Random,
             AntSpec::Greedy => AntPlayer::Greedy,
-            AntSpec::C(source) => AntPlayer::C(source.load()?),
+            AntSpec::C(source) if crate::foreign::trusted() => AntPlayer::C(source.load()?),
+            AntSpec::C(source) => AntPlayer::Sandboxed(source.start()?),
             AntSpec::Gp(program) => AntPlayer::Gp(Box::new(GpAnt::new(program.clone()))),
         })
     }
 
     fn play(&self, start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<GameEnd, PlayerError> {
-        play_game(start, players, rngs).map(|end| finish(&end))
+        play_plies(start, players, rngs, Board::is_over).map(|end| finish(&end))
     }
 
     fn play_for_result(
@@ -191,37 +202,60 @@ impl Duel for AntWars {
     }
 }
 
-/// How the game that reached `end`, a settled board, went.
-fn finish(end: &Board) -> GameEnd {
-    let killed = (0..2).find(|&r| end.ant(r).is_none());
-    GameEnd { points: [0, 1].map(|r| u32::from(end.score(r))), winner: Some(end.leader()), killed }
+/// Where a game stopped: its last board, and the role that forfeited it.
+pub struct Ended {
+    pub board: Board,
+    pub forfeit: Option<Player>,
+}
+
+/// How the game that reached `end`, a settled board or a forfeit, went: a
+/// forfeit is lost, whatever the score.
+fn finish(end: &Ended) -> GameEnd {
+    let board = &end.board;
+    let killed = (0..2).find(|&r| board.ant(r).is_none());
+    let winner = match end.forfeit {
+        Some(role) => 1 - role,
+        None => board.leader(),
+    };
+    GameEnd { points: [0, 1].map(|r| u32::from(board.score(r))), winner: Some(winner), killed, forfeit: end.forfeit }
 }
 
 /// Plays a game from `start` to its end: both players are reset, then each
-/// ant in turn moves where its player says, seeing its view. The final board.
-pub fn play_game(start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<Board, PlayerError> {
+/// ant in turn moves where its player says, seeing its view. The final
+/// board, or the board where a player forfeited.
+pub fn play_game(start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<Ended, PlayerError> {
     play_plies(start, players, rngs, Board::is_over)
 }
 
-/// [`play_game`] until `done` says the board is where to stop.
+/// [`play_game`] until `done` says the board is where to stop. A player's
+/// forfeit ends the game there; any other error stops the run.
 fn play_plies(
     start: &Board,
     players: [&mut AntPlayer; 2],
     rngs: [&mut GpRng; 2],
     done: fn(&Board) -> bool,
-) -> Result<Board, PlayerError> {
+) -> Result<Ended, PlayerError> {
     let [p0, p1] = players;
     let [r0, r1] = rngs;
-    p0.reset();
-    p1.reset();
+    let forfeit = |role: Player, e: PlayerError, board: Board| {
+        if e.forfeit { Ok(Ended { board, forfeit: Some(role) }) } else { Err(e) }
+    };
     let mut board = *start;
+    for (role, p) in [(0, &mut *p0), (1, &mut *p1)] {
+        if let Err(e) = p.reset() {
+            return forfeit(role, e, board);
+        }
+    }
     while !done(&board) {
         let role = board.to_move();
         let view = board.view(role);
-        let dir = if role == 0 { p0.choose(&view, r0)? } else { p1.choose(&view, r1)? };
-        board = board.step(dir);
+        let dir = if role == 0 { p0.choose(&view, r0) } else { p1.choose(&view, r1) };
+        match dir {
+            Ok(dir) => board = board.step(dir),
+            Err(e) => return forfeit(role, e, board),
+        }
     }
-    Ok(board)
+    Ok(Ended { board, forfeit: None })
 }
 
 #[cfg(test)]
@@ -267,7 +301,7 @@ mod tests {
         let play = || {
             let (mut a, mut b) = (AntPlayer::Random, AntPlayer::Greedy);
             let (mut r0, mut r1) = (stream(1, &[0]), stream(1, &[1]));
-            play_game(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players")
+            play_game(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players").board
         };
         assert_eq!(play(), play());
         assert!(play().is_over());
@@ -284,7 +318,7 @@ mod tests {
             let whole = AntWars.play(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players");
             let (mut r0, mut r1) = rngs();
             let settled =
-                play_plies(&start, [&mut a, &mut b], [&mut r0, &mut r1], Board::is_settled).expect("built-in");
+                play_plies(&start, [&mut a, &mut b], [&mut r0, &mut r1], Board::is_settled).expect("built-in").board;
             let (mut r0, mut r1) = rngs();
             let result = AntWars.play_for_result(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in");
             assert_eq!((result.points, result.winner), (whole.points, whole.winner), "board {i}");
