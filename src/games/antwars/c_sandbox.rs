@@ -1,5 +1,5 @@
 //! Contest players in C, sandboxed (the default; `--trust-c-players` loads
-//! them into the Stratagem process instead, [`super::c_player`]): each
+//! them into the Stratagem process instead, `c_player.rs`): each
 //! player of each worker thread is a child process of its own
 //! ([`crate::foreign`]), the Stratagem executable serving the compiled
 //! library, confined to computing moves.
