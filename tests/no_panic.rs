@@ -450,6 +450,21 @@ proptest! {
     fn gdl_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
         entry_points::gdl(&mutate(&seeds("gdl"), pick, &edits));
     }
+
+    #[test]
+    fn puzzle_files_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::puzzle_files(&mutate(&seeds("puzzle_files"), pick, &edits));
+    }
+
+    #[test]
+    fn puzzle_files_generated(game in 0..2u8, text in text_over(POSITION_CHARS, 80)) {
+        entry_points::puzzle_files(&[[game].as_slice(), &text].concat());
+    }
+
+    #[test]
+    fn ggp_messages_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::ggp_messages(&mutate(&seeds("ggp_messages"), pick, &edits));
+    }
 }
 
 /// Every seed goes through its target unchanged, and the seeds that should
@@ -474,6 +489,12 @@ fn seeds_pass_their_targets() {
     for seed in seeds("gdl") {
         entry_points::gdl(&seed);
     }
+    for seed in seeds("puzzle_files") {
+        entry_points::puzzle_files(&seed);
+    }
+    for seed in seeds("ggp_messages") {
+        entry_points::ggp_messages(&seed);
+    }
     let text =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/checkpoint/tiny-morris.json"))
             .expect("the checkpoint seed");
@@ -487,13 +508,15 @@ type EntryPoint = fn(&[u8]);
 /// goes through its target without a panic.
 #[test]
 fn fuzz_regressions_pass_their_targets() {
-    let targets: [(&str, EntryPoint); 6] = [
+    let targets: [(&str, EntryPoint); 8] = [
         ("read_check", entry_points::read_check),
         ("experiment", entry_points::experiment),
         ("positions", entry_points::positions),
         ("csv_rows", entry_points::csv_rows),
         ("checkpoint", entry_points::checkpoint),
         ("gdl", entry_points::gdl),
+        ("puzzle_files", entry_points::puzzle_files),
+        ("ggp_messages", entry_points::ggp_messages),
     ];
     for (target, run) in targets {
         for input in inputs("fuzz/regressions", target) {

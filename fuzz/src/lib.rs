@@ -15,8 +15,9 @@ use stratagem::eval::run::{Program, run_program};
 use stratagem::eval::table::{bind, read_csv};
 use stratagem::evolve::experiment::lower_experiment;
 use stratagem::evolve::output::parse_checkpoint;
+use stratagem::games::Puzzle;
 use stratagem::games::domain::GpDomain;
-use stratagem::games::registry::{GAMES, GameTask};
+use stratagem::games::registry::{GAMES, GameTask, Kind, PuzzleTask};
 use stratagem::gdl::{Description, validate::validate};
 use stratagem::lang::{Base, FormRef, Loader, Value};
 use stratagem::syntax::{lexer::comments, pretty::format_source, read};
@@ -219,4 +220,52 @@ pub fn gdl(data: &[u8]) {
         let mut trace = String::new();
         let _ = stratagem::gdl::trace::trace(&machine, 1, 12, &mut trace);
     }
+}
+
+/// A file of puzzles as `solve` and evolution's training sets read it: the
+/// first byte picks the puzzle game (Rush Hour, FreeCell), the rest is the
+/// file, one instance a line; every instance read prints as a position that
+/// reads back as itself.
+pub fn puzzle_files(data: &[u8]) {
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let puzzles: Vec<_> = GAMES.iter().filter(|e| e.kind == Kind::Puzzle).collect();
+    let text = String::from_utf8_lossy(rest);
+    struct File<'a>(&'a str);
+    impl PuzzleTask for File<'_> {
+        type Output = ();
+        fn run<
+            G: GpDomain
+                + Puzzle<State: std::hash::Hash + Eq + Send + Sync + 'static, Move: Send + Sync + 'static>
+                + Send
+                + 'static,
+        >(
+            self,
+            game: G,
+        ) {
+            let mut sources = stratagem::diagnostic::Sources::default();
+            let file = sources.add("puzzles.txt", None, self.0.to_owned());
+            match stratagem::games::instances::parse_instances(&game, file, self.0) {
+                Ok(instances) => {
+                    for instance in instances.iter().take(MAX_MOVES) {
+                        let printed = game.format_state(&instance.state);
+                        let back = game
+                            .parse_state(&printed)
+                            .unwrap_or_else(|e| panic!("`{printed}` of a puzzle line does not read back: {e}"));
+                        assert_eq!(game.format_state(&back), printed, "a puzzle prints differently read back");
+                    }
+                }
+                Err(diags) => {
+                    let _ = sources.render_plain(&diags);
+                }
+            }
+        }
+    }
+    if let Some(entry) = puzzles.get(usize::from(pick) % puzzles.len().max(1)) {
+        let _ = entry.run_puzzle("fuzzing", File(&text));
+    }
+}
+
+/// A message from a GGP game server, as `ggp serve` reads a request's body.
+pub fn ggp_messages(data: &[u8]) {
+    let _ = stratagem::ggp::message::parse(&String::from_utf8_lossy(data));
 }

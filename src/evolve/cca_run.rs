@@ -162,10 +162,10 @@ impl GameTask for OnSampled<'_> {
 /// Runs covering coevolution of the prepared run on `fitness`'s game.
 fn run_cca<F: CcaGame>(fitness: &F, spec: CcaSpec, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {
     let (exp, opts) = (&run.exp, &run.opts);
-    check_directory(run)?;
+    let from_checkpoint = check_directory(run)?;
     let covering = Covering::new(fitness, run)?;
     let total = exp.generations as u64;
-    let mut at = if opts.resume { covering.resume()? } else { Progress::fresh(&covering.engines) };
+    let mut at = if from_checkpoint { covering.resume()? } else { Progress::fresh(&covering.engines) };
     let first = at.co.states[0].generation;
     let end = opts.stop_after.map_or(total, |k| total.min(first.saturating_add(k as u64)));
     crate::cluster::barrier();
@@ -187,14 +187,27 @@ fn run_cca<F: CcaGame>(fitness: &F, spec: CcaSpec, run: &PreparedRun) -> Result<
     Ok(RunReport { log: Vec::new(), finished: true, champion: None, already_complete: false, notes })
 }
 
-/// Refuses to resume a directory without a checkpoint, or to start afresh
-/// in one that holds a run; then makes the directory. Under MPI every rank
-/// has looked at the directory before rank 0 writes.
-fn check_directory(run: &PreparedRun) -> Result<(), Vec<Diagnostic>> {
+/// The files a covering run writes.
+const CCA_FILES: [&str; 7] =
+    ["checkpoint.json", "log.jsonl", "timing.jsonl", SUMMARY, TEACHERS_PLOT, VERSUS_RANDOM, VERSUS_RANDOM_PLOT];
+
+/// Refuses to resume a directory without a checkpoint (unless it holds
+/// only what the run writes before its first: then the run starts afresh),
+/// or to start afresh in one that holds a run; then makes the directory.
+/// Whether the run goes on from its checkpoint. Under MPI every rank has
+/// looked at the directory before rank 0 writes.
+fn check_directory(run: &PreparedRun) -> Result<bool, Vec<Diagnostic>> {
     let opts = &run.opts;
     let cp_path = run.checkpoint_path();
     let log_path = opts.out.join("log.jsonl");
-    if opts.resume {
+    let mut from_checkpoint = opts.resume;
+    if opts.resume && !cp_path.exists() && output::holds_only_outputs(&opts.out, &CCA_FILES) {
+        eprintln!(
+            "note: `{}` holds no checkpoint yet (the run stopped before its first); starting afresh",
+            opts.out.display()
+        );
+        from_checkpoint = false;
+    } else if opts.resume {
         if !cp_path.exists() {
             return Err(vec![
                 Diagnostic::error(
@@ -219,7 +232,7 @@ fn check_directory(run: &PreparedRun) -> Result<(), Vec<Diagnostic>> {
     }
     std::fs::create_dir_all(&opts.out).map_err(|e| io_error("create", &opts.out, e))?;
     crate::cluster::barrier();
-    Ok(())
+    Ok(from_checkpoint)
 }
 
 /// Where a covering run is: the populations and teachers, the log, the

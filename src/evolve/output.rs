@@ -253,6 +253,25 @@ pub fn remove_stale_temporaries(dir: &Path, champion: &str) {
     stale(&dir.join("champions"), &[champion]);
 }
 
+/// Whether `dir` holds nothing but what a run writes before its first
+/// checkpoint: files named in `names`, and a `champions` directory of `.sg`
+/// files (or nothing at all). A run killed that early leaves such a
+/// directory, which `--resume` starts afresh; any other file refuses it.
+pub fn holds_only_outputs(dir: &Path, names: &[&str]) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    entries.filter_map(Result::ok).all(|entry| {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Ok(kind) = entry.file_type() else { return false };
+        if kind.is_dir() && name == "champions" {
+            let Ok(champions) = std::fs::read_dir(entry.path()) else { return false };
+            return champions
+                .filter_map(Result::ok)
+                .all(|c| c.file_type().is_ok_and(|t| t.is_file()) && c.file_name().to_string_lossy().ends_with(".sg"));
+        }
+        kind.is_file() && names.contains(&name.as_str())
+    })
+}
+
 /// The text of a checkpoint. Every float is printed so that it reads back
 /// to the same bits (serde_json's `float_roundtrip` reads them exactly), so
 /// a resumed run logs what the uninterrupted run logs.

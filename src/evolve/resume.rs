@@ -36,8 +36,9 @@ fn refuse(message: String) -> Refusal {
 
 /// Reads the run's checkpoint and checks it holds a state of this very
 /// run: every program checks against the primset, the population and the
-/// generation fit the experiment. `None` when the directory is empty: the
-/// run was killed before its first checkpoint, and starts afresh.
+/// generation fit the experiment. `None` when the directory holds nothing
+/// but the run's own outputs: the run was killed before its first
+/// checkpoint, and starts afresh.
 pub(super) fn resume<F: RunFitness>(
     run: &PreparedRun,
     fitness: &F,
@@ -55,7 +56,7 @@ pub(super) fn resume<F: RunFitness>(
     }
     output::remove_stale_temporaries(out, &format!("{}.sg", exp.name));
     if std::fs::symlink_metadata(&path).is_err() {
-        if std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_none()) {
+        if output::holds_only_outputs(out, &output::OUTPUT_FILES) {
             eprintln!(
                 "note: `{}` holds no checkpoint yet (the run stopped before its first); starting afresh",
                 out.display()

@@ -1,0 +1,97 @@
+//! Interrupted runs of every runner: covering coevolution of networks and of
+//! trees, evolution by duels (Ant Wars) and on puzzles (FreeCell), killed
+//! right after each of their file writes (the test hook of
+//! src/evolve/output.rs), then resumed, end with exactly the files of the
+//! uninterrupted run (`tests/evolve.rs` does the same for games).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use common::{CRASH_HOOK, run_env, stray_temporary_files, temp};
+
+/// Every file under `dir` by its relative path, with its text (the
+/// directory's own path, which champions record, as `DIR`), but the
+/// timings (wall-clock seconds, which no two runs share: `timing.jsonl`, and
+/// the checkpoint, which carries them; what is derived from it is compared).
+fn files(dir: &Path) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).expect("the run's directory") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                todo.push(path);
+                continue;
+            }
+            let name = path.strip_prefix(dir).expect("inside").to_string_lossy().into_owned();
+            if name != "timing.jsonl" && name != "checkpoint.json" {
+                let text = String::from_utf8_lossy(&std::fs::read(&path).expect("a file of the run")).into_owned();
+                out.insert(name, text.replace(dir.to_str().expect("utf-8"), "DIR"));
+            }
+        }
+    }
+    out
+}
+
+fn names(files: &BTreeMap<String, String>) -> Vec<&str> {
+    files.keys().map(String::as_str).collect()
+}
+
+fn killed_after_every_write_then_resumed(experiment: &str) {
+    let stem = Path::new(experiment).file_stem().and_then(|s| s.to_str()).unwrap_or("run");
+    let whole = temp(&format!("interrupted-{stem}-whole"));
+    let out = run_env(&["evolve", experiment, "--out", whole.to_str().expect("utf-8")], None);
+    assert!(out.status.success(), "{experiment}: {}", String::from_utf8_lossy(&out.stderr));
+    let expected = files(&whole);
+    let mut n = 1;
+    loop {
+        let dir = temp(&format!("interrupted-{stem}-{n}"));
+        let d = dir.to_str().expect("utf-8");
+        let first = run_env(&["evolve", experiment, "--out", d], Some((CRASH_HOOK, n.to_string())));
+        if first.status.success() {
+            assert!(n > 3, "{experiment}: only {} writes?", n - 1);
+            std::fs::remove_dir_all(dir).ok();
+            break;
+        }
+        assert_eq!(first.status.code(), Some(137), "{experiment}: {}", String::from_utf8_lossy(&first.stderr));
+        // Every other time, the resume is killed too, after its first write.
+        if n % 2 == 0 {
+            let again = run_env(&["evolve", experiment, "--resume", d], Some((CRASH_HOOK, "1".into())));
+            assert!(matches!(again.status.code(), Some(0 | 137)), "{}", String::from_utf8_lossy(&again.stderr));
+        }
+        let resumed = run_env(&["evolve", experiment, "--resume", d], None);
+        assert!(resumed.status.success(), "{experiment} after write {n}: {}", String::from_utf8_lossy(&resumed.stderr));
+        let got = files(&dir);
+        assert_eq!(names(&got), names(&expected), "{experiment} killed after write {n}");
+        for (name, text) in &expected {
+            assert!(got[name] == *text, "{experiment} killed after write {n}: `{name}` differs:\n{}", got[name]);
+        }
+        assert_eq!(stray_temporary_files(&dir), "", "{experiment} after write {n}");
+        std::fs::remove_dir_all(dir).ok();
+        n += 1;
+        assert!(n < 200, "{experiment}: the run never finished");
+    }
+    std::fs::remove_dir_all(whole).ok();
+}
+
+#[test]
+fn covering_coevolution_of_networks_survives_a_kill_after_any_write() {
+    killed_after_every_write_then_resumed("tests/data/evolve/tiny-cca.sg");
+}
+
+#[test]
+fn covering_coevolution_of_trees_survives_a_kill_after_any_write() {
+    killed_after_every_write_then_resumed("tests/data/evolve/tiny-cca-trees.sg");
+}
+
+#[test]
+fn evolution_by_duels_survives_a_kill_after_any_write() {
+    killed_after_every_write_then_resumed("tests/data/evolve/tiny-ants.sg");
+}
+
+#[test]
+fn evolution_on_puzzles_survives_a_kill_after_any_write() {
+    killed_after_every_write_then_resumed("tests/data/evolve/tiny-freecell.sg");
+}
