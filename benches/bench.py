@@ -9,7 +9,7 @@ Usage (from the repository root, after `cargo build --release`):
 
     python3 benches/bench.py [--quick] [--only SECTION,...] [--baseline BIN [--counts]]
 
-Sections: batch, playouts, search, gdl, compile, rushhour, evolve. Prints one
+Sections: batch, playouts, search, gdl, compile, rushhour, evolve, sandbox. Prints one
 Markdown table per section (figure, ours, reference, ratio, target) and the
 command behind each figure; `--quick` shortens every measurement (for a smoke
 run, not for figures). The search figures have no outside reference: with
@@ -288,8 +288,29 @@ def rushhour(quick):
            "python3 -c 'import rh_bfs; ...'   # rh_bfs.solve(board) over the same boards"])
 
 
+def sandbox(quick):
+    """Sandboxed C players (a child process each, the default) next to the
+    same player loaded into the process (`--trust-c-players`), 2 threads."""
+    games = "2000" if quick else "20000"
+    base = [BIN, "tournament", "--game", "antwars", "--players", "c:tests/data/antwars/greedy.c,greedy",
+            "--games", games, "--threads", "2", "--format", "json"]
+    rate = {}
+    for mode, extra in (("sandboxed", []), ("trusted", ["--trust-c-players"])):
+        best = 0.0
+        for _ in range(1 if quick else 3):
+            start = time.perf_counter()
+            run(base + extra)
+            best = max(best, int(games) / (time.perf_counter() - start))
+        rate[mode] = best
+    rows = [("Ant Wars greedy.c vs greedy: double-games/s on 2 threads, sandboxed vs trusted",
+             rate["sandboxed"], rate["trusted"], "≥ 0.25×")]
+    table("Foreign programs: sandboxed C players", rows,
+          [" ".join(base[1:]).replace("tournament", "stratagem tournament", 1),
+           " ".join(base[1:] + ["--trust-c-players"]).replace("tournament", "stratagem tournament", 1)])
+
+
 SECTIONS = {"batch": batch, "playouts": playouts, "search": search, "gdl": gdl, "compile": compile_times,
-            "rushhour": rushhour, "evolve": evolve}
+            "rushhour": rushhour, "evolve": evolve, "sandbox": sandbox}
 
 
 def main():
