@@ -45,7 +45,7 @@ use super::area::Area;
 use super::exported_senses::{self, CSenses};
 use super::gp_ant::TREES;
 use super::planning::{PLAN_DISCOUNT, SURVIVAL};
-use crate::codegen::c_subset::{Closure, Subset};
+use crate::codegen::c_subset::{self, Closure, Subset};
 use crate::codegen::expr::{C_NO_CONTRACTION, Emitter, Lang, Leaves, constant};
 use crate::codegen::player::{PlayerExporter, PlayerSource, Refusal};
 use crate::diagnostic::Diagnostic;
@@ -297,7 +297,10 @@ pub fn to_c(ps: &PrimSet, name: &str, trees: [&Tree; 2]) -> Result<String, Vec<S
     let humant = if t.planning.items.is_empty() {
         None
     } else {
-        Some(planning.c(&t.planning, &senses).map_err(|e| vec![format!("the humants' code in C: {e}")])?)
+        Some(
+            c_subset::to_c(&planning, &t.planning, &senses)
+                .map_err(|e| vec![format!("the humants' code in C: {e}")])?,
+        )
     };
     let mut s = format!(
         "/* Ant `{name}` exported by Stratagem {} ({} primset): Move and Reset of the GECCO 2007 Ant Wars contest. */\n",
@@ -591,7 +594,7 @@ mod tests {
             ["plan_food", "plan_hope", "enemy_distance", "food_pull", "unseen_pull", "unseen_pull_rival", "new_cells"];
         let closure = planning.closure(&roots, &exported_senses::calls);
         let senses = CSenses { distance: "TD".to_owned() };
-        let c = planning.c(&closure, &senses).expect("planning.rs is in the subset");
+        let c = crate::codegen::c_subset::to_c(&planning, &closure, &senses).expect("planning.rs is in the subset");
         assert!(c.math && c.text.lines().count() >= 14, "{}", c.text);
     }
 
