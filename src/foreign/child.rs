@@ -65,6 +65,8 @@ pub struct Supervised {
     input: ChildStdin,
     output: ChildStdout,
     limits: Limits,
+    /// Bytes read past the last frame (a read takes what has arrived).
+    pending: Vec<u8>,
     /// The ready frame's payload after its 0 byte.
     pub hello: Vec<u8>,
 }
@@ -94,7 +96,7 @@ impl Supervised {
             child.wait().ok();
             return Err(Fault::Refused("no pipes to the child".to_owned()));
         };
-        let mut supervised = Supervised { child, input, output, limits, hello: Vec::new() };
+        let mut supervised = Supervised { child, input, output, limits, pending: Vec::new(), hello: Vec::new() };
         let hello = supervised.read_frame()?;
         match hello.split_first() {
             Some((0, rest)) => {
@@ -119,34 +121,35 @@ impl Supervised {
         self.read_frame()
     }
 
-    /// One frame, within the call's deadline.
+    /// One frame, within the call's deadline: bytes are read as they come
+    /// (a small answer in one system call), never past the frame's end
+    /// by more than what the child wrote.
     fn read_frame(&mut self) -> Result<Vec<u8>, Fault> {
         let deadline = Instant::now() + self.limits.call;
-        let mut header = [0u8; 4];
-        self.read_exact_by(&mut header, deadline)?;
-        let len = u32::from_le_bytes(header) as usize;
-        if len > MAX_FRAME {
-            return Err(self.broke(&format!("a frame of {len} bytes")));
-        }
-        let mut payload = vec![0u8; len];
-        self.read_exact_by(&mut payload, deadline)?;
-        Ok(payload)
-    }
-
-    fn read_exact_by(&mut self, buf: &mut [u8], deadline: Instant) -> Result<(), Fault> {
-        let mut filled = 0;
-        while filled < buf.len() {
+        loop {
+            if self.pending.len() >= 4 {
+                let len = u32::from_le_bytes([self.pending[0], self.pending[1], self.pending[2], self.pending[3]]);
+                let len = len as usize;
+                if len > MAX_FRAME {
+                    return Err(self.broke(&format!("a frame of {len} bytes")));
+                }
+                if self.pending.len() >= 4 + len {
+                    let frame = self.pending[4..4 + len].to_vec();
+                    self.pending.drain(..4 + len);
+                    return Ok(frame);
+                }
+            }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() || !readable_within(&self.output, left) {
                 self.kill();
                 return Err(Fault::Hung(self.limits.call));
             }
-            match self.output.read(&mut buf[filled..]) {
+            let mut chunk = [0u8; 512];
+            match self.output.read(&mut chunk) {
                 Ok(0) | Err(_) => return Err(self.death()),
-                Ok(n) => filled += n,
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
             }
         }
-        Ok(())
     }
 
     /// The child has ended (or its pipes have): how.

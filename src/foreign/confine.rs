@@ -14,7 +14,7 @@
 //! what the user can read but cannot write, send, or start anything.
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 
 /// Sets the limits of a child about to exec: `memory` bytes of address
@@ -34,7 +34,8 @@ pub fn limit_resources(memory: u64) -> std::io::Result<()> {
 
 /// The child's ends of the protocol, moved off descriptors 0 and 1.
 pub struct Protocol {
-    pub input: File,
+    /// Buffered: a request arrives in one piece, read in one system call.
+    pub input: BufReader<File>,
     pub output: File,
 }
 
@@ -60,7 +61,7 @@ impl Protocol {
                 return Err(std::io::Error::last_os_error());
             }
         }
-        Ok(Protocol { input, output })
+        Ok(Protocol { input: BufReader::new(input), output })
     }
 
     /// Sends one frame: its length, then `payload`.
@@ -149,7 +150,7 @@ mod filter {
 #[cfg(target_os = "linux")]
 fn common(protocol: &Protocol) -> Vec<(i64, filter::Allow)> {
     use filter::Allow::*;
-    let (input, output) = (protocol.input.as_raw_fd() as u64, protocol.output.as_raw_fd() as u64);
+    let (input, output) = (protocol.input.get_ref().as_raw_fd() as u64, protocol.output.as_raw_fd() as u64);
     vec![
         (libc::SYS_read, ArgIn(0, vec![0, input])),
         (libc::SYS_write, ArgIn(0, vec![1, 2, output])),
