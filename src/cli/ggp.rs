@@ -2,6 +2,7 @@
 //! GGP-Base's game server and the others that speak its protocol
 //! (src/ggp holds the protocol and the matches).
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use clap::Subcommand;
@@ -17,6 +18,12 @@ pub enum GgpCommand {
     /// Play GGP matches on a port: START, PLAY, STOP, ABORT and INFO over
     /// HTTP; one match at a time, a log line per match on stderr.
     Serve {
+        /// The address to listen on. The default, 127.0.0.1, is reached only
+        /// from this machine; a game server on another machine needs
+        /// `--bind 0.0.0.0` (or this machine's address), and then anyone who
+        /// reaches the port can start a match.
+        #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+        bind: IpAddr,
         /// The port to listen on (0: a free one, named in the first log line).
         #[arg(long)]
         port: u16,
@@ -48,12 +55,13 @@ pub enum GgpCommand {
 }
 
 pub fn run(command: GgpCommand) -> Outcome {
-    let GgpCommand::Serve { port, player, engine, margin, seed, learn } = command;
+    let GgpCommand::Serve { bind, port, player, engine, margin, seed, learn } = command;
     if !(0.0..=60.0).contains(&margin) {
         return Err(Failure::message("stratagem::ggp::margin", format!("--margin {margin}: give 0 to 60 seconds")));
     }
     let player = PlayerKind::parse(&player)?;
     let config = Config {
+        bind,
         port,
         player,
         engine,

@@ -6,10 +6,16 @@
 //! server makes them, and the rules and moves are handed on as the text
 //! they were sent in (the rules to the GDL compiler, the moves to the
 //! game's move parser), so this reader only needs to find where they are.
-//! Keywords, like every GDL symbol, are case-insensitive. The tree is built
-//! without recursion, so no nesting can overflow the stack.
+//! Keywords, like every GDL symbol, are case-insensitive. Only the
+//! message's own items are kept (at most [`MAX_ITEMS`], a span each), and
+//! lists inside them are only counted into and out of, so no message takes
+//! stack or memory beyond its text. Lists nested deeper than the rules may
+//! be (the `nesting` limit, below the message's list and the rules' list)
+//! are refused here, before the GDL reader would spend memory on them.
 
 use std::ops::Range;
+
+use crate::limits::Limit;
 
 /// A message from a game server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,30 +44,23 @@ pub enum Message {
     Info,
 }
 
+/// The most items a message has (START's six).
+pub const MAX_ITEMS: usize = 6;
+
 /// An atom or a list, with its span in the message.
 enum Node {
     Atom(Range<usize>),
-    List(Vec<Node>, Range<usize>),
-}
-
-impl Node {
-    fn span(&self) -> Range<usize> {
-        match self {
-            Node::Atom(s) | Node::List(_, s) => s.clone(),
-        }
-    }
+    List(Range<usize>),
 }
 
 /// Reads one message; the error says what is wrong with it.
 pub fn parse(text: &str) -> Result<Message, String> {
-    let node = tree(text)?;
-    let Node::List(items, _) = node else {
-        return Err("a GGP message is a list: ( START ... ), ( PLAY ... ), ...".to_owned());
-    };
+    let nesting = usize::try_from(Limit::Nesting.get()).unwrap_or(usize::MAX);
+    let items = items(text, nesting.saturating_add(2))?;
     let atom = |i: usize, what: &str| -> Result<&str, String> {
         match items.get(i) {
             Some(Node::Atom(s)) => Ok(&text[s.clone()]),
-            Some(Node::List(..)) => Err(format!("{what} is a list; an atom was expected")),
+            Some(Node::List(_)) => Err(format!("{what} is a list; an atom was expected")),
             None => Err(format!("no {what}")),
         }
     };
@@ -77,7 +76,7 @@ pub fn parse(text: &str) -> Result<Message, String> {
         match &items[i] {
             Node::Atom(s) if text[s.clone()].eq_ignore_ascii_case("nil") => Ok(None),
             Node::Atom(s) => Err(format!("the moves `{}` are neither NIL nor a list", &text[s.clone()])),
-            Node::List(_, s) => Ok(Some(inside(text, s.clone()).to_owned())),
+            Node::List(s) => Ok(Some(inside(text, s.clone()).to_owned())),
         }
     };
     let clock = |i: usize, what: &str| -> Result<u32, String> {
@@ -88,7 +87,7 @@ pub fn parse(text: &str) -> Result<Message, String> {
         "START" => {
             arity(6)?;
             let rules = match &items[3] {
-                Node::List(_, s) => inside(text, s.clone()).to_owned(),
+                Node::List(s) => inside(text, s.clone()).to_owned(),
                 Node::Atom(_) => return Err("the rules are an atom; a list of rules was expected".to_owned()),
             };
             Ok(Message::Start {
@@ -124,20 +123,28 @@ fn inside(text: &str, span: Range<usize>) -> &str {
     &text[span.start + 1..span.end - 1]
 }
 
-/// The one node of `text`.
-fn tree(text: &str) -> Result<Node, String> {
-    // Open lists: their items so far and where each began.
-    let mut open: Vec<(Vec<Node>, usize)> = Vec::new();
-    let mut done: Option<Node> = None;
+/// The items of the one list `text` holds, in which lists nest at most
+/// `max_depth` deep.
+fn items(text: &str, max_depth: usize) -> Result<Vec<Node>, String> {
+    let mut items = Vec::new();
+    // How deep the scan is in lists, where the message's list and the item
+    // being read (at depth 2) began, and whether the message has ended.
+    let mut depth = 0usize;
+    let mut message_start = 0;
+    let mut item_start = 0;
+    let mut done = false;
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let node = match b {
-            b if b.is_ascii_whitespace() => {
-                i += 1;
-                continue;
-            }
+        if b.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if done && !matches!(b, b';' | b')') {
+            return Err(format!("more than one message (a second one at byte {i})"));
+        }
+        match b {
             // A comment, as in .kif files, runs to the end of its line.
             b';' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -146,33 +153,62 @@ fn tree(text: &str) -> Result<Node, String> {
                 continue;
             }
             b'(' => {
-                open.push((Vec::new(), i));
+                match depth {
+                    0 => message_start = i,
+                    1 => item_start = i,
+                    _ => {}
+                }
+                depth += 1;
+                if depth > max_depth {
+                    return Err(format!(
+                        "lists nested more than {max_depth} deep at byte {i}: rules nest at most {} deep (the \
+                         `nesting` limit)",
+                        max_depth.saturating_sub(2)
+                    ));
+                }
                 i += 1;
-                continue;
             }
             b')' => {
-                let (items, start) = open.pop().ok_or_else(|| format!("a `)` at byte {i} closes no list"))?;
+                if depth == 0 {
+                    return Err(format!("a `)` at byte {i} closes no list"));
+                }
+                depth -= 1;
                 i += 1;
-                Node::List(items, start..i)
+                match depth {
+                    0 => done = true,
+                    1 => push(&mut items, Node::List(item_start..i))?,
+                    _ => {}
+                }
             }
             _ => {
                 let start = i;
                 while i < bytes.len() && !bytes[i].is_ascii_whitespace() && !matches!(bytes[i], b'(' | b')' | b';') {
                     i += 1;
                 }
-                Node::Atom(start..i)
+                match depth {
+                    0 => return Err("a GGP message is a list: ( START ... ), ( PLAY ... ), ...".to_owned()),
+                    1 => push(&mut items, Node::Atom(start..i))?,
+                    _ => {}
+                }
             }
-        };
-        match open.last_mut() {
-            Some((items, _)) => items.push(node),
-            None if done.is_none() => done = Some(node),
-            None => return Err(format!("more than one message (a second one at byte {})", node.span().start)),
         }
     }
-    if let Some((_, start)) = open.last() {
-        return Err(format!("the list opened at byte {start} is not closed"));
+    if depth > 0 {
+        return Err(format!("the list opened at byte {message_start} is not closed"));
     }
-    done.ok_or_else(|| "an empty message".to_owned())
+    if !done {
+        return Err("an empty message".to_owned());
+    }
+    Ok(items)
+}
+
+/// Adds a message's item, refusing one past [`MAX_ITEMS`].
+fn push(items: &mut Vec<Node>, node: Node) -> Result<(), String> {
+    if items.len() == MAX_ITEMS {
+        return Err(format!("more than {MAX_ITEMS} items: no GGP message has so many"));
+    }
+    items.push(node);
+    Ok(())
 }
 
 #[cfg(test)]
@@ -221,6 +257,12 @@ mod tests {
         }
         let deep = "(".repeat(1_000_000);
         assert!(parse(&deep).is_err(), "deep nesting is an error, not a stack overflow");
+        let nested = |depth: usize| format!("( START m r ({}{}) 1 1 )", "(".repeat(depth), ")".repeat(depth));
+        assert!(matches!(parse(&nested(256)), Ok(Message::Start { .. })), "rules as deep as the reader takes");
+        assert!(parse(&nested(257)).expect_err("too deep").contains("nested more than 258 deep"));
+        assert!(parse(&nested(1_000_000)).is_err());
+        let long = format!("( INFO {})", "a ".repeat(1_000_000));
+        assert!(parse(&long).expect_err("too many items").contains("more than 6 items"));
     }
 
     proptest::proptest! {

@@ -1,5 +1,10 @@
-//! The server: accepts connections, answers each on a thread of its own,
-//! and keeps the one match being played.
+//! The server: accepts connections, answers each on a thread of its own
+//! within the bound of [`connections`](super::connections), and keeps the
+//! one match being played.
+//!
+//! It listens on `127.0.0.1` unless told otherwise (`--bind`): anyone who
+//! can reach the port can start a match, so a remote game server's address
+//! is opened on purpose, not by default.
 //!
 //! Deadlines are counted from the moment a connection is accepted, before
 //! its request is read, so reading and parsing come out of the player's
@@ -14,12 +19,13 @@
 //! STOP and ABORT of a match not being played are acknowledged anyway;
 //! a PLAY of one is a 400.
 
-use std::net::{TcpListener, TcpStream};
+use std::net::{IpAddr, TcpListener, TcpStream};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::http::{self, HttpError};
+use super::connections::{Connections, MAX_CONNECTIONS, Ticket};
+use super::http::{self, Bodies, HttpError, Limits};
 use super::message::{self, Message};
 use super::player::PlayerKind;
 use super::session::{self, Envelope, Request, Setup};
@@ -28,6 +34,9 @@ use crate::gdl::EngineChoice;
 /// How the server plays.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The address to listen on: `127.0.0.1` for a game server on this
+    /// machine, `0.0.0.0` for any.
+    pub bind: IpAddr,
     /// 0 picks a free port; the log says which.
     pub port: u16,
     pub player: PlayerKind,
@@ -53,34 +62,62 @@ struct Active {
 
 struct Shared {
     config: Config,
+    limits: Limits,
+    /// Large bodies being read, at most `max_body` bytes in all.
+    bodies: Bodies,
     active: Mutex<Option<Active>>,
 }
 
-/// Listens on the configured port and serves until the process ends; an
-/// error only if the port cannot be bound.
+/// A request's thread needs little stack: messages are read without
+/// recursion, and the match has a thread of its own.
+const REQUEST_STACK: usize = 256 << 10;
+
+/// Listens on the configured address and port and serves until the process
+/// ends; an error only if the port cannot be bound.
 pub fn serve(config: Config) -> Result<(), String> {
-    let listener = TcpListener::bind(("0.0.0.0", config.port))
-        .map_err(|e| format!("cannot listen on port {}: {e}", config.port))?;
+    let listener = TcpListener::bind((config.bind, config.port))
+        .map_err(|e| format!("cannot listen on {} port {}: {e}", config.bind, config.port))?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or(config.port);
     eprintln!(
-        "ggp: listening on port {port} (player {}{}, engine {}, margin {:.2} s)",
+        "ggp: listening on port {port} of {} (player {}{}, engine {}, margin {:.2} s)",
+        config.bind,
         if config.learn { "learnt in the start clock, else " } else { "" },
         config.player.name(),
         engine_name(config.engine),
         config.margin.as_secs_f64()
     );
-    let shared = Arc::new(Shared { config, active: Mutex::new(None) });
+    let limits =
+        Limits { max_body: config.max_body, head_timeout: http::HEAD_TIMEOUT, request_timeout: http::REQUEST_TIMEOUT };
+    let bodies = Bodies::new(config.max_body);
+    let shared = Arc::new(Shared { config, limits, bodies, active: Mutex::new(None) });
+    let connections = Connections::new(MAX_CONNECTIONS);
+    let mut last_failure: Option<Instant> = None;
     for stream in listener.incoming() {
         match stream {
             Ok(stream) => {
+                let accepted = Instant::now();
+                let Some(ticket) = connections.admit(&stream, accepted) else {
+                    http::refuse(&stream);
+                    continue;
+                };
                 let shared = shared.clone();
-                let spawned =
-                    std::thread::Builder::new().name("ggp-request".into()).spawn(move || handle(&shared, stream));
+                let spawned = std::thread::Builder::new()
+                    .name("ggp-request".into())
+                    .stack_size(REQUEST_STACK)
+                    .spawn(move || handle(&shared, &stream, accepted, &ticket));
                 if let Err(e) = spawned {
                     eprintln!("ggp: a request was dropped: no thread for it ({e})");
                 }
             }
-            Err(e) => eprintln!("ggp: a connection failed: {e}"),
+            Err(e) => {
+                // Out of file descriptors, say: said once a minute, and a
+                // pause so that the loop does not spin.
+                if last_failure.is_none_or(|t| t.elapsed() > Duration::from_secs(60)) {
+                    eprintln!("ggp: a connection failed: {e}");
+                    last_failure = Some(Instant::now());
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
         }
     }
     Ok(())
@@ -94,15 +131,23 @@ fn engine_name(engine: EngineChoice) -> &'static str {
     }
 }
 
-/// Reads one request and answers it.
-fn handle(shared: &Shared, stream: TcpStream) {
-    let received = Instant::now();
-    let reply = http::read_request(&stream, shared.config.max_body)
-        .and_then(|body| message::parse(&body).map_err(HttpError::bad))
-        .and_then(|message| respond(shared, message, received));
-    match reply {
-        Ok(body) => http::write_reply(&stream, 200, &body),
-        Err(e) => http::write_reply(&stream, e.status, &e.message),
+/// Reads one request and answers it. A request refused before it was read
+/// in full is closed gently (what the client still sends is drained for a
+/// moment, so the reply is not lost to a reset); one read in full no longer
+/// makes room for newcomers while it is answered.
+fn handle(shared: &Shared, stream: &TcpStream, accepted: Instant, ticket: &Ticket) {
+    let message = match http::read_request(stream, accepted, ticket.heard(), &shared.limits, &shared.bodies) {
+        Ok(body) => message::parse(&body.text).map_err(HttpError::bad),
+        Err(e) => {
+            http::write_error(stream, &e);
+            http::close_after_refusal(stream);
+            return;
+        }
+    };
+    ticket.answering();
+    match message.and_then(|message| respond(shared, message, accepted)) {
+        Ok(body) => http::write_reply(stream, 200, &body),
+        Err(e) => http::write_error(stream, &e),
     }
 }
 
