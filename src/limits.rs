@@ -33,10 +33,14 @@ pub enum Limit {
     ForeignTime,
     /// Bytes of address space of a foreign program's process.
     ForeignMemory,
+    /// Bytes of a message from a GGP game server (`ggp serve`): rules cost
+    /// some 60 times their size to load, and anyone who reaches the port
+    /// may send them.
+    GgpMessage,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 9] = [
+    pub const ALL: [Limit; 10] = [
         Limit::InputSize,
         Limit::CsvSize,
         Limit::Nesting,
@@ -46,6 +50,7 @@ impl Limit {
         Limit::GamesPerGeneration,
         Limit::ForeignTime,
         Limit::ForeignMemory,
+        Limit::GgpMessage,
     ];
 
     /// The name used on the command line (`--limit input-size=128M`).
@@ -60,6 +65,7 @@ impl Limit {
             Limit::GamesPerGeneration => "games-per-generation",
             Limit::ForeignTime => "foreign-time",
             Limit::ForeignMemory => "foreign-memory",
+            Limit::GgpMessage => "ggp-message",
         }
     }
 
@@ -74,6 +80,7 @@ impl Limit {
             Limit::GamesPerGeneration => 100_000_000,
             Limit::ForeignTime => 1000,
             Limit::ForeignMemory => 1 << 30,
+            Limit::GgpMessage => 4 << 20,
         }
     }
 
@@ -88,19 +95,19 @@ impl Limit {
             Limit::Games | Limit::GamesPerGeneration => 1 << 53,
             Limit::SearchDepth | Limit::PerftDepth => 1000,
             Limit::ForeignTime => 3_600_000,
-            Limit::ForeignMemory => 1 << 40,
+            Limit::ForeignMemory | Limit::GgpMessage => 1 << 40,
         }
     }
 
     /// Whether values are byte counts (printed with KiB/MiB/GiB, read with K/M/G).
     fn is_size(self) -> bool {
-        matches!(self, Limit::InputSize | Limit::CsvSize | Limit::ForeignMemory)
+        matches!(self, Limit::InputSize | Limit::CsvSize | Limit::ForeignMemory | Limit::GgpMessage)
     }
 
     /// What the limit counts, for messages.
     pub fn unit(self) -> &'static str {
         match self {
-            Limit::InputSize | Limit::CsvSize | Limit::ForeignMemory => "bytes",
+            Limit::InputSize | Limit::CsvSize | Limit::ForeignMemory | Limit::GgpMessage => "bytes",
             Limit::ForeignTime => "milliseconds",
             Limit::Nesting => "levels",
             Limit::Games | Limit::GamesPerGeneration => "games",

@@ -366,7 +366,17 @@ fn idle_and_trickling_connections_leave_the_match_its_moves() {
 /// refused or answered as docs/GGP.md says, and the server lives on.
 #[test]
 fn hostile_requests_are_refused_without_being_read() {
-    let server = Server::start(&["--player", "random"]);
+    // The default limit on a message: 4 MiB (docs/GGP.md).
+    let default = Server::start(&["--player", "random"]);
+    let mut stream = default.connect();
+    stream.write_all(b"POST / HTTP/1.0\r\nContent-Type: text/acl\r\nContent-Length: 5000000\r\n\r\n").unwrap();
+    let (status, body) = reply(&mut stream);
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("at most 4194304"), "{body}");
+    drop(default);
+
+    // The rest with the limit raised to 64 MiB, to test the shared budget.
+    let server = Server::start(&["--player", "random", "--limit", "ggp-message=64M"]);
 
     // A 100 MB body: 413 as soon as the headers are read, while the client
     // has sent only 256 KiB of it.
@@ -377,7 +387,7 @@ fn hostile_requests_are_refused_without_being_read() {
     assert_eq!(status, 413, "{body}");
     assert!(body.contains("at most 67108864"), "{body}");
 
-    // Large bodies share one budget (the input-size limit, 64 MiB): of two
+    // Large bodies share one budget (the ggp-message limit, here 64 MiB): of two
     // of 40 MiB at once, one is refused (503) while the other is read, and
     // small requests go on; once it is read in full (and refused: it is not
     // a message), large bodies are read again.

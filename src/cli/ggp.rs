@@ -68,7 +68,7 @@ pub fn run(command: GgpCommand) -> Outcome {
         margin: Duration::from_secs_f64(margin),
         seed,
         learn,
-        max_body: usize::try_from(Limit::InputSize.get()).unwrap_or(usize::MAX),
+        max_body: usize::try_from(Limit::GgpMessage.get()).unwrap_or(usize::MAX),
     };
     server::serve(config).map_err(|e| Failure::message("stratagem::ggp::listen", e))
 }

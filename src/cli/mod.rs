@@ -38,8 +38,8 @@ pub struct Cli {
     pub command: Command,
     /// Raise or lower a resource limit for this run, e.g. `--limit input-size=256M`
     /// (repeatable). Limits: input-size, csv-size, nesting, games, search-depth,
-    /// perft-depth, games-per-generation, foreign-time, foreign-memory
-    /// (docs/RELIABILITY.md).
+    /// perft-depth, games-per-generation, foreign-time, foreign-memory,
+    /// ggp-message (docs/RELIABILITY.md).
     #[arg(long = "limit", value_name = "NAME=VALUE", global = true, value_parser = crate::limits::parse_setting)]
     pub limits: Vec<crate::limits::LimitSetting>,
     /// Load contest players written in C (`c:FILE.c`) into this process, for
