@@ -24,10 +24,14 @@ use super::{CHILD_ENV, confine};
 /// The longest frame a child may send.
 pub const MAX_FRAME: usize = 1 << 20;
 
+/// The time a child has to start and say it is ready: an executable to
+/// load and a library to map, on a machine that may be busy.
+pub const START_TIME: Duration = Duration::from_secs(10);
+
 /// What a child may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// The time a child has to answer one call (and to start).
+    /// The time a child has to answer one call.
     pub call: Duration,
     /// Bytes of address space (`RLIMIT_AS`).
     pub memory: u64,
@@ -97,7 +101,7 @@ impl Supervised {
             return Err(Fault::Refused("no pipes to the child".to_owned()));
         };
         let mut supervised = Supervised { child, input, output, limits, pending: Vec::new(), hello: Vec::new() };
-        let hello = supervised.read_frame()?;
+        let hello = supervised.read_frame(START_TIME.max(limits.call))?;
         match hello.split_first() {
             Some((0, rest)) => {
                 supervised.hello = rest.to_vec();
@@ -118,14 +122,14 @@ impl Supervised {
         if self.input.write_all(request).and_then(|()| self.input.flush()).is_err() {
             return Err(self.death());
         }
-        self.read_frame()
+        self.read_frame(self.limits.call)
     }
 
     /// One frame, within the call's deadline: bytes are read as they come
     /// (a small answer in one system call), never past the frame's end
     /// by more than what the child wrote.
-    fn read_frame(&mut self) -> Result<Vec<u8>, Fault> {
-        let deadline = Instant::now() + self.limits.call;
+    fn read_frame(&mut self, limit: Duration) -> Result<Vec<u8>, Fault> {
+        let deadline = Instant::now() + limit;
         loop {
             if self.pending.len() >= 4 {
                 let len = u32::from_le_bytes([self.pending[0], self.pending[1], self.pending[2], self.pending[3]]);
@@ -142,7 +146,7 @@ impl Supervised {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() || !readable_within(&self.output, left) {
                 self.kill();
-                return Err(Fault::Hung(self.limits.call));
+                return Err(Fault::Hung(limit));
             }
             let mut chunk = [0u8; 512];
             match self.output.read(&mut chunk) {
