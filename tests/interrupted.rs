@@ -95,3 +95,42 @@ fn evolution_by_duels_survives_a_kill_after_any_write() {
 fn evolution_on_puzzles_survives_a_kill_after_any_write() {
     killed_after_every_write_then_resumed("tests/data/evolve/tiny-freecell.sg");
 }
+
+/// A disk that fills up (every file write past 4 KiB fails: `RLIMIT_FSIZE`,
+/// with SIGXFSZ ignored so that the write reports the error) stops a run
+/// with a message naming the file it could not write and exit status 1; the
+/// files written before are intact, and `--resume` on a disk with room
+/// finishes the run as if nothing had happened.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_stops_a_run_clearly_and_resume_finishes_it() {
+    use std::os::unix::process::CommandExt;
+    let experiment = "tests/data/evolve/tiny-ants.sg";
+    let whole = temp("full-disk-whole");
+    let out = run_env(&["evolve", experiment, "--out", whole.to_str().expect("utf-8")], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dir = temp("full-disk");
+    let d = dir.to_str().expect("utf-8");
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_stratagem"));
+    command.args(["evolve", experiment, "--out", d]);
+    // SAFETY: between fork and exec, only async-signal-safe calls.
+    unsafe {
+        command.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit { rlim_cur: 4096, rlim_max: 4096 };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
+        });
+    }
+    let full = command.output().expect("stratagem runs");
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write") && stderr.contains(d), "{stderr}");
+    let stray = std::fs::read_dir(&dir).expect("the run's directory").filter_map(Result::ok);
+    let stray: Vec<_> = stray.map(|e| e.file_name()).filter(|f| f.to_string_lossy().ends_with(".tmp")).collect();
+    assert!(stray.is_empty(), "a failed write leaves no temporary file: {stray:?}");
+    let resumed = run_env(&["evolve", experiment, "--resume", d], None);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(files(&dir), files(&whole));
+    std::fs::remove_dir_all(dir).ok();
+    std::fs::remove_dir_all(whole).ok();
+}
