@@ -8,21 +8,20 @@
 //! within the bound on connections and its resident memory under
 //! [`RSS_BOUND_KB`].
 //!
-//! The server is started as tests/ggp.rs starts it (the helpers are copied:
-//! test files share only tests/common). Needs Java for GameServer
+//! The server is started as tests/ggp.rs starts it (tests/common/ggp.rs).
+//! Needs Java for GameServer
 //! (.ci/run installs it where it is missing) and ../shared/ggp.
 
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
-use std::net::{Shutdown, TcpListener, TcpStream};
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::io::{ErrorKind, Write};
+use std::net::TcpStream;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-const GGP: &str = "../shared/ggp";
-const GAMES: &str = "../shared/gdl/games";
+mod common;
+
+use common::ggp::{Server, assert_clean, ggp_base_player, ggp_match, post, reply, tools_present};
 
 /// The server's peak resident memory (VmHWM) stays under this. Measured
 /// with the debug build: about 40 MB after everything below (the 40 MiB
@@ -37,54 +36,7 @@ const THREAD_BOUND: u64 = 64 + 16;
 /// Idle connections the test tries to hold open at once.
 const IDLE: usize = 300;
 
-/// A process that is killed when the test is done with it.
-struct Killed(Child);
-
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `ggp serve` on a free port: the process, its port, and its stderr as
-/// it comes.
-struct Server {
-    child: Killed,
-    port: u16,
-    log: Arc<Mutex<String>>,
-}
-
 impl Server {
-    fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stratagem"))
-            .args(["ggp", "serve", "--port", "0", "--margin", "0.5"])
-            .args(extra)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("stratagem runs");
-        let stderr = child.stderr.take().expect("stderr");
-        let mut lines = BufReader::new(stderr).lines();
-        let first = lines.next().and_then(Result::ok).unwrap_or_default();
-        let port = first
-            .split("listening on port ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no port in the first log line: {first:?}"));
-        assert!(first.contains("of 127.0.0.1"), "listening on the loopback address by default: {first}");
-        let log = Arc::new(Mutex::new(String::new()));
-        let sink = log.clone();
-        thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                let mut log = sink.lock().unwrap();
-                log.push_str(&line);
-                log.push('\n');
-            }
-        });
-        Server { child: Killed(child), port, log }
-    }
-
     /// A number of the server's /proc status (`VmHWM`, `Threads`, ...).
     fn status(&self, field: &str) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.0.id())).expect("/proc status");
@@ -100,62 +52,6 @@ impl Server {
         assert!(peak < RSS_BOUND_KB, "{when}: peak resident memory {peak} kB");
         eprintln!("{when}: {threads} threads, resident {now} kB, peak {peak} kB");
     }
-
-    fn connect(&self) -> TcpStream {
-        let stream = TcpStream::connect(("127.0.0.1", self.port)).expect("connect");
-        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-        stream
-    }
-
-    /// Sends `raw` as it is and returns the status and body of the reply.
-    fn raw(&self, raw: &[u8]) -> (u16, String) {
-        let mut stream = self.connect();
-        let _ = stream.write_all(raw);
-        let _ = stream.shutdown(Shutdown::Write);
-        reply(&mut stream)
-    }
-
-    /// POSTs `message` as GGP-Base's server does.
-    fn send(&self, message: &str) -> (u16, String) {
-        self.raw(post(message).as_bytes())
-    }
-
-    /// The log so far, waiting up to a few seconds for `wanted` in it.
-    fn log_with(&self, wanted: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let log = self.log.lock().unwrap().clone();
-            if log.contains(wanted) || Instant::now() > deadline {
-                return log;
-            }
-            thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-fn post(message: &str) -> String {
-    format!(
-        "POST / HTTP/1.0\r\nAccept: text/delim\r\nSender: GAMESERVER\r\nReceiver: test\r\n\
-         Content-Type: text/acl\r\nContent-Length: {}\r\n\r\n{message}",
-        message.len()
-    )
-}
-
-/// The status and body of the reply on `stream`: what arrived before the
-/// server closed (or reset) the connection.
-fn reply(stream: &mut TcpStream) -> (u16, String) {
-    let mut bytes = Vec::new();
-    let mut buf = [0; 4096];
-    loop {
-        match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(n) => bytes.extend_from_slice(&buf[..n]),
-        }
-    }
-    let text = String::from_utf8_lossy(&bytes).into_owned();
-    let status = text.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_owned();
-    (status, body)
 }
 
 /// Whether the server has answered or closed `stream` (set non-blocking).
@@ -220,52 +116,6 @@ fn trickle(port: u16, stop: Arc<AtomicBool>, longest_ms: Arc<AtomicU64>, most_by
     })
 }
 
-fn tools_present() {
-    assert!(Path::new(GGP).join("ggp-match").exists(), "{GGP} is missing (the workspace's shared folder)");
-    let java = Command::new("java").arg("-version").output();
-    assert!(java.is_ok_and(|o| o.status.success()), "java is missing: apt-get install default-jre-headless");
-}
-
-/// GGP-Base's `gamer` on a free port, once it listens.
-fn ggp_base_player(gamer: &str) -> (Killed, u16) {
-    let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("a free port");
-    let child = Command::new(format!("{GGP}/ggp-player"))
-        .args([&port.to_string(), gamer])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("ggp-player runs");
-    let child = Killed(child);
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "ggp-player did not listen on {port}");
-        thread::sleep(Duration::from_millis(100));
-    }
-    (child, port)
-}
-
-/// Runs one match with ggp-match and returns its JSON report.
-fn ggp_match(game: &str, players: &[String], clocks: (u32, u32)) -> serde_json::Value {
-    let output = Command::new(format!("{GGP}/ggp-match"))
-        .arg(format!("{GAMES}/{game}.kif"))
-        .args(players)
-        .args([clocks.0.to_string(), clocks.1.to_string()])
-        .output()
-        .expect("ggp-match runs");
-    let text = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "ggp-match failed: {text}\n{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-/// Asserts a completed, clean match with every move of ours our own.
-fn assert_clean(report: &serde_json::Value, what: &str) {
-    assert_eq!(report["status"], "completed", "{what}: {report}");
-    assert_eq!(report["clean"], true, "{what}: errors {} warnings {}", report["errors"], report["protocolWarnings"]);
-    for step in report["steps"].as_array().expect("steps") {
-        assert!(step["errors"].as_array().expect("errors").iter().all(|e| e == ""), "{what}: {step}");
-    }
-}
-
 /// INFO, answered within a second of the connection.
 fn assert_info_within_a_second(server: &Server, when: &str) {
     let began = Instant::now();
@@ -302,6 +152,8 @@ fn play_counting_match(server: &Server, id: &str) {
 fn idle_and_trickling_connections_leave_the_match_its_moves() {
     tools_present();
     let server = Server::start(&["--player", "random"]);
+    let first = &server.first_line;
+    assert!(first.contains("of 127.0.0.1"), "listening on the loopback address by default: {first}");
     let (_random, random_port) = ggp_base_player("RandomGamer");
     let stop = Arc::new(AtomicBool::new(false));
     let opened = Arc::new(AtomicUsize::new(0));

@@ -2,6 +2,8 @@
 //! directories, reading outputs. Each test file uses some of them.
 #![allow(dead_code)]
 
+pub mod ggp;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
