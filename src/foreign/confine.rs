@@ -4,7 +4,8 @@
 //! sets its resource limits ([`limit_resources`]): address space, no core
 //! files, no file writes, few descriptors. The child itself then moves the
 //! protocol off its standard input and output ([`Protocol::take`], so that
-//! a program that prints or reads does so on /dev/null) and confines itself
+//! a program that prints or reads does so on /dev/null; it maps the page it
+//! reports progress in, [`super::progress`]) and confines itself
 //! in two steps, each a seccomp filter that kills the process on any other
 //! system call: [`while_loading`] leaves what loading a library needs
 //! (opening files read-only, mapping them), and [`while_serving`] what
@@ -16,6 +17,8 @@
 use std::fs::File;
 use std::io::{BufReader, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, RawFd};
+
+use super::progress::Shared;
 
 /// Sets the limits of a child about to exec: `memory` bytes of address
 /// space, no core dumps, no file growth (writes to files fail), at most 64
@@ -32,11 +35,13 @@ pub fn limit_resources(memory: u64) -> std::io::Result<()> {
     set(libc::RLIMIT_NOFILE, 64)
 }
 
-/// The child's ends of the protocol, moved off descriptors 0 and 1.
+/// The child's ends of the protocol, moved off descriptors 0 and 1, and
+/// the page it counts the pieces of a call in.
 pub struct Protocol {
     /// Buffered: a request arrives in one piece, read in one system call.
     pub input: BufReader<File>,
     pub output: File,
+    progress: Option<Shared>,
 }
 
 impl Protocol {
@@ -61,7 +66,14 @@ impl Protocol {
                 return Err(std::io::Error::last_os_error());
             }
         }
-        Ok(Protocol { input: BufReader::new(input), output })
+        Ok(Protocol { input: BufReader::new(input), output, progress: Shared::inherit() })
+    }
+
+    /// Says that `pieces` pieces of the current call are done.
+    pub fn done(&self, pieces: u32) {
+        if let Some(progress) = &self.progress {
+            progress.set(pieces);
+        }
     }
 
     /// Sends one frame: its length, then `payload`.

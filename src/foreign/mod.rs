@@ -14,6 +14,7 @@
 
 pub mod child;
 pub mod confine;
+pub mod progress;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -35,9 +36,21 @@ pub fn trusted() -> bool {
 /// its value names what the child serves, its arguments say what with.
 pub const CHILD_ENV: &str = "STRATAGEM_FOREIGN_CHILD";
 
-/// The executable children run: `$STRATAGEM_EXE` if set (a program that
-/// uses the library but is not `stratagem`), else this process's own.
+static EXECUTABLE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Names the `stratagem` executable children run, for a program that uses
+/// the library but is not `stratagem` itself (a test, Python); only the
+/// first call counts.
+pub fn use_executable(exe: PathBuf) {
+    let _ = EXECUTABLE.set(exe);
+}
+
+/// The executable children run: the one [`use_executable`] named, else
+/// `$STRATAGEM_EXE` if set, else this process's own.
 pub fn executable() -> Result<PathBuf, String> {
+    if let Some(exe) = EXECUTABLE.get() {
+        return Ok(exe.clone());
+    }
     match std::env::var_os("STRATAGEM_EXE") {
         Some(exe) if !exe.is_empty() => Ok(PathBuf::from(exe)),
         _ => std::env::current_exe().map_err(|e| format!("cannot find the stratagem executable: {e}")),

@@ -105,6 +105,24 @@ pub trait Duel: Sync {
     ) -> Result<GameEnd, PlayerError> {
         self.play(start, players, rngs)
     }
+
+    /// The double-games of A against B on `starts`, the one of `starts[i]`
+    /// keyed `keys[i]`, as [`double_game`] plays them, summed. A game may
+    /// play them in any order, or many at once (Ant Wars does, for players
+    /// in child processes that answer many moves a round trip), as long as
+    /// each game is the one `double_game` would play.
+    fn double_games(
+        &self,
+        starts: &[Self::State],
+        keys: &[[u64; 2]],
+        (a, b): (&mut Self::Player, &mut Self::Player),
+        seed: u64,
+    ) -> Result<Tally, PlayerError>
+    where
+        Self: Sized,
+    {
+        double_games_in_turn(self, starts, keys, (a, b), seed)
+    }
 }
 
 /// A [`Duel`] whose players are named by text the game reads itself
@@ -145,7 +163,7 @@ impl Tally {
     }
 
     /// Counts a game in which A played role `a_role`.
-    fn record(&mut self, end: &GameEnd, a_role: usize) {
+    pub fn record(&mut self, end: &GameEnd, a_role: usize) {
         self.games += 1;
         for side in 0..2 {
             let role = side ^ a_role;
@@ -178,6 +196,21 @@ pub fn double_game<G: Duel>(
     let [mut r0, mut r1] = rngs(1);
     let end = game.play_for_result(start, [b, a], [&mut r0, &mut r1])?;
     tally.record(&end, 1);
+    Ok(tally)
+}
+
+/// [`Duel::double_games`] one after another.
+pub fn double_games_in_turn<G: Duel>(
+    game: &G,
+    starts: &[G::State],
+    keys: &[[u64; 2]],
+    (a, b): (&mut G::Player, &mut G::Player),
+    seed: u64,
+) -> Result<Tally, PlayerError> {
+    let mut tally = Tally::default();
+    for (start, key) in starts.iter().zip(keys) {
+        tally.add(&double_game(game, start, (&mut *a, &mut *b), seed, *key)?);
+    }
     Ok(tally)
 }
 

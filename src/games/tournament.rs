@@ -15,7 +15,7 @@ use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use super::duel::{Duel, PlayerError, Tally, binomial_two_sided, double_game, match_winner};
+use super::duel::{Duel, PlayerError, Tally, binomial_two_sided, match_winner};
 use crate::rng::stream;
 
 /// How a round robin is played.
@@ -95,21 +95,14 @@ pub fn round_robin<G: Duel>(game: &G, specs: &[G::Spec], settings: Settings) -> 
                 let (a, b) = pairs[p];
                 let mut pa = take_player(game, specs, &mut players, a)?;
                 let mut pb = take_player(game, specs, &mut players, b)?;
-                let mut tally = Tally::default();
-                let mut outcome = Ok(());
-                for i in chunk * CHUNK..((chunk + 1) * CHUNK).min(n) {
-                    let board = game.random_start(&mut stream(settings.seed, &[p as u64, i]));
-                    match double_game(game, &board, (&mut pa, &mut pb), settings.seed, [p as u64, i]) {
-                        Ok(t) => tally.add(&t),
-                        Err(e) => {
-                            outcome = Err(e);
-                            break;
-                        }
-                    }
-                }
+                let games = chunk * CHUNK..((chunk + 1) * CHUNK).min(n);
+                let keys: Vec<[u64; 2]> = games.map(|i| [p as u64, i]).collect();
+                let starts: Vec<G::State> =
+                    keys.iter().map(|key| game.random_start(&mut stream(settings.seed, key))).collect();
+                let outcome = game.double_games(&starts, &keys, (&mut pa, &mut pb), settings.seed);
                 players[a] = Some(pa);
                 players[b] = Some(pb);
-                outcome.map(|()| (p, tally))
+                outcome.map(|tally| (p, tally))
             })
             .collect()
     });

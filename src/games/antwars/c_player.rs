@@ -24,11 +24,11 @@ use std::ffi::c_int;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use libloading::Library;
 
 use super::c_sandbox::SandboxedC;
+use super::library_copies::{fresh_copy, next_copy};
 use super::{Dir, SIZE, View};
 use crate::games::duel::PlayerError;
 use crate::limits::Limit;
@@ -47,9 +47,6 @@ pub struct CSource {
     /// The compiled library in the cache.
     library: PathBuf,
 }
-
-/// Names the per-thread copies of libraries apart.
-static COPIES: AtomicU64 = AtomicU64::new(0);
 
 /// Where compiled players are kept between runs.
 fn cache_dir() -> PathBuf {
@@ -114,8 +111,7 @@ impl CSource {
     /// `--trust-c-players`): statics not shared with any other player.
     pub fn load(&self) -> Result<CPlayer, PlayerError> {
         let name = &self.name;
-        let copy = self.library.with_extension(format!("{}.{}.so", std::process::id(), next_copy()));
-        std::fs::copy(&self.library, &copy)
+        let copy = fresh_copy(&self.library)
             .map_err(|e| PlayerError::new(format!("cannot load the C player `{name}`: {e}")))?;
         // SAFETY: loading runs the library's initialisers; it is the user's
         // compiled contest player, which we trust as the contest did. The
@@ -138,10 +134,6 @@ impl CSource {
         })?;
         Ok(CPlayer { name: name.clone(), mv, reset, _library: library })
     }
-}
-
-fn next_copy() -> u64 {
-    COPIES.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A loaded contest player, owned by one thread.

@@ -399,6 +399,11 @@ impl GpAnt {
         GpAnt { scratch: Scratch::new(&program), program, sight: AntSight::new(AntMemory::new(), view) }
     }
 
+    /// The program it runs.
+    pub fn program(&self) -> &std::sync::Arc<AntProgram> {
+        &self.program
+    }
+
     /// Forgets the last game.
     pub fn reset(&mut self) {
         self.sight.memory.reset();

@@ -24,14 +24,18 @@ pub mod export;
 mod exported_senses;
 pub mod gp_ant;
 pub mod humant;
+mod library_copies;
+mod lockstep;
 pub mod memory;
 pub mod planning;
 pub mod players;
+pub mod playing;
 pub mod sight;
 mod text;
 
 use rand::{Rng, RngExt};
 
+use super::duel::GameEnd;
 use super::{Game, GameResult, Observe, ParseError, Player, Role, Turn, TwoPlayer, alternating_turn, zero_sum_score};
 
 /// The side of the square board.
@@ -309,6 +313,17 @@ impl Board {
     /// a tie to Ant 1 (the winner once the game [`is_settled`](Board::is_settled)).
     pub fn leader(&self) -> Player {
         u8::from(self.scores[1] > self.scores[0])
+    }
+
+    /// How the game that reached this board, settled or forfeited by the
+    /// role `forfeit`, went: a forfeit is lost, whatever the score.
+    pub fn end(&self, forfeit: Option<Player>) -> GameEnd {
+        let killed = (0..2).find(|&r| self.ant(r).is_none());
+        let winner = match forfeit {
+            Some(role) => 1 - role,
+            None => self.leader(),
+        };
+        GameEnd { points: [0, 1].map(|r| u32::from(self.score(r))), winner: Some(winner), killed, forfeit }
     }
 
     /// The position after the ant to move steps in direction `dir` (0–7):

@@ -17,10 +17,9 @@ use super::c_player::{CPlayer, CSource};
 use super::c_sandbox::SandboxedC;
 use super::domain::bind;
 use super::gp_ant::{AntProgram, GpAnt, TREES};
-use super::{AntWars, Board, Dir, SIZE, View};
+use super::{AntWars, Dir, SIZE, View};
 use crate::diagnostic::did_you_mean;
-use crate::games::Player;
-use crate::games::duel::{Duel, GameEnd, NamedPlayers, PlayerError};
+use crate::games::duel::{NamedPlayers, PlayerError};
 use crate::lang::{PrimSet, Tree};
 use crate::rng::GpRng;
 
@@ -72,6 +71,23 @@ impl AntPlayer {
             AntPlayer::C(c) => c.resets(),
             AntPlayer::Sandboxed(c) => c.resets(),
             AntPlayer::Random | AntPlayer::Greedy | AntPlayer::Gp(_) => true,
+        }
+    }
+
+    /// Whether [`AntPlayer::copy`] can copy it: every player but a C
+    /// player, whose copies are libraries loaded anew.
+    pub fn copies(&self) -> bool {
+        !matches!(self, AntPlayer::C(_) | AntPlayer::Sandboxed(_))
+    }
+
+    /// A player of the same program for another game played at the same
+    /// time: its memory fresh.
+    pub fn copy(&self) -> Option<AntPlayer> {
+        match self {
+            AntPlayer::Random => Some(AntPlayer::Random),
+            AntPlayer::Greedy => Some(AntPlayer::Greedy),
+            AntPlayer::Gp(ant) => Some(AntPlayer::Gp(Box::new(GpAnt::new(ant.program().clone())))),
+            AntPlayer::C(_) | AntPlayer::Sandboxed(_) => None,
         }
     }
 
@@ -163,104 +179,10 @@ impl NamedPlayers for AntWars {
     }
 }
 
-impl Duel for AntWars {
-    type State = Board;
-    type Spec = AntSpec;
-    type Player = AntPlayer;
-
-    fn name(&self) -> &str {
-        "antwars"
-    }
-
-    fn random_start(&self, rng: &mut GpRng) -> Board {
-        AntWars::random_board(rng)
-    }
-
-    fn new_player(&self, spec: &AntSpec) -> Result<AntPlayer, PlayerError> {
-        Ok(match spec {
-            AntSpec::Random => AntPlayer::Random,
-            AntSpec::Greedy => AntPlayer::Greedy,
-            AntSpec::C(source) if crate::foreign::trusted() => AntPlayer::C(source.load()?),
-            AntSpec::C(source) => AntPlayer::Sandboxed(source.start()?),
-            AntSpec::Gp(program) => AntPlayer::Gp(Box::new(GpAnt::new(program.clone()))),
-        })
-    }
-
-    fn play(&self, start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<GameEnd, PlayerError> {
-        play_plies(start, players, rngs, Board::is_over).map(|end| finish(&end))
-    }
-
-    fn play_for_result(
-        &self,
-        start: &Board,
-        players: [&mut AntPlayer; 2],
-        rngs: [&mut GpRng; 2],
-    ) -> Result<GameEnd, PlayerError> {
-        // Plies after the last food is eaten change neither score.
-        let done = if players.iter().all(|p| p.forgets_between_games()) { Board::is_settled } else { Board::is_over };
-        play_plies(start, players, rngs, done).map(|end| finish(&end))
-    }
-}
-
-/// Where a game stopped: its last board, and the role that forfeited it.
-pub struct Ended {
-    pub board: Board,
-    pub forfeit: Option<Player>,
-}
-
-/// How the game that reached `end`, a settled board or a forfeit, went: a
-/// forfeit is lost, whatever the score.
-fn finish(end: &Ended) -> GameEnd {
-    let board = &end.board;
-    let killed = (0..2).find(|&r| board.ant(r).is_none());
-    let winner = match end.forfeit {
-        Some(role) => 1 - role,
-        None => board.leader(),
-    };
-    GameEnd { points: [0, 1].map(|r| u32::from(board.score(r))), winner: Some(winner), killed, forfeit: end.forfeit }
-}
-
-/// Plays a game from `start` to its end: both players are reset, then each
-/// ant in turn moves where its player says, seeing its view. The final
-/// board, or the board where a player forfeited.
-pub fn play_game(start: &Board, players: [&mut AntPlayer; 2], rngs: [&mut GpRng; 2]) -> Result<Ended, PlayerError> {
-    play_plies(start, players, rngs, Board::is_over)
-}
-
-/// [`play_game`] until `done` says the board is where to stop. A player's
-/// forfeit ends the game there; any other error stops the run.
-fn play_plies(
-    start: &Board,
-    players: [&mut AntPlayer; 2],
-    rngs: [&mut GpRng; 2],
-    done: fn(&Board) -> bool,
-) -> Result<Ended, PlayerError> {
-    let [p0, p1] = players;
-    let [r0, r1] = rngs;
-    let forfeit = |role: Player, e: PlayerError, board: Board| {
-        if e.forfeit { Ok(Ended { board, forfeit: Some(role) }) } else { Err(e) }
-    };
-    let mut board = *start;
-    for (role, p) in [(0, &mut *p0), (1, &mut *p1)] {
-        if let Err(e) = p.reset() {
-            return forfeit(role, e, board);
-        }
-    }
-    while !done(&board) {
-        let role = board.to_move();
-        let view = board.view(role);
-        let dir = if role == 0 { p0.choose(&view, r0) } else { p1.choose(&view, r1) };
-        match dir {
-            Ok(dir) => board = board.step(dir),
-            Err(e) => return forfeit(role, e, board),
-        }
-    }
-    Ok(Ended { board, forfeit: None })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::antwars::Board;
     use crate::games::duel::{Tally, double_game};
     use crate::rng::stream;
 
@@ -293,39 +215,6 @@ mod tests {
         assert_eq!(total.wins[0] + total.wins[1], 400, "no draws in Ant Wars");
         assert!(total.wins[0] > 300, "greedy won {} of 400", total.wins[0]);
         assert!(total.points[0] + total.points[1] <= 400 * 15);
-    }
-
-    #[test]
-    fn games_are_reproducible_from_their_streams() {
-        let start = AntWars::random_board(&mut stream(9, &[]));
-        let play = || {
-            let (mut a, mut b) = (AntPlayer::Random, AntPlayer::Greedy);
-            let (mut r0, mut r1) = (stream(1, &[0]), stream(1, &[1]));
-            play_game(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players").board
-        };
-        assert_eq!(play(), play());
-        assert!(play().is_over());
-    }
-
-    #[test]
-    fn games_played_for_their_result_stop_when_the_food_is_gone_with_the_same_result() {
-        let mut stopped_early = 0;
-        for i in 0..300 {
-            let start = AntWars::random_board(&mut stream(3, &[i]));
-            let (mut a, mut b) = (AntPlayer::Greedy, AntPlayer::Greedy);
-            let rngs = || (stream(4, &[i, 0]), stream(4, &[i, 1]));
-            let (mut r0, mut r1) = rngs();
-            let whole = AntWars.play(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in players");
-            let (mut r0, mut r1) = rngs();
-            let settled =
-                play_plies(&start, [&mut a, &mut b], [&mut r0, &mut r1], Board::is_settled).expect("built-in").board;
-            let (mut r0, mut r1) = rngs();
-            let result = AntWars.play_for_result(&start, [&mut a, &mut b], [&mut r0, &mut r1]).expect("built-in");
-            assert_eq!((result.points, result.winner), (whole.points, whole.winner), "board {i}");
-            assert!(settled.is_settled());
-            stopped_early += usize::from(!settled.is_over());
-        }
-        assert!(stopped_early > 30, "{stopped_early} of 300 games ended before the last ply");
     }
 
     #[test]
