@@ -291,7 +291,7 @@ def rushhour(quick):
 def sandbox(quick):
     """Sandboxed C players (a child process each, the default) next to the
     same player loaded into the process (`--trust-c-players`), 2 threads."""
-    games = "2000" if quick else "20000"
+    games = "2000" if quick else "100000"
     base = [BIN, "tournament", "--game", "antwars", "--players", "c:tests/data/antwars/greedy.c,greedy",
             "--games", games, "--threads", "2", "--format", "json"]
     rate = {}
