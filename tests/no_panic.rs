@@ -442,6 +442,11 @@ proptest! {
     }
 
     #[test]
+    fn covering_checkpoints_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
+        entry_points::cca_checkpoint(&mutate(&seeds("cca_checkpoint"), pick, &edits));
+    }
+
+    #[test]
     fn programs_mutated(pick in any::<usize>(), edits in prop::collection::vec(edit(), 1..6)) {
         entry_points::read_check(&mutate(&seeds("read_check"), pick, &edits));
     }
@@ -486,6 +491,9 @@ fn seeds_pass_their_targets() {
     for seed in seeds("checkpoint") {
         entry_points::checkpoint(&seed);
     }
+    for seed in seeds("cca_checkpoint") {
+        entry_points::cca_checkpoint(&seed);
+    }
     for seed in seeds("gdl") {
         entry_points::gdl(&seed);
     }
@@ -499,6 +507,10 @@ fn seeds_pass_their_targets() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/checkpoint/tiny-morris.json"))
             .expect("the checkpoint seed");
     assert!(stratagem::evolve::output::parse_checkpoint(&text).is_ok());
+    for seed in seeds("cca_checkpoint") {
+        let text = String::from_utf8_lossy(&seed);
+        assert!(stratagem::evolve::CcaCheckpoint::parse(&text).is_ok(), "a covering seed that does not parse");
+    }
 }
 
 /// What a fuzz target calls.
@@ -508,7 +520,7 @@ type EntryPoint = fn(&[u8]);
 /// goes through its target without a panic.
 #[test]
 fn fuzz_regressions_pass_their_targets() {
-    let targets: [(&str, EntryPoint); 8] = [
+    let targets: [(&str, EntryPoint); 9] = [
         ("read_check", entry_points::read_check),
         ("experiment", entry_points::experiment),
         ("positions", entry_points::positions),
@@ -517,6 +529,7 @@ fn fuzz_regressions_pass_their_targets() {
         ("gdl", entry_points::gdl),
         ("puzzle_files", entry_points::puzzle_files),
         ("ggp_messages", entry_points::ggp_messages),
+        ("cca_checkpoint", entry_points::cca_checkpoint),
     ];
     for (target, run) in targets {
         for input in inputs("fuzz/regressions", target) {

@@ -13,6 +13,7 @@ use stratagem::diagnostic::FileId;
 use stratagem::eval::Engine;
 use stratagem::eval::run::{Program, run_program};
 use stratagem::eval::table::{bind, read_csv};
+use stratagem::evolve::CcaCheckpoint;
 use stratagem::evolve::experiment::lower_experiment;
 use stratagem::evolve::output::parse_checkpoint;
 use stratagem::games::Puzzle;
@@ -194,6 +195,21 @@ pub fn checkpoint(data: &[u8]) {
     }
     let programs = cp.population.iter().chain(&cp.champion).chain(cp.finalists.iter().map(|f| &f.program));
     for program in programs {
+        let _ = read(FileId(0), program);
+    }
+}
+
+/// A covering-coevolution checkpoint as `stratagem evolve --resume` reads
+/// it: one that parses is written again and read back, and its programs go
+/// through the reader.
+pub fn cca_checkpoint(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let Ok(cp) = CcaCheckpoint::parse(&text) else { return };
+    let written = cp.to_text().unwrap_or_else(|e| panic!("a parsed covering checkpoint does not write: {e}"));
+    if let Err(e) = CcaCheckpoint::parse(&written) {
+        panic!("a written covering checkpoint does not read back: {e}\n{written}");
+    }
+    for program in cp.programs() {
         let _ = read(FileId(0), program);
     }
 }

@@ -76,7 +76,7 @@ const FORMAT: u32 = 1;
 /// The state of a covering run after a generation: all it needs to go on.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct CcaCheckpoint {
+pub struct CcaCheckpoint {
     cca_format: u32,
     experiment: String,
     seed: u64,
@@ -91,11 +91,35 @@ struct CcaCheckpoint {
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct SavedRole {
+pub struct SavedRole {
     population: Vec<String>,
     neat: Option<SavedNeat>,
     /// Programs and the generations they joined, in rank order.
     teachers: Vec<(String, u64)>,
+}
+
+impl CcaCheckpoint {
+    /// Reads a checkpoint's text as `--resume` does before checking it
+    /// against the run (the fuzz target `cca_checkpoint` starts here).
+    pub fn parse(text: &str) -> Result<CcaCheckpoint, String> {
+        serde_json::from_str(text).map_err(|e| format!("is not a checkpoint of covering coevolution ({e})"))
+    }
+
+    /// The checkpoint as written.
+    pub fn to_text(&self) -> Result<String, String> {
+        serde_json::to_string(self).map_err(|e| e.to_string())
+    }
+
+    /// The program texts it holds (members, teachers, species'
+    /// representatives), which a resumed run parses with its primset.
+    pub fn programs(&self) -> impl Iterator<Item = &str> {
+        self.roles.iter().flat_map(|role| {
+            let members = role.population.iter().map(String::as_str);
+            let teachers = role.teachers.iter().map(|(t, _)| t.as_str());
+            let species = role.neat.iter().flat_map(|n| n.species.iter().map(|s| s.representative.as_str()));
+            members.chain(teachers).chain(species)
+        })
+    }
 }
 
 /// Runs experiments of covering coevolution on games of two or more roles.
@@ -350,8 +374,7 @@ impl<'a, F: CcaGame> Covering<'a, F> {
             ]
         };
         let text = self.run.read_checkpoint()?;
-        let cp: CcaCheckpoint = serde_json::from_str(&text)
-            .map_err(|e| refuse(format!("is not a checkpoint of covering coevolution ({e})")))?;
+        let cp = CcaCheckpoint::parse(&text).map_err(refuse)?;
         if cp.cca_format != FORMAT || cp.experiment != self.run.fingerprint || cp.seed != exp.seed {
             return Err(refuse("was written by another experiment, seed or version".into()));
         }

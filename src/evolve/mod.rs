@@ -49,3 +49,6 @@ pub mod runner;
 pub mod select;
 pub mod shape;
 pub mod simplify;
+
+/// What a covering run's checkpoint holds, read as `--resume` reads it.
+pub use cca_run::CcaCheckpoint;
