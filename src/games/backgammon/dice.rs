@@ -22,8 +22,7 @@ impl Roll {
     }
 }
 
-/// The 21 distinct rolls, 11 to 66, in gnubg's order of dice (higher die
-/// first, then the lower).
+/// The 21 distinct rolls, 11 to 66, each written higher die first.
 pub const ROLLS: [Roll; 21] = {
     let mut rolls = [Roll(0, 0); 21];
     let mut i = 0;
