@@ -114,3 +114,20 @@ fn illegal_plays_are_refused_with_the_legal_ones() {
     let mv = game.parse_move(&pos, "24/18 18/13").expect("legal");
     assert_eq!(game.format_move(&pos, &mv), "24/13");
 }
+
+#[test]
+fn pubeval_is_a_player_of_backgammon_only() {
+    let out = stratagem(&["play", "--game", "backgammon", "--a", "pubeval", "--b", "random", "--games", "100"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let wins: u32 = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("white: pubeval"))
+        .nth(1)
+        .and_then(|l| l.split_whitespace().skip_while(|w| *w != "wins").nth(1))
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no wins in {stdout}"));
+    assert!(wins >= 90, "pubeval won {wins} of 100 against random");
+    let out = stratagem(&["play", "--game", "morris", "--a", "pubeval", "--b", "random", "--games", "1"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+}
