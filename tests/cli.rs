@@ -184,8 +184,12 @@ fn games_lists_every_game_with_its_roles_kind_and_primsets() {
     assert_eq!(code, 0, "{stderr}");
     let games: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
     let names: Vec<&str> = games.as_array().expect("a list").iter().filter_map(|g| g["name"].as_str()).collect();
-    assert_eq!(names, ["lose-checkers", "morris", "morris-no-flying", "rush-hour", "freecell", "antwars"]);
+    assert_eq!(
+        names,
+        ["lose-checkers", "morris", "morris-no-flying", "rush-hour", "freecell", "antwars", "backgammon"]
+    );
     assert_eq!(games[5]["kind"], "observed");
+    assert_eq!(games[6]["kind"], "general", "backgammon has chance");
     assert_eq!(games[3]["kind"], "puzzle");
     assert_eq!(games[0]["roles"], serde_json::json!(["black", "white"]));
     assert_eq!(games[2]["kind"], "two-player");

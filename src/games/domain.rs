@@ -187,6 +187,18 @@ pub trait GpDomain: Game + Sync {
     /// Whether `ps` binds to what this game's programs evaluate: its
     /// positions, unless the game evaluates something else (an ant's view
     /// and memory in Ant Wars).
+    /// The players the game defines itself, by name (backgammon's
+    /// `pubeval`): what player specs of those names play.
+    fn builtin_players(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The move of the built-in player `index` (of
+    /// [`GpDomain::builtin_players`]) in `state`; `None` where it does not
+    /// choose (a chance event), and the move is drawn at random.
+    fn builtin_player_move(&self, index: usize, state: &Self::State) -> Option<Self::Move> {
+        let _ = (index, state);
+        None
+    }
     fn check_primset(&self, ps: &PrimSet) -> Result<(), Vec<Diagnostic>>
     where
         Self: Sized,

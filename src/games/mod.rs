@@ -9,6 +9,7 @@
 //! the registry makes it reachable from every command.
 
 pub mod antwars;
+pub mod backgammon;
 pub mod checkers;
 pub mod domain;
 pub mod duel;

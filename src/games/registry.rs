@@ -26,6 +26,7 @@ use std::sync::{Mutex, PoisonError};
 
 use super::Puzzle;
 use super::antwars::AntWars;
+use super::backgammon::Backgammon;
 use super::checkers::Checkers;
 use super::domain::{Binding, GpDomain, GpGame};
 use super::duel::NamedPlayers;
@@ -90,6 +91,7 @@ enum Engine {
     RushHour,
     FreeCell,
     AntWars,
+    Backgammon,
     /// A GDL game loaded from a file.
     Gdl(&'static GdlRules),
 }
@@ -111,7 +113,7 @@ pub struct Entry {
 }
 
 /// Every game, in the order `stratagem games` lists them.
-pub static GAMES: [Entry; 6] = [
+pub static GAMES: [Entry; 7] = [
     Entry {
         name: "lose-checkers",
         summary: "lose (giveaway) checkers: American checkers moves, the side without a move wins (seeds/001)",
@@ -159,6 +161,14 @@ pub static GAMES: [Entry; 6] = [
         roles: &["ant1", "ant2"],
         domain: "antwars",
         engine: Engine::AntWars,
+    },
+    Entry {
+        name: "backgammon",
+        summary: "backgammon without the cube: dice as chance, gnubg's Position IDs and notation, gammons (issue 61)",
+        kind: Kind::General,
+        roles: &["white", "black"],
+        domain: "backgammon",
+        engine: Engine::Backgammon,
     },
 ];
 
@@ -407,6 +417,7 @@ impl Entry {
             Engine::RushHour => task.run(RushHour),
             Engine::FreeCell => task.run(FreeCell),
             Engine::AntWars => task.run(AntWars),
+            Engine::Backgammon => task.run(Backgammon),
             Engine::Gdl(rules) => task.run(GdlGame::new(rules)),
         }
     }
@@ -466,7 +477,7 @@ impl Entry {
             Engine::Morris => task.run(Morris::standard()),
             Engine::MorrisNoFlying => task.run(Morris::no_flying()),
             Engine::Gdl(rules) => task.run(GdlTwoPlayer::new(rules)),
-            Engine::RushHour | Engine::FreeCell | Engine::AntWars => {
+            Engine::RushHour | Engine::FreeCell | Engine::AntWars | Engine::Backgammon => {
                 return Err(self.unsupported(Kind::TwoPlayer, request));
             }
         })
@@ -630,6 +641,7 @@ mod tests {
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
         assert_eq!(GAMES[5].primsets(), ["antwars", "antwars-humant"], "bound to ant sights (view and memory)");
+        assert!(GAMES[6].primsets().is_empty(), "backgammon has no primset yet");
     }
 
     #[test]

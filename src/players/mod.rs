@@ -42,6 +42,12 @@ pub fn two_player<G: GpGame>(
             PlayerFactory::Gp(programs::load_programs(game, Path::new(&file), &name, &params, engine)?, params)
         }
         PlayerSpec::UctOnTheClock | PlayerSpec::Legal => return Err(only_on_the_clock(flag, text)),
+        PlayerSpec::Builtin(name) => {
+            return Err(Failure::message(
+                "stratagem::play::spec",
+                format!("{flag} {text}: `{name}` is a player of the games that define it, not of `{}`", game.name()),
+            ));
+        }
     })
 }
 

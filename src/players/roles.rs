@@ -35,6 +35,8 @@ const MAX_TURNS: u32 = 100_000;
 #[derive(Clone)]
 pub enum RolePlayer {
     Random,
+    /// A player the game defines (`pubeval`).
+    Builtin(String),
     Uct(UctParams, Think),
     Search(EvalSpec, SearchParams),
 }
@@ -44,6 +46,7 @@ impl RolePlayer {
     pub fn parse(entry: &Entry, role: &str, spec: &str) -> Result<RolePlayer, Failure> {
         match PlayerSpec::parse(spec) {
             Ok(PlayerSpec::Random) => Ok(RolePlayer::Random),
+            Ok(PlayerSpec::Builtin(name)) => Ok(RolePlayer::Builtin(name)),
             Ok(PlayerSpec::Uct { params, think }) => Ok(RolePlayer::Uct(params, think)),
             Ok(PlayerSpec::Search { params, .. }) if params.is_selective() => Err(Unsupported {
                 game: entry.name,
@@ -75,6 +78,8 @@ pub enum Evaluation<S> {
 /// A role's player bound to the game (programs loaded and compiled once).
 pub enum Bound<S> {
     Random,
+    /// The game's own player of this index (`GpDomain::builtin_players`).
+    Builtin(usize),
     Uct(UctParams, Think),
     Search(SampledParams, Evaluation<S>),
 }
@@ -87,6 +92,15 @@ pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Re
         .map(|p| {
             Ok(match p {
                 RolePlayer::Random => Bound::Random,
+                RolePlayer::Builtin(name) => match game.builtin_players().iter().position(|p| p == name) {
+                    Some(index) => Bound::Builtin(index),
+                    None => {
+                        return Err(Failure::message(
+                            "stratagem::play::spec",
+                            format!("`{name}` is not a player of `{}`", game.name()),
+                        ));
+                    }
+                },
                 RolePlayer::Uct(params, think) => Bound::Uct(*params, *think),
                 RolePlayer::Search(eval, params) => {
                     let sampled = SampledParams { depth: params.depth, samples: params.samples };
@@ -112,6 +126,7 @@ pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Re
 /// A role's player in one game.
 enum Mover<'p, G: Game> {
     Random,
+    Builtin(usize),
     Uct(Box<Uct<G>>, Think),
     Search(SampledSearch, &'p Evaluation<G::State>, GpRng),
 }
@@ -120,6 +135,7 @@ enum Mover<'p, G: Game> {
 fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut [Mover<G>]) -> Option<G::Move> {
     match movers.get_mut(usize::from(role))? {
         Mover::Random => None,
+        Mover::Builtin(index) => game.builtin_player_move(*index, state),
         Mover::Uct(uct, think) => {
             uct.reset();
             let mv = uct.choose(game, state, role, think.budget());
@@ -164,6 +180,7 @@ fn play_one<G: GpDomain>(
             let tags = |tag: u64| stream(seed, &[i, tag, r as u64]);
             match p {
                 Bound::Random => Mover::Random,
+                Bound::Builtin(index) => Mover::Builtin(*index),
                 Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
                 Bound::Search(params, eval) => {
                     Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! random                                   a uniformly random legal move
+//! pubeval                                  backgammon: the play Pubeval scores highest
 //! legal                                    the first legal move (ggp serve)
 //! alphabeta:D:material                     α-β of depth D, material evaluation (the benchmark)
 //! alphabeta:D:random                       α-β of depth D, random evaluation (the papers' guide)
@@ -59,9 +60,16 @@ pub enum PlayerSpec {
     UctOnTheClock,
     /// `legal`: the first legal move (`ggp serve`).
     Legal,
+    /// A player a game defines itself (backgammon's `pubeval`), one of
+    /// [`BUILTIN_PLAYERS`]; the game says whether it has it.
+    Builtin(String),
 }
 
-const SPEC_HELP: &str = "players: random | legal | uct | alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D | \
+/// The names of players that games define themselves
+/// (`GpDomain::builtin_players`).
+pub const BUILTIN_PLAYERS: &[&str] = &["pubeval"];
+
+const SPEC_HELP: &str = "players: random | legal | pubeval (backgammon) | uct | alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D | \
                          gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F] | \
                          uct:N | uct:ms=M (UCT of N iterations or M ms a move; :c=C sets its exploration); \
                          a searching player takes :ties=first for classical first-best-move α-β and \
@@ -107,6 +115,7 @@ impl PlayerSpec {
         match parts.as_slice() {
             ["random"] => Ok(PlayerSpec::Random),
             ["legal"] => Ok(PlayerSpec::Legal),
+            [name] if BUILTIN_PLAYERS.contains(name) => Ok(PlayerSpec::Builtin((*name).to_owned())),
             ["uct"] => Ok(PlayerSpec::UctOnTheClock),
             ["uct", budget, options @ ..] if options.len() <= 1 => {
                 let think = match budget.split_once('=') {
