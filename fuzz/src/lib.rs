@@ -84,7 +84,10 @@ pub fn positions(data: &[u8]) {
             position_of(&game, self.0, self.1);
         }
     }
-    GAMES[usize::from(pick) % GAMES.len()].run(Position(position, mv));
+    // A digit names a game by its value, so that seeds keep their game as
+    // games are added; any other byte picks one modulo the number.
+    let index = if pick.is_ascii_digit() { usize::from(pick - b'0') } else { usize::from(pick) };
+    GAMES[index % GAMES.len()].run(Position(position, mv));
 }
 
 fn position_of<G: GpDomain>(game: &G, text: &str, mv_text: &str) {
