@@ -184,14 +184,12 @@ pub trait GpDomain: Game + Sync {
     fn node_features(&self) -> Vec<FeatureDef<SearchNode<Self::State, Self::Move>>> {
         Vec::new()
     }
-    /// Whether `ps` binds to what this game's programs evaluate: its
-    /// positions, unless the game evaluates something else (an ant's view
-    /// and memory in Ant Wars).
     /// The players the game defines itself, by name (backgammon's
     /// `pubeval`): what player specs of those names play.
     fn builtin_players(&self) -> &'static [&'static str] {
         &[]
     }
+
     /// The move of the built-in player `index` (of
     /// [`GpDomain::builtin_players`]) in `state`; `None` where it does not
     /// choose (a chance event), and the move is drawn at random.
@@ -199,6 +197,10 @@ pub trait GpDomain: Game + Sync {
         let _ = (index, state);
         None
     }
+
+    /// Whether `ps` binds to what this game's programs evaluate: its
+    /// positions, unless the game evaluates something else (an ant's view
+    /// and memory in Ant Wars).
     fn check_primset(&self, ps: &PrimSet) -> Result<(), Vec<Diagnostic>>
     where
         Self: Sized,
