@@ -23,13 +23,21 @@ impl Roll {
 }
 
 /// The 21 distinct rolls, 11 to 66, each written higher die first.
-pub const ROLLS: [Roll; 21] = {
-    let mut rolls = [Roll(0, 0); 21];
+pub const ROLLS: [Roll; 21] = rolls(true);
+
+/// The 15 opening rolls: never a double, each as likely (each side's die
+/// shows a different number, 30 equal outcomes, half of them each side's).
+pub const OPENING_ROLLS: [Roll; 15] = rolls(false);
+
+/// The distinct rolls, higher die first, in order of the higher then the
+/// lower die; the doubles among them if `doubles`.
+const fn rolls<const N: usize>(doubles: bool) -> [Roll; N] {
+    let mut rolls = [Roll(0, 0); N];
     let mut i = 0;
     let mut high = 1;
     while high <= 6 {
         let mut low = 1;
-        while low <= high {
+        while low < high || (doubles && low == high) {
             rolls[i] = Roll(high, low);
             i += 1;
             low += 1;
@@ -37,25 +45,7 @@ pub const ROLLS: [Roll; 21] = {
         high += 1;
     }
     rolls
-};
-
-/// The 15 opening rolls: never a double, each as likely (each side's die
-/// shows a different number, 30 equal outcomes, half of them each side's).
-pub const OPENING_ROLLS: [Roll; 15] = {
-    let mut rolls = [Roll(0, 0); 15];
-    let mut i = 0;
-    let mut high = 2;
-    while high <= 6 {
-        let mut low = 1;
-        while low < high {
-            rolls[i] = Roll(high, low);
-            i += 1;
-            low += 1;
-        }
-        high += 1;
-    }
-    rolls
-};
+}
 
 #[cfg(test)]
 mod tests {
