@@ -127,7 +127,7 @@ pub(super) struct CcaRunner;
 
 impl Runner for CcaRunner {
     fn runs(&self, exp: &Experiment) -> bool {
-        exp.cca().is_some() && !matches!(exp.game.kind, Kind::Puzzle | Kind::Observed)
+        exp.cca().is_some() && exp.game.kind != Kind::Puzzle && !exp.game.plays_duels()
     }
 
     fn run(&self, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {

@@ -169,7 +169,7 @@ pub(super) fn write_champion(
             path.display()
         ),
         // A game of named players: the ant plays as it is.
-        None if exp.game.kind == crate::games::registry::Kind::Observed => format!(
+        None if exp.game.plays_duels() => format!(
             "stratagem tournament --game {} --players gp:{}:{name},greedy,random --games 1000",
             exp.game.name,
             path.display()

@@ -25,7 +25,7 @@ use super::runner::{RunReport, Runner, unsupported};
 use crate::cluster;
 use crate::diagnostic::Diagnostic;
 use crate::games::duel::{NamedPlayers, PlayerError, Tally, double_game, match_winner};
-use crate::games::registry::{DuelTask, Kind};
+use crate::games::registry::DuelTask;
 use crate::lang::{PrimSet, Tree};
 use crate::rng::{GpRng, stream};
 
@@ -39,7 +39,7 @@ pub(super) struct DuelRunner;
 
 impl Runner for DuelRunner {
     fn runs(&self, exp: &Experiment) -> bool {
-        exp.game.kind == Kind::Observed
+        exp.game.plays_duels()
     }
 
     fn run(&self, run: &PreparedRun) -> Result<RunReport, Vec<Diagnostic>> {

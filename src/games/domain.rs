@@ -14,7 +14,9 @@ use crate::diagnostic::{Diagnostic, suggest_or_list};
 use crate::eval::interp::Context;
 use crate::lang::{Base, PrimKind, PrimSet, Value};
 
+use super::duel::PlayerError;
 use super::{Game, Player, TwoPlayer};
+use crate::rng::GpRng;
 
 /// A terminal computed by a closure: the slot's bit pattern.
 pub type SharedCompute<S> = Arc<dyn Fn(&S, Player) -> u64 + Send + Sync>;
@@ -190,6 +192,18 @@ pub trait GpDomain: Game + Sync {
         &[]
     }
 
+    /// A player the game reads itself from `text`, for games whose players
+    /// are more than an evaluation at a depth (backgammon's
+    /// `gp:FILE:NAME:ply=2`, a two-tree individual that looks two plies
+    /// ahead over the dice): `None` if the game reads no players itself.
+    fn own_player(&self, text: &str) -> Option<Result<Arc<dyn OwnPlayer<Self>>, PlayerError>>
+    where
+        Self: Sized,
+    {
+        let _ = text;
+        None
+    }
+
     /// The move of the built-in player `index` (of
     /// [`GpDomain::builtin_players`]) in `state`; `None` where it does not
     /// choose (a chance event), and the move is drawn at random.
@@ -207,6 +221,14 @@ pub trait GpDomain: Game + Sync {
     {
         Binding::new(self, ps).map(|_| ())
     }
+}
+
+/// A player a game reads itself ([`GpDomain::own_player`]), shared by the
+/// threads that play it.
+pub trait OwnPlayer<G: Game>: Send + Sync {
+    /// Its move in `state`, where it is to move; its random choices come
+    /// from `rng`.
+    fn choose(&self, game: &G, state: &G::State, rng: &mut GpRng) -> Option<G::Move>;
 }
 
 /// A two-player game that GP programs evaluate and play on many threads: the

@@ -486,11 +486,19 @@ impl Entry {
     /// Runs `task` on this game's engine if its players are named
     /// ([`Kind::Observed`]); otherwise says that `request` needs such a game.
     pub fn run_duel<T: DuelTask>(&self, request: &str, task: T) -> Result<T::Output, Unsupported> {
-        self.serves(Kind::Observed, request)?;
         match self.engine {
             Engine::AntWars => Ok(task.run(AntWars)),
+            Engine::Backgammon => Ok(task.run(Backgammon)),
             _ => Err(self.unsupported(Kind::Observed, request)),
         }
+    }
+
+    /// Whether the game is also a game of named players ([`DuelTask`]):
+    /// the `observed` games, and backgammon, whose double-games throw the
+    /// same dice both ways and whose players it reads itself. Tournaments
+    /// and evolution judge such games by double-games and matches.
+    pub fn plays_duels(&self) -> bool {
+        matches!(self.engine, Engine::AntWars | Engine::Backgammon)
     }
 
     /// How this game writes an individual of its primsets out as a whole
@@ -641,7 +649,7 @@ mod tests {
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
         assert_eq!(GAMES[5].primsets(), ["antwars", "antwars-humant"], "bound to ant sights (view and memory)");
-        assert!(GAMES[6].primsets().is_empty(), "backgammon has no primset yet");
+        assert_eq!(GAMES[6].primsets(), ["backgammon"], "GP-Gammon's");
     }
 
     #[test]

@@ -5,6 +5,7 @@ const PRIMSETS: &[(&str, &str)] = &[
     ("antwars", include_str!("../../programs/primsets/antwars.sg")),
     ("antwars-humant", include_str!("../../programs/primsets/antwars-humant.sg")),
     ("arith", include_str!("../../programs/primsets/arith.sg")),
+    ("backgammon", include_str!("../../programs/primsets/backgammon.sg")),
     ("freecell", include_str!("../../programs/primsets/freecell.sg")),
     ("gdl", include_str!("../../programs/primsets/gdl.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),

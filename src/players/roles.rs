@@ -19,9 +19,9 @@ use super::programs::{compile_programs, read_programs};
 use super::spec::EvalSpec;
 use crate::diagnostic::Failure;
 use crate::eval::Engine;
-use crate::games::domain::{Binding, GpDomain};
+use crate::games::domain::{Binding, GpDomain, OwnPlayer};
 use crate::games::registry::{Entry, Kind, Unsupported};
-use crate::games::{Game, Role, Turn};
+use crate::games::{Role, Turn};
 use crate::rng::{GpRng, stream};
 use crate::search::alphabeta::SearchParams;
 use crate::search::programs::GpProgram;
@@ -37,6 +37,8 @@ pub enum RolePlayer {
     Random,
     /// A player the game defines (`pubeval`).
     Builtin(String),
+    /// A player the game reads itself (`GpDomain::own_player`: backgammon's).
+    Own(String),
     Uct(UctParams, Think),
     Search(EvalSpec, SearchParams),
 }
@@ -44,7 +46,13 @@ pub enum RolePlayer {
 impl RolePlayer {
     /// The player `spec` names for `role` of the game of `entry`.
     pub fn parse(entry: &Entry, role: &str, spec: &str) -> Result<RolePlayer, Failure> {
-        match PlayerSpec::parse(spec) {
+        let parsed = PlayerSpec::parse(spec);
+        // A game of named players reads its players itself (random and
+        // UCT players are every game's).
+        if entry.plays_duels() && !matches!(parsed, Ok(PlayerSpec::Uct { .. } | PlayerSpec::Random)) {
+            return Ok(RolePlayer::Own(spec.to_owned()));
+        }
+        match parsed {
             Ok(PlayerSpec::Random) => Ok(RolePlayer::Random),
             Ok(PlayerSpec::Builtin(name)) => Ok(RolePlayer::Builtin(name)),
             Ok(PlayerSpec::Uct { params, think }) => Ok(RolePlayer::Uct(params, think)),
@@ -67,6 +75,7 @@ impl RolePlayer {
 const UCT_STREAM: u64 = 0x0075_6374;
 const SEARCH_STREAM: u64 = 0x5eac;
 const RANDOM_EVAL: u64 = 0x5eae;
+const OWN_STREAM: u64 = 0x0077_6e;
 
 /// How a searching role evaluates states, bound to the game.
 pub enum Evaluation<S> {
@@ -76,17 +85,19 @@ pub enum Evaluation<S> {
 }
 
 /// A role's player bound to the game (programs loaded and compiled once).
-pub enum Bound<S> {
+pub enum Bound<G: GpDomain> {
     Random,
     /// The game's own player of this index (`GpDomain::builtin_players`).
     Builtin(usize),
+    /// A player the game read itself.
+    Own(Arc<dyn OwnPlayer<G>>),
     Uct(UctParams, Think),
-    Search(SampledParams, Evaluation<S>),
+    Search(SampledParams, Evaluation<G::State>),
 }
 
 /// Binds each role's player to `game`: loads and compiles the programs of
 /// `gp:` players.
-pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Result<Vec<Bound<G::State>>, Failure> {
+pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Result<Vec<Bound<G>>, Failure> {
     players
         .iter()
         .map(|p| {
@@ -98,6 +109,22 @@ pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Re
                         return Err(Failure::message(
                             "stratagem::play::spec",
                             format!("`{name}` is not a player of `{}`", game.name()),
+                        ));
+                    }
+                },
+                RolePlayer::Own(text) => match game.own_player(text) {
+                    Some(Ok(player)) => Bound::Own(player),
+                    Some(Err(e)) => {
+                        let mut d = crate::diagnostic::Diagnostic::error("stratagem::play::spec", e.message);
+                        if let Some(help) = e.help {
+                            d = d.with_help(help);
+                        }
+                        return Err(Failure::new(crate::diagnostic::Sources::new(), vec![d]));
+                    }
+                    None => {
+                        return Err(Failure::message(
+                            "stratagem::play::spec",
+                            format!("`{text}` is not a player of `{}`", game.name()),
                         ));
                     }
                 },
@@ -124,9 +151,10 @@ pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Re
 }
 
 /// A role's player in one game.
-enum Mover<'p, G: Game> {
+enum Mover<'p, G: GpDomain> {
     Random,
     Builtin(usize),
+    Own(&'p dyn OwnPlayer<G>, GpRng),
     Uct(Box<Uct<G>>, Think),
     Search(SampledSearch, &'p Evaluation<G::State>, GpRng),
 }
@@ -136,6 +164,7 @@ fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut
     match movers.get_mut(usize::from(role))? {
         Mover::Random => None,
         Mover::Builtin(index) => game.builtin_player_move(*index, state),
+        Mover::Own(player, rng) => player.choose(game, state, rng),
         Mover::Uct(uct, think) => {
             uct.reset();
             let mv = uct.choose(game, state, role, think.budget());
@@ -169,7 +198,7 @@ fn play_one<G: GpDomain>(
     game: &G,
     start: &G::State,
     (rng, seed): (&mut GpRng, u64),
-    players: &[Bound<G::State>],
+    players: &[Bound<G>],
     i: u64,
     record: bool,
 ) -> Result<Played, String> {
@@ -181,6 +210,7 @@ fn play_one<G: GpDomain>(
             match p {
                 Bound::Random => Mover::Random,
                 Bound::Builtin(index) => Mover::Builtin(*index),
+                Bound::Own(player) => Mover::Own(player.as_ref(), tags(OWN_STREAM)),
                 Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
                 Bound::Search(params, eval) => {
                     Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
@@ -286,7 +316,7 @@ const CHUNK: u64 = 1 << 12;
 pub fn play_games<G: GpDomain>(
     game: &G,
     start: &G::State,
-    players: &[Bound<G::State>],
+    players: &[Bound<G>],
     (games, seed): (u64, u64),
     mut record: Option<LineSink<'_>>,
 ) -> Result<RoleTotals, Failure>

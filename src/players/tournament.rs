@@ -53,11 +53,13 @@ pub fn round_robin_of(
             play_round_robin(&SearchDuel(game), specs, self.2)
         }
     }
+    if entry.plays_duels() {
+        return entry.run_duel("`tournament`", Named(players, settings)).map_err(Failure::from)?;
+    }
     match entry.kind {
         Kind::TwoPlayer => {
             entry.run_two_player("`tournament`", Searched(players, engine, settings)).map_err(Failure::from)?
         }
-        Kind::Observed => entry.run_duel("`tournament`", Named(players, settings)).map_err(Failure::from)?,
         kind => {
             let games = [names_of(Kind::TwoPlayer), names_of(Kind::Observed)].concat().join(", ");
             Err(Failure::new(

@@ -12,7 +12,7 @@ use super::clauses::Clauses;
 use super::{ChampionRule, Monitor};
 use crate::diagnostic::Diagnostic;
 use crate::evolve::engine::{Islands, Selection};
-use crate::games::registry::{Entry, Kind};
+use crate::games::registry::Entry;
 use crate::lang::syntax_helpers::Cx;
 use crate::syntax::{Atom, Sexp, SexpKind, Span};
 
@@ -94,7 +94,7 @@ pub(super) fn check_duel_run(
     champion: ChampionRule,
     at: Span,
 ) -> Option<Monitor> {
-    let duels = game.kind == Kind::Observed;
+    let duels = game.plays_duels();
     if !duels {
         if clauses.get("monitor").is_some() {
             refuse(cx, clauses.span("monitor"), "(monitor ...)", game);

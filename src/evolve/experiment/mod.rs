@@ -337,7 +337,7 @@ impl Experiment {
             elitism: self.elitism,
             match_games: self.match_games,
             champion: self.champion,
-            planned: self.islands.count > 1 || self.game.kind == Kind::Observed,
+            planned: self.islands.count > 1 || self.game.plays_duels(),
         }
         .games_per_generation()
     }
@@ -409,7 +409,7 @@ fn lower(cx: &mut Cx, module: &Module, form: &Sexp, given: Option<&'static Entry
     puzzles::check_puzzle_run(cx, &clauses, game, &fitness, champion);
     let cca_run = cca::CcaRun { fitness: &fitness, selection, islands, champion };
     cca::check_cca_run(cx, &clauses, game, &cca_run, form.span.first_byte());
-    let planned = islands.count > 1 || game.kind == Kind::Observed;
+    let planned = islands.count > 1 || game.plays_duels();
     let work = Work { population, fitness: &fitness, selection, elitism, match_games, champion, planned };
     check_work(cx, &work, &name, form.span.first_byte());
     let ps = module.primset(ps_id);
@@ -542,10 +542,10 @@ fn lower_fitness_clause(
     let fitness = match clauses.get("fitness") {
         None if game.is_some_and(|g| g.kind == Kind::Puzzle) => vec![FitnessPart::Solve(10)],
         // Duels are judged by the matches of fitnessless selection alone.
-        None if game.is_some_and(|g| g.kind == Kind::Observed) => Vec::new(),
+        None if game.is_some_and(|g| g.plays_duels()) => Vec::new(),
         None => vec![FitnessPart::Cohort(10)],
         // Duels' own fitness: games against fixed players (duels.rs).
-        Some(parts) if game.is_some_and(|g| g.kind == Kind::Observed) => {
+        Some(parts) if game.is_some_and(|g| g.plays_duels()) => {
             opponents = duels::lower_versus(cx, parts);
             Vec::new()
         }
@@ -623,7 +623,7 @@ fn lower_game(cx: &mut Cx, clauses: &Clauses, name: &str, at: Span) -> Option<&'
             // moves or more than two roles (cca.rs says which games it takes).
             let cca = clauses.get("fitness").is_some_and(|parts| parts.iter().any(|p| p.head() == Some("cca")));
             let general_gdl = entry.kind == Kind::General && entry.gdl_rules().is_some();
-            let judged_otherwise = matches!(entry.kind, Kind::Puzzle | Kind::Observed) || (cca && general_gdl);
+            let judged_otherwise = entry.kind == Kind::Puzzle || entry.plays_duels() || (cca && general_gdl);
             if !judged_otherwise
                 && let Err(e) = entry.serves(Kind::TwoPlayer, "evolution by games, by duels or by puzzles")
             {

@@ -1,19 +1,24 @@
-//! Backgammon as a GP domain: no terminals yet (the GP-Gammon primset is
-//! its own work); the benchmark evaluation is the pip count; `pubeval`,
-//! the game's own player.
+//! Backgammon as a GP domain: GP-Gammon's terminals ([`super::features`]);
+//! the benchmark evaluation is the pip count; the players it reads itself
+//! (`pubeval`, two-tree individuals, `:ply=2`: [`super::players`]).
+
+use std::sync::Arc;
 
 use super::movegen::{Play, generate};
-use super::{Backgammon, Move, Phase, Position, pubeval};
+use super::players::{BgPlayer, BgSpec};
+use super::{Backgammon, Move, Phase, Position, features, pubeval};
 use crate::games::Player;
-use crate::games::domain::{FeatureDef, GpDomain, NativeDef};
+use crate::games::domain::{FeatureDef, GpDomain, NativeDef, OwnPlayer};
+use crate::games::duel::PlayerError;
+use crate::rng::GpRng;
 
 impl GpDomain for Backgammon {
     fn features(&self) -> Vec<FeatureDef<Position>> {
-        Vec::new()
+        features::features()
     }
 
     fn natives(&self) -> Vec<NativeDef<Position>> {
-        Vec::new()
+        features::natives()
     }
 
     fn builtin_players(&self) -> &'static [&'static str] {
@@ -28,10 +33,22 @@ impl GpDomain for Backgammon {
         pubeval::best_play(&pos.board, &plays).map(|i| Move::Play(plays[i]))
     }
 
+    /// Every backgammon player is read by the game (players.rs).
+    fn own_player(&self, text: &str) -> Option<Result<Arc<dyn OwnPlayer<Backgammon>>, PlayerError>> {
+        Some(BgSpec::parse(text).map(|spec| Arc::new(spec) as Arc<dyn OwnPlayer<Backgammon>>))
+    }
+
     /// The pip lead of `me` (fewer pips to bear off is better).
     fn material(&self, pos: &Position, me: Player) -> f64 {
         let (on_roll, other) = Backgammon::pips(&pos.board);
         let lead = f64::from(other) - f64::from(on_roll);
         if me == pos.on_roll { lead } else { -lead }
+    }
+}
+
+impl OwnPlayer<Backgammon> for BgSpec {
+    fn choose(&self, _: &Backgammon, pos: &Position, rng: &mut GpRng) -> Option<Move> {
+        let Phase::ToPlay(roll) = pos.phase else { return None };
+        Some(Move::Play(BgPlayer::new(self.clone()).play(pos, roll, rng)))
     }
 }

@@ -14,14 +14,22 @@
 //! The scores on the model's 0–100 scale keep both the winner and the
 //! points: 50 ± 50·points/3, rounded (67/33, 83/17, 100/0).
 //!
+//! Players: `random`, `pubeval` and GP-Gammon's two-tree individuals over
+//! the `backgammon` primset ([`features`]), at one ply or two
+//! ([`players`]); as a game of named players ([`playing`]) double-games
+//! throw the same dice both ways.
+//!
 //! Text: positions as GNU Backgammon writes them ([`position_id`]), with
 //! the dice to play as `ID:65`; plays in gnubg's notation ([`notation`]).
 
 pub mod board;
 pub mod dice;
 mod domain;
+pub mod features;
 pub mod movegen;
 pub mod notation;
+pub mod players;
+mod playing;
 pub mod position_id;
 pub mod pubeval;
 
