@@ -649,7 +649,7 @@ mod tests {
         assert_eq!(GAMES[3].primsets(), ["rush-hour"], "bound to search nodes");
         assert_eq!(GAMES[4].primsets(), ["freecell"], "the nine heuristics, bound to positions and search nodes");
         assert_eq!(GAMES[5].primsets(), ["antwars", "antwars-humant"], "bound to ant sights (view and memory)");
-        assert_eq!(GAMES[6].primsets(), ["backgammon"], "GP-Gammon's");
+        assert_eq!(GAMES[6].primsets(), ["backgammon", "backgammon-plus"], "GP-Gammon's, and with additions");
     }
 
     #[test]

@@ -6,6 +6,7 @@ const PRIMSETS: &[(&str, &str)] = &[
     ("antwars-humant", include_str!("../../programs/primsets/antwars-humant.sg")),
     ("arith", include_str!("../../programs/primsets/arith.sg")),
     ("backgammon", include_str!("../../programs/primsets/backgammon.sg")),
+    ("backgammon-plus", include_str!("../../programs/primsets/backgammon-plus.sg")),
     ("freecell", include_str!("../../programs/primsets/freecell.sg")),
     ("gdl", include_str!("../../programs/primsets/gdl.sg")),
     ("lose-checkers", include_str!("../../programs/primsets/lose-checkers.sg")),

@@ -191,7 +191,65 @@ fn escape_of_enemy(pos: &Position, me: Player) -> f64 {
     enemy_escape(&seen_by(pos, me))
 }
 
-/// The terminals: pip counts (over 167), the hit probability, the escapes.
+/// The points (1–24 of its own) `side` holds with two or more checkers,
+/// as bits (bit `p - 1` for point `p`).
+fn held(side: &[u8; 25]) -> u32 {
+    (0..24).filter(|&i| side[i] >= 2).fold(0, |bits, i| bits | 1 << i)
+}
+
+/// The longest run of consecutive points held.
+fn longest_run(mut bits: u32) -> u32 {
+    let mut run = 0;
+    while bits != 0 {
+        bits &= bits << 1;
+        run += 1;
+    }
+    run
+}
+
+/// Stratagem's terminals beyond the paper's (the `backgammon-plus`
+/// primset): counts over the whole board a tree of the paper's terminals
+/// can only sum point by point.
+fn aggregate(pos: &Position, me: Player, f: fn(&[u8; 25], &[u8; 25]) -> u32) -> f64 {
+    let (player, enemy) = sides(pos, me);
+    f64::from(f(player, enemy))
+}
+
+fn player_points(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |p, _| held(p).count_ones())
+}
+
+fn player_home_points(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |p, _| (held(p) & 0x3f).count_ones())
+}
+
+fn enemy_home_points(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |_, e| (held(e) & 0x3f).count_ones())
+}
+
+fn player_prime(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |p, _| longest_run(held(p)))
+}
+
+fn enemy_prime(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |_, e| longest_run(held(e)))
+}
+
+fn player_blots(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |p, _| p[..24].iter().filter(|&&n| n == 1).count() as u32)
+}
+
+fn enemy_blots(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |_, e| e[..24].iter().filter(|&&n| n == 1).count() as u32)
+}
+
+/// The player's checkers in the enemy's home board or on the bar.
+fn player_back(pos: &Position, me: Player) -> f64 {
+    aggregate(pos, me, |p, _| p[18..].iter().map(|&n| u32::from(n)).sum())
+}
+
+/// The terminals: pip counts (over 167), the hit probability, the escapes,
+/// and the counts of [`aggregate`].
 pub fn features() -> Vec<FeatureDef<Position>> {
     let f = |name: &str, compute: fn(&Position, Player) -> f64| FeatureDef {
         name: name.to_owned(),
@@ -203,6 +261,14 @@ pub fn features() -> Vec<FeatureDef<Position>> {
         f("TotalHitProb", hit_prob),
         f("PlayerEscape", escape_of_player),
         f("EnemyEscape", escape_of_enemy),
+        f("PlayerPoints", player_points),
+        f("PlayerHomePoints", player_home_points),
+        f("EnemyHomePoints", enemy_home_points),
+        f("PlayerPrime", player_prime),
+        f("EnemyPrime", enemy_prime),
+        f("PlayerBlots", player_blots),
+        f("EnemyBlots", enemy_blots),
+        f("PlayerBack", player_back),
     ]
 }
 
@@ -330,5 +396,9 @@ mod tests {
         assert_eq!(call(position::<true>, 0), 0.0, "nothing off");
         assert_eq!(call(exposed::<true>, 99), 0.0);
         assert_eq!(player_pip(&pos, 0), 1.0);
+        // The opening position: 4 points held (24, 13, 8, 6), 1 at home.
+        assert_eq!((player_points(&pos, 0), player_home_points(&pos, 0), player_prime(&pos, 0)), (4.0, 1.0, 1.0));
+        assert_eq!((player_blots(&pos, 0), player_back(&pos, 0)), (0.0, 2.0));
+        assert_eq!(longest_run(0b0111_0110), 3);
     }
 }
