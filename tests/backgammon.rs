@@ -131,3 +131,92 @@ fn pubeval_is_a_player_of_backgammon_only() {
     let out = stratagem(&["play", "--game", "morris", "--a", "pubeval", "--b", "random", "--games", "1"]);
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// The share of games A won in `tournament`'s line for A against B.
+fn share_won(stdout: &str, a: &str, b: &str) -> f64 {
+    let line = stdout.lines().find(|l| l.starts_with(&format!("{a} vs {b}:"))).unwrap_or_else(|| panic!("{stdout}"));
+    let pct = line.split('(').nth(1).and_then(|s| s.split('%').next()).unwrap_or_else(|| panic!("{line}"));
+    pct.parse::<f64>().expect("a percentage") / 100.0
+}
+
+#[test]
+fn gp_gammon_individuals_play_with_both_trees_at_one_ply_or_two() {
+    let cautious = "gp:tests/data/backgammon/players.sg:cautious";
+    let flat = "gp:tests/data/backgammon/players.sg:flat";
+    let players = format!("{cautious},{flat},pubeval:ply=2");
+    let out = stratagem(&["tournament", "--game", "backgammon", "--players", &players, "--games", "60"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A constant evaluation plays the first play generated: it loses to a
+    // pip counter most of the time, and two-ply Pubeval beats both.
+    assert!(share_won(&stdout, cautious, flat) > 0.75, "{stdout}");
+    assert!(share_won(&stdout, flat, "pubeval:ply=2") < 0.1, "{stdout}");
+    // `play` reads the game's own players too, and gives the same games for a seed.
+    let play = |seed: &str| {
+        let out = stratagem(&[
+            "play",
+            "--game",
+            "backgammon",
+            "--a",
+            cautious,
+            "--b",
+            "pubeval",
+            "--games",
+            "20",
+            "--seed",
+            seed,
+        ]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).lines().filter(|l| l.contains("wins")).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(play("3"), play("3"));
+}
+
+#[test]
+fn bad_backgammon_players_get_a_diagnostic() {
+    for (player, says) in [
+        ("gp:tests/data/backgammon/players.sg:one-tree", "no `race` tree"),
+        ("gp:tests/data/backgammon/players.sg:cautios", "did you mean `cautious`"),
+        ("pubeval:ply=3", "not 1 or 2"),
+        ("pubevel", "did you mean `pubeval`"),
+    ] {
+        for command in ["play", "tournament"] {
+            let players = format!("{player},random");
+            let args: Vec<&str> = if command == "play" {
+                vec!["play", "--game", "backgammon", "--a", player, "--b", "random", "--games", "2"]
+            } else {
+                vec!["tournament", "--game", "backgammon", "--players", &players, "--games", "1"]
+            };
+            let out = stratagem(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{command} {player}: {stderr}");
+            assert!(stderr.contains(says), "{command} {player}: {stderr}");
+        }
+    }
+}
+
+#[test]
+fn gp_gammon_evolves_from_the_shipped_experiments() {
+    let dir = std::env::temp_dir().join(format!("stratagem-gp-gammon-{}", std::process::id()));
+    for experiment in ["gp-gammon", "gp-gammon-pubeval"] {
+        let out_dir = dir.join(experiment);
+        let file = format!("programs/experiments/{experiment}.sg");
+        let out = stratagem(&[
+            "evolve",
+            &file,
+            "--out",
+            out_dir.to_str().expect("a path"),
+            "--stop-after",
+            "2",
+            "--threads",
+            "2",
+        ]);
+        assert!(out.status.success(), "{experiment}: {}", String::from_utf8_lossy(&out.stderr));
+        let log = std::fs::read_to_string(out_dir.join("log.jsonl")).expect("a log");
+        let last: serde_json::Value = serde_json::from_str(log.lines().last().expect("a line")).expect("json");
+        assert_eq!(last["generation"], 1, "{experiment}");
+        assert_eq!(last["monitor"]["opponent"], "pubeval", "{experiment}");
+        assert_eq!(last["monitor"]["games"], 200, "{experiment}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -168,11 +168,12 @@ pub(super) fn write_champion(
             source.max_nodes,
             path.display()
         ),
-        // A game of named players: the ant plays as it is.
+        // A game of named players: the champion plays as it is.
         None if exp.game.plays_duels() => format!(
-            "stratagem tournament --game {} --players gp:{}:{name},greedy,random --games 1000",
+            "stratagem tournament --game {} --players gp:{}:{name},{} --games 1000",
             exp.game.name,
-            path.display()
+            path.display(),
+            exp.game.benchmark_players()
         ),
         None => format!(
             "stratagem play --game {} --a gp:{}:{name}:{} --b random --games 200",

@@ -501,6 +501,17 @@ impl Entry {
         matches!(self.engine, Engine::AntWars | Engine::Backgammon)
     }
 
+    /// The named players a champion of this game is first measured
+    /// against (`tournament --players CHAMPION,...`), for games of named
+    /// players.
+    pub fn benchmark_players(&self) -> &'static str {
+        match self.engine {
+            Engine::AntWars => "greedy,random",
+            Engine::Backgammon => "pubeval,random",
+            _ => "random",
+        }
+    }
+
     /// How this game writes an individual of its primsets out as a whole
     /// player program (`stratagem export --format c|rust`); `None` for a
     /// game whose programs export as functions over their features.
