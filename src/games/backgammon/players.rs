@@ -11,9 +11,9 @@
 //! Two plies (`:ply=2`): the eight plays the one-ply scores rank highest
 //! are looked at further. For each of the 21 rolls the opponent could
 //! throw, it is taken to reply as the same evaluator would at one ply from
-//! its side, and the play's value is minus the opponent's expected best
-//! score (a play that wins outright is taken at once; a reply that wins
-//! scores the opponent infinitely well).
+//! its side, and the position it leaves is scored for the player; the
+//! play's value is that score expected over the rolls (a play that wins
+//! outright is taken at once; a reply that wins is the worst).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -264,34 +264,57 @@ impl BgPlayer {
 
     /// The one-ply score of `play` for `mover`.
     fn score(&mut self, race: bool, mover: Player, play: &Play) -> f64 {
-        if Board::borne_off(&play.after.me) == super::board::CHECKERS {
+        self.score_board(race, mover, &play.after)
+    }
+
+    /// The score for `side` of `board` (its view, the other side to roll).
+    fn score_board(&mut self, race: bool, side: Player, board: &Board) -> f64 {
+        if Board::borne_off(&board.me) == super::board::CHECKERS {
             return WON;
         }
         let s = match &self.spec.evaluator {
             Evaluator::Random => 0.0,
-            Evaluator::Pubeval => f64::from(pubeval::score(race, &play.after)),
+            Evaluator::Pubeval => f64::from(pubeval::score(race, board)),
             Evaluator::Gp(program) => {
-                let pos = Position { board: play.after.swapped(), on_roll: mover ^ 1, phase: Phase::ToRoll };
-                program.value(usize::from(race), &pos, mover, &mut self.slots)
+                let pos = Position { board: board.swapped(), on_roll: side ^ 1, phase: Phase::ToRoll };
+                program.value(usize::from(race), &pos, side, &mut self.slots)
             }
         };
         if s.is_nan() { f64::NEG_INFINITY } else { s }
     }
 
     /// The value, for the side that just played, of `board` (the
-    /// opponent's, `opponent` on roll): minus the opponent's best one-ply
-    /// score, expected over its 21 rolls.
+    /// opponent's view, `opponent` on roll), expected over the opponent's
+    /// 21 rolls: for each, the opponent plays its best one-ply reply, and
+    /// the position it leaves is scored for the side that played first.
+    /// Both scores are the evaluator's own, each compared only with scores
+    /// from the same side (Pubeval's, trained to rank the plays of one
+    /// roll, mean nothing across sides).
     fn two_ply_value(&mut self, board: &Board, opponent: Player) -> f64 {
         let race = !board.is_contact();
         let mut replies = std::mem::take(&mut self.plays[1]);
         let mut expected = 0.0;
         for &roll in &ROLLS {
             generate(board, roll, &mut replies);
-            let best = replies.iter().map(|reply| self.score(race, opponent, reply)).fold(f64::NEG_INFINITY, f64::max);
-            expected += roll.weight() * best;
+            let mut best: Option<(f64, Board)> = None;
+            for reply in &replies {
+                let s = self.score(race, opponent, reply);
+                if best.is_none_or(|(b, _)| s > b) {
+                    best = Some((s, reply.after));
+                }
+            }
+            let value = match best {
+                Some((s, _)) if s == WON => f64::NEG_INFINITY,
+                Some((_, after)) => {
+                    let mine = after.swapped();
+                    self.score_board(!mine.is_contact(), opponent ^ 1, &mine)
+                }
+                None => 0.0,
+            };
+            expected += roll.weight() * value;
         }
         self.plays[1] = replies;
-        -expected / 36.0
+        expected / 36.0
     }
 
     /// The play chosen in `pos` (the side on roll to play its roll), from
