@@ -198,6 +198,15 @@ pub trait GpDomain: Game + Sync {
         None
     }
 
+    /// The values the built-in player `index` gives each legal move of
+    /// `state`, in the order of [`Game::legal_moves`], where it scores moves
+    /// (Pubeval's score of the position each play leaves); `None` where it
+    /// does not.
+    fn builtin_player_values(&self, index: usize, state: &Self::State) -> Option<Vec<f64>> {
+        let _ = (index, state);
+        None
+    }
+
     /// Whether `ps` binds to what this game's programs evaluate: its
     /// positions, unless the game evaluates something else (an ant's view
     /// and memory in Ant Wars).

@@ -28,6 +28,15 @@ impl GpDomain for Backgammon {
         pubeval::best_play(&pos.board, &plays).map(|i| Move::Play(plays[i]))
     }
 
+    /// Pubeval's score of each play, as `pubeval` compares them.
+    fn builtin_player_values(&self, _: usize, pos: &Position) -> Option<Vec<f64>> {
+        let Phase::ToPlay(roll) = pos.phase else { return None };
+        let mut plays: Vec<Play> = Vec::new();
+        generate(&pos.board, roll, &mut plays);
+        let race = !pos.board.is_contact();
+        Some(plays.iter().map(|p| f64::from(pubeval::score(race, &p.after))).collect())
+    }
+
     /// The pip lead of `me` (fewer pips to bear off is better).
     fn material(&self, pos: &Position, me: Player) -> f64 {
         let (on_roll, other) = Backgammon::pips(&pos.board);
