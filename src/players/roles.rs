@@ -67,6 +67,8 @@ impl RolePlayer {
 const UCT_STREAM: u64 = 0x0075_6374;
 const SEARCH_STREAM: u64 = 0x5eac;
 const RANDOM_EVAL: u64 = 0x5eae;
+/// The stream tag of a random player's move chosen once ([`choose_once`]).
+const RANDOM_MOVE: u64 = 0x7a4d;
 
 /// How a searching role evaluates states, bound to the game.
 pub enum Evaluation<S> {
@@ -131,9 +133,30 @@ enum Mover<'p, G: Game> {
     Search(SampledSearch, &'p Evaluation<G::State>, GpRng),
 }
 
+/// The mover of `player`, its streams named by `tags` (a stream tag to a stream).
+fn mover<G: Game>(player: &Bound<G::State>, tags: impl Fn(u64) -> GpRng) -> Mover<'_, G> {
+    match player {
+        Bound::Random => Mover::Random,
+        Bound::Builtin(index) => Mover::Builtin(*index),
+        Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
+        Bound::Search(params, eval) => {
+            Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
+        }
+    }
+}
+
+/// A searching role's value of `s` for `me`.
+fn evaluate<G: GpDomain>(game: &G, eval: &Evaluation<G::State>, rng: &mut GpRng, s: &G::State, me: Role) -> f64 {
+    match eval {
+        Evaluation::Random => rand::RngExt::random_range(rng, -1.0..=1.0),
+        Evaluation::Material => game.material(s, me),
+        Evaluation::Program(p) => p.value(s, me),
+    }
+}
+
 /// Role `role`'s move by its player, unless it plays at random.
-fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut [Mover<G>]) -> Option<G::Move> {
-    match movers.get_mut(usize::from(role))? {
+fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, mover: &mut Mover<G>) -> Option<G::Move> {
+    match mover {
         Mover::Random => None,
         Mover::Builtin(index) => game.builtin_player_move(*index, state),
         Mover::Uct(uct, think) => {
@@ -143,16 +166,57 @@ fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut
             mv
         }
         Mover::Search(search, eval, rng) => {
-            let mut value = |s: &G::State, me: Role| match eval {
-                Evaluation::Random => rand::RngExt::random_range(&mut *rng, -1.0..=1.0),
-                Evaluation::Material => game.material(s, me),
-                Evaluation::Program(p) => p.value(s, me),
-            };
+            let mut value = |s: &G::State, me: Role| evaluate(game, eval, rng, s, me);
             let i = search.choose(game, state, role, &mut value)?;
             let mut legal = Vec::new();
             game.legal_moves_of(state, role, &mut legal);
             legal.get(i).cloned()
         }
+    }
+}
+
+/// The move `player` chooses for `role` in `state` (a turn of that role,
+/// or a simultaneous turn), its random choices drawn from streams of
+/// `seed`, and the value it gives each of the role's legal moves (in the
+/// order of [`Game::legal_moves_of`]) where it has them: a searching player
+/// whose evaluation is not random ([`SampledSearch::choose_with_values`]),
+/// or a game's own player that scores moves. A random player draws the
+/// game's random move (in a simultaneous turn, one of the role's moves
+/// uniformly). `None` when the role has no move.
+pub fn choose_once<G: GpDomain>(
+    game: &G,
+    state: &G::State,
+    role: Role,
+    player: &Bound<G::State>,
+    seed: u64,
+) -> Option<(G::Move, Option<Vec<f64>>)> {
+    let tags = |tag: u64| stream(seed, &[tag, u64::from(role)]);
+    let mut legal = Vec::new();
+    game.legal_moves_of(state, role, &mut legal);
+    if legal.is_empty() {
+        return None;
+    }
+    let mut m = mover::<G>(player, tags);
+    match &mut m {
+        Mover::Random => {
+            let mut rng = tags(RANDOM_MOVE);
+            let drawn = match game.turn(state) {
+                Turn::Role(r) if r == role => game.random_move(state, &mut rng, &mut Vec::new()),
+                _ => None,
+            };
+            let mv = drawn.unwrap_or_else(|| legal.swap_remove(rand::RngExt::random_range(&mut rng, 0..legal.len())));
+            Some((mv, None))
+        }
+        Mover::Builtin(index) => {
+            let mv = game.builtin_player_move(*index, state)?;
+            Some((mv, game.builtin_player_values(*index, state)))
+        }
+        Mover::Search(search, eval, rng) if !matches!(eval, Evaluation::Random) => {
+            let mut value = |s: &G::State, me: Role| evaluate(game, eval, rng, s, me);
+            let (i, values) = search.choose_with_values(game, state, role, &mut value)?;
+            Some((legal.get(i)?.clone(), Some(values)))
+        }
+        _ => chosen_move(game, state, role, &mut m).map(|mv| (mv, None)),
     }
 }
 
@@ -173,21 +237,8 @@ fn play_one<G: GpDomain>(
     i: u64,
     record: bool,
 ) -> Result<Played, String> {
-    let mut movers: Vec<Mover<G>> = players
-        .iter()
-        .enumerate()
-        .map(|(r, p)| {
-            let tags = |tag: u64| stream(seed, &[i, tag, r as u64]);
-            match p {
-                Bound::Random => Mover::Random,
-                Bound::Builtin(index) => Mover::Builtin(*index),
-                Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
-                Bound::Search(params, eval) => {
-                    Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
-                }
-            }
-        })
-        .collect();
+    let mut movers: Vec<Mover<G>> =
+        players.iter().enumerate().map(|(r, p)| mover(p, |tag| stream(seed, &[i, tag, r as u64]))).collect();
     let mut state = start.clone();
     let mut scratch = Vec::new();
     let mut joint = Vec::with_capacity(game.n_roles());
@@ -210,7 +261,7 @@ fn play_one<G: GpDomain>(
                 if scratch.is_empty() {
                     break;
                 }
-                match chosen_move(game, &state, role as Role, &mut movers) {
+                match movers.get_mut(role).and_then(|m| chosen_move(game, &state, role as Role, m)) {
                     Some(mv) => joint.push(mv),
                     None => joint.push(scratch.swap_remove(rand::RngExt::random_range(&mut *rng, 0..scratch.len()))),
                 }
@@ -226,7 +277,7 @@ fn play_one<G: GpDomain>(
             state = game.apply_joint(&state, &joint);
         } else {
             let searched = match turn {
-                Turn::Role(r) => chosen_move(game, &state, r, &mut movers),
+                Turn::Role(r) => movers.get_mut(usize::from(r)).and_then(|m| chosen_move(game, &state, r, m)),
                 _ => None,
             };
             let Some(mv) = searched.or_else(|| game.random_move(&state, &mut *rng, &mut scratch)) else { break };
