@@ -13,6 +13,7 @@ mod games;
 mod gdl;
 mod generate;
 mod ggp;
+mod moves;
 mod perft;
 mod play;
 mod play_roles;
@@ -183,6 +184,32 @@ pub enum Command {
         /// The deepest level to count (at most the `perft-depth` limit, 40 by default).
         #[arg(long)]
         depth: u32,
+    },
+    /// List the legal moves of a position: each move in the game's notation
+    /// and the position it leads to; a chance turn's outcomes with their
+    /// probabilities; in a simultaneous turn, each role's moves and the joint
+    /// moves. With --player, the move that player chooses, and its value of
+    /// each move where it has them (a searching player's search, a game's own
+    /// player's scores).
+    Moves {
+        /// The game (`stratagem games` lists them), or a GDL file GAME.kif.
+        #[arg(long, value_name = "GAME")]
+        game: String,
+        /// The position in the game's text format (default: the initial position).
+        #[arg(long, value_name = "TEXT")]
+        position: Option<String>,
+        /// A player (docs/PLAYERS.md) whose choice to show: `play`'s specs
+        /// and the game's own players.
+        #[arg(long, value_name = "SPEC")]
+        player: Option<String>,
+        /// How evolved programs of `gp:` players are evaluated (auto: the JIT).
+        #[arg(long, value_enum, default_value_t = Engine::Auto)]
+        engine: Engine,
+        /// Names the random streams of the player's choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
     },
     /// Play a match between two players: wins, draws, losses, score, states
     /// expanded per turn, games/s. Players (docs/PLAYERS.md): random |
@@ -433,6 +460,9 @@ fn run() -> ExitCode {
         Command::Ggp(command) => ggp::run(command),
         Command::Generate(args) => generate::run(&args),
         Command::Perft { game, position, depth } => perft::run(&perft::PerftArgs { game, position, depth }),
+        Command::Moves { game, position, player, engine, seed, format } => {
+            moves::run(&moves::MovesArgs { game, position, player, seed, engine, format })
+        }
         Command::Play { game, a, b, players, engine, games, seed, position, format, record } => {
             play::run(&PlayArgs { game, a, b, players, games, seed, position, format, engine, record })
         }

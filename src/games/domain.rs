@@ -186,12 +186,6 @@ pub trait GpDomain: Game + Sync {
     fn node_features(&self) -> Vec<FeatureDef<SearchNode<Self::State, Self::Move>>> {
         Vec::new()
     }
-    /// The players the game defines itself, by name (backgammon's
-    /// `pubeval`): what player specs of those names play.
-    fn builtin_players(&self) -> &'static [&'static str] {
-        &[]
-    }
-
     /// A player the game reads itself from `text`, for games whose players
     /// are more than an evaluation at a depth (backgammon's
     /// `gp:FILE:NAME:ply=2`, a two-tree individual that looks two plies
@@ -201,14 +195,6 @@ pub trait GpDomain: Game + Sync {
         Self: Sized,
     {
         let _ = text;
-        None
-    }
-
-    /// The move of the built-in player `index` (of
-    /// [`GpDomain::builtin_players`]) in `state`; `None` where it does not
-    /// choose (a chance event), and the move is drawn at random.
-    fn builtin_player_move(&self, index: usize, state: &Self::State) -> Option<Self::Move> {
-        let _ = (index, state);
         None
     }
 
@@ -229,6 +215,13 @@ pub trait OwnPlayer<G: Game>: Send + Sync {
     /// Its move in `state`, where it is to move; its random choices come
     /// from `rng`.
     fn choose(&self, game: &G, state: &G::State, rng: &mut GpRng) -> Option<G::Move>;
+
+    /// Its value of each legal move in `state` (in the order of
+    /// [`Game::legal_moves`]), where it values moves.
+    fn values(&self, game: &G, state: &G::State) -> Option<Vec<f64>> {
+        let _ = (game, state);
+        None
+    }
 }
 
 /// A two-player game that GP programs evaluate and play on many threads: the

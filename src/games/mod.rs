@@ -16,6 +16,7 @@ pub mod duel;
 pub mod freecell;
 pub mod gdl;
 pub mod instances;
+pub mod listing;
 pub mod model;
 pub mod morris;
 pub mod playout;
@@ -131,16 +132,26 @@ fn perft_joint<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec
         return joints;
     }
     let rest = stack.get_mut(1..).unwrap_or_default();
+    let mut nodes = 0;
+    each_joint_move(&by_role, |joint| nodes += perft_rec(game, &game.apply_joint(state, joint), depth - 1, rest));
+    nodes
+}
+
+/// Calls `visit` on every joint move of a simultaneous turn whose roles'
+/// legal moves are `by_role` (in role order): one move per role, the last
+/// role's choice turning fastest; on none when a role has no move.
+pub fn each_joint_move<M: Clone>(by_role: &[Vec<M>], mut visit: impl FnMut(&[M])) {
+    if by_role.iter().any(Vec::is_empty) {
+        return;
+    }
     let mut choice = vec![0usize; by_role.len()];
     let mut joint = Vec::with_capacity(by_role.len());
-    let mut nodes = 0;
     loop {
         joint.clear();
-        joint.extend(choice.iter().zip(&by_role).map(|(&i, m)| m[i].clone()));
-        nodes += perft_rec(game, &game.apply_joint(state, &joint), depth - 1, rest);
-        // The next joint move, the last role's choice turning fastest.
+        joint.extend(choice.iter().zip(by_role).map(|(&i, m)| m[i].clone()));
+        visit(&joint);
         let Some(r) = (0..choice.len()).rev().find(|&r| choice[r] + 1 < by_role[r].len()) else {
-            return nodes;
+            return;
         };
         choice[r] += 1;
         choice[r + 1..].fill(0);

@@ -3,11 +3,14 @@
 //! and the games they play: matches of two players ([`matches`]), games
 //! of any number of roles, a player per role ([`roles`]), and round robins
 //! on any game of two sides ([`tournament`]), where a game of named players
-//! (kind `observed`) reads its own names behind its registry entry. `play`,
-//! `tournament` and `ggp serve` come here, and `solve` for its programs;
-//! an experiment's `(versus "PLAYER" ...)` on a game of named players is
-//! read by the game, as `tournament` reads it.
+//! (kind `observed`) reads its own names behind its registry entry; and the
+//! move a player chooses in one position, with its values of the moves
+//! ([`choice`]). `play`, `tournament`, `moves --player` and `ggp serve`
+//! come here, and `solve` for its programs; an experiment's `(versus
+//! "PLAYER" ...)` on a game of named players is read by the game, as
+//! `tournament` reads it.
 
+pub mod choice;
 pub mod matches;
 pub mod programs;
 pub mod roles;
@@ -42,12 +45,6 @@ pub fn two_player<G: GpGame>(
             PlayerFactory::Gp(programs::load_programs(game, Path::new(&file), &name, &params, engine)?, params)
         }
         PlayerSpec::UctOnTheClock | PlayerSpec::Legal => return Err(only_on_the_clock(flag, text)),
-        PlayerSpec::Builtin(name) => {
-            return Err(Failure::message(
-                "stratagem::play::spec",
-                format!("{flag} {text}: `{name}` is a player of the games that define it, not of `{}`", game.name()),
-            ));
-        }
     })
 }
 

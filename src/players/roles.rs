@@ -35,8 +35,6 @@ const MAX_TURNS: u32 = 100_000;
 #[derive(Clone)]
 pub enum RolePlayer {
     Random,
-    /// A player the game defines (`pubeval`).
-    Builtin(String),
     /// A player the game reads itself (`GpDomain::own_player`: backgammon's).
     Own(String),
     Uct(UctParams, Think),
@@ -54,7 +52,6 @@ impl RolePlayer {
         }
         match parsed {
             Ok(PlayerSpec::Random) => Ok(RolePlayer::Random),
-            Ok(PlayerSpec::Builtin(name)) => Ok(RolePlayer::Builtin(name)),
             Ok(PlayerSpec::Uct { params, think }) => Ok(RolePlayer::Uct(params, think)),
             Ok(PlayerSpec::Search { params, .. }) if params.is_selective() => Err(Unsupported {
                 game: entry.name,
@@ -75,7 +72,9 @@ impl RolePlayer {
 const UCT_STREAM: u64 = 0x0075_6374;
 const SEARCH_STREAM: u64 = 0x5eac;
 const RANDOM_EVAL: u64 = 0x5eae;
-const OWN_STREAM: u64 = 0x0077_6e;
+const OWN_STREAM: u64 = 0x776e;
+/// The stream tag of a random player's move chosen once ([`choose_once`]).
+const RANDOM_MOVE: u64 = 0x7a4d;
 
 /// How a searching role evaluates states, bound to the game.
 pub enum Evaluation<S> {
@@ -87,8 +86,6 @@ pub enum Evaluation<S> {
 /// A role's player bound to the game (programs loaded and compiled once).
 pub enum Bound<G: GpDomain> {
     Random,
-    /// The game's own player of this index (`GpDomain::builtin_players`).
-    Builtin(usize),
     /// A player the game read itself.
     Own(Arc<dyn OwnPlayer<G>>),
     Uct(UctParams, Think),
@@ -103,15 +100,6 @@ pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Re
         .map(|p| {
             Ok(match p {
                 RolePlayer::Random => Bound::Random,
-                RolePlayer::Builtin(name) => match game.builtin_players().iter().position(|p| p == name) {
-                    Some(index) => Bound::Builtin(index),
-                    None => {
-                        return Err(Failure::message(
-                            "stratagem::play::spec",
-                            format!("`{name}` is not a player of `{}`", game.name()),
-                        ));
-                    }
-                },
                 RolePlayer::Own(text) => match game.own_player(text) {
                     Some(Ok(player)) => Bound::Own(player),
                     Some(Err(e)) => {
@@ -153,17 +141,36 @@ pub fn bind<G: GpDomain>(game: &G, players: &[RolePlayer], engine: Engine) -> Re
 /// A role's player in one game.
 enum Mover<'p, G: GpDomain> {
     Random,
-    Builtin(usize),
     Own(&'p dyn OwnPlayer<G>, GpRng),
     Uct(Box<Uct<G>>, Think),
     Search(SampledSearch, &'p Evaluation<G::State>, GpRng),
 }
 
+/// The mover of `player`, its streams named by `tags` (a stream tag to a stream).
+fn mover<G: GpDomain>(player: &Bound<G>, tags: impl Fn(u64) -> GpRng) -> Mover<'_, G> {
+    match player {
+        Bound::Random => Mover::Random,
+        Bound::Own(player) => Mover::Own(player.as_ref(), tags(OWN_STREAM)),
+        Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
+        Bound::Search(params, eval) => {
+            Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
+        }
+    }
+}
+
+/// A searching role's value of `s` for `me`.
+fn evaluate<G: GpDomain>(game: &G, eval: &Evaluation<G::State>, rng: &mut GpRng, s: &G::State, me: Role) -> f64 {
+    match eval {
+        Evaluation::Random => rand::RngExt::random_range(rng, -1.0..=1.0),
+        Evaluation::Material => game.material(s, me),
+        Evaluation::Program(p) => p.value(s, me),
+    }
+}
+
 /// Role `role`'s move by its player, unless it plays at random.
-fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut [Mover<G>]) -> Option<G::Move> {
-    match movers.get_mut(usize::from(role))? {
+fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, mover: &mut Mover<G>) -> Option<G::Move> {
+    match mover {
         Mover::Random => None,
-        Mover::Builtin(index) => game.builtin_player_move(*index, state),
         Mover::Own(player, rng) => player.choose(game, state, rng),
         Mover::Uct(uct, think) => {
             uct.reset();
@@ -172,16 +179,57 @@ fn chosen_move<G: GpDomain>(game: &G, state: &G::State, role: Role, movers: &mut
             mv
         }
         Mover::Search(search, eval, rng) => {
-            let mut value = |s: &G::State, me: Role| match eval {
-                Evaluation::Random => rand::RngExt::random_range(&mut *rng, -1.0..=1.0),
-                Evaluation::Material => game.material(s, me),
-                Evaluation::Program(p) => p.value(s, me),
-            };
+            let mut value = |s: &G::State, me: Role| evaluate(game, eval, rng, s, me);
             let i = search.choose(game, state, role, &mut value)?;
             let mut legal = Vec::new();
             game.legal_moves_of(state, role, &mut legal);
             legal.get(i).cloned()
         }
+    }
+}
+
+/// The move `player` chooses for `role` in `state` (a turn of that role,
+/// or a simultaneous turn), its random choices drawn from streams of
+/// `seed`, and the value it gives each of the role's legal moves (in the
+/// order of [`Game::legal_moves_of`]) where it has them: a searching player
+/// whose evaluation is not random ([`SampledSearch::choose_with_values`]),
+/// or a game's own player that scores moves. A random player draws the
+/// game's random move (in a simultaneous turn, one of the role's moves
+/// uniformly). `None` when the role has no move.
+pub fn choose_once<G: GpDomain>(
+    game: &G,
+    state: &G::State,
+    role: Role,
+    player: &Bound<G>,
+    seed: u64,
+) -> Option<(G::Move, Option<Vec<f64>>)> {
+    let tags = |tag: u64| stream(seed, &[tag, u64::from(role)]);
+    let mut legal = Vec::new();
+    game.legal_moves_of(state, role, &mut legal);
+    if legal.is_empty() {
+        return None;
+    }
+    let mut m = mover::<G>(player, tags);
+    match &mut m {
+        Mover::Random => {
+            let mut rng = tags(RANDOM_MOVE);
+            let drawn = match game.turn(state) {
+                Turn::Role(r) if r == role => game.random_move(state, &mut rng, &mut Vec::new()),
+                _ => None,
+            };
+            let mv = drawn.unwrap_or_else(|| legal.swap_remove(rand::RngExt::random_range(&mut rng, 0..legal.len())));
+            Some((mv, None))
+        }
+        Mover::Own(player, rng) => {
+            let mv = player.choose(game, state, rng)?;
+            Some((mv, player.values(game, state)))
+        }
+        Mover::Search(search, eval, rng) if !matches!(eval, Evaluation::Random) => {
+            let mut value = |s: &G::State, me: Role| evaluate(game, eval, rng, s, me);
+            let (i, values) = search.choose_with_values(game, state, role, &mut value)?;
+            Some((legal.get(i)?.clone(), Some(values)))
+        }
+        _ => chosen_move(game, state, role, &mut m).map(|mv| (mv, None)),
     }
 }
 
@@ -202,22 +250,8 @@ fn play_one<G: GpDomain>(
     i: u64,
     record: bool,
 ) -> Result<Played, String> {
-    let mut movers: Vec<Mover<G>> = players
-        .iter()
-        .enumerate()
-        .map(|(r, p)| {
-            let tags = |tag: u64| stream(seed, &[i, tag, r as u64]);
-            match p {
-                Bound::Random => Mover::Random,
-                Bound::Builtin(index) => Mover::Builtin(*index),
-                Bound::Own(player) => Mover::Own(player.as_ref(), tags(OWN_STREAM)),
-                Bound::Uct(params, think) => Mover::Uct(Box::new(Uct::new(*params, tags(UCT_STREAM))), *think),
-                Bound::Search(params, eval) => {
-                    Mover::Search(SampledSearch::new(*params, tags(SEARCH_STREAM)), eval, tags(RANDOM_EVAL))
-                }
-            }
-        })
-        .collect();
+    let mut movers: Vec<Mover<G>> =
+        players.iter().enumerate().map(|(r, p)| mover(p, |tag| stream(seed, &[i, tag, r as u64]))).collect();
     let mut state = start.clone();
     let mut scratch = Vec::new();
     let mut joint = Vec::with_capacity(game.n_roles());
@@ -240,7 +274,7 @@ fn play_one<G: GpDomain>(
                 if scratch.is_empty() {
                     break;
                 }
-                match chosen_move(game, &state, role as Role, &mut movers) {
+                match movers.get_mut(role).and_then(|m| chosen_move(game, &state, role as Role, m)) {
                     Some(mv) => joint.push(mv),
                     None => joint.push(scratch.swap_remove(rand::RngExt::random_range(&mut *rng, 0..scratch.len()))),
                 }
@@ -256,7 +290,7 @@ fn play_one<G: GpDomain>(
             state = game.apply_joint(&state, &joint);
         } else {
             let searched = match turn {
-                Turn::Role(r) => chosen_move(game, &state, r, &mut movers),
+                Turn::Role(r) => movers.get_mut(usize::from(r)).and_then(|m| chosen_move(game, &state, r, m)),
                 _ => None,
             };
             let Some(mv) = searched.or_else(|| game.random_move(&state, &mut *rng, &mut scratch)) else { break };

@@ -60,14 +60,7 @@ pub enum PlayerSpec {
     UctOnTheClock,
     /// `legal`: the first legal move (`ggp serve`).
     Legal,
-    /// A player a game defines itself (backgammon's `pubeval`), one of
-    /// [`BUILTIN_PLAYERS`]; the game says whether it has it.
-    Builtin(String),
 }
-
-/// The names of players that games define themselves
-/// (`GpDomain::builtin_players`).
-pub const BUILTIN_PLAYERS: &[&str] = &["pubeval"];
 
 const SPEC_HELP: &str = "players: random | legal | pubeval (backgammon) | uct | alphabeta:D:material | alphabeta:D:random | gp:FILE:NAME:alphabeta:D | \
                          gp:FILE:NAME:select:D:ratio=R | gp:FILE:NAME:select:D:maxbranch=M[:full=F] | \
@@ -115,7 +108,6 @@ impl PlayerSpec {
         match parts.as_slice() {
             ["random"] => Ok(PlayerSpec::Random),
             ["legal"] => Ok(PlayerSpec::Legal),
-            [name] if BUILTIN_PLAYERS.contains(name) => Ok(PlayerSpec::Builtin((*name).to_owned())),
             ["uct"] => Ok(PlayerSpec::UctOnTheClock),
             ["uct", budget, options @ ..] if options.len() <= 1 => {
                 let think = match budget.split_once('=') {

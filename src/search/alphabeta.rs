@@ -23,6 +23,11 @@ use crate::rng::GpRng;
 /// Evaluates positions: higher is better for `me`.
 pub trait Evaluator<G: TwoPlayer> {
     fn evaluate(&mut self, game: &G, state: &G::State, me: Player) -> f64;
+    /// Whether the value is a function of the position and the player
+    /// alone (not drawn at random), so that it is worth showing.
+    fn deterministic(&self) -> bool {
+        true
+    }
 }
 
 /// Depth and forward-pruning settings.
@@ -175,6 +180,38 @@ impl<G: TwoPlayer> AlphaBeta<G> {
         moves: &[G::Move],
         evals: &mut Evals<G, E>,
     ) -> usize {
+        self.search_root(game, state, moves, evals, None)
+    }
+
+    /// [`AlphaBeta::choose`], and the value of each move of `moves` for the
+    /// player to move, searched to the full depth with a full window (exact
+    /// where `choose` stops at a bound, so it costs more): a decided game is
+    /// worth about ±[`WIN`], an evaluation at most ±10⁸. A move that forward
+    /// pruning drops at the root has none. With an evaluation that draws no
+    /// random numbers the move chosen is `choose`'s: the first best in the
+    /// same order.
+    pub fn choose_with_values<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        moves: &[G::Move],
+        evals: &mut Evals<G, E>,
+    ) -> (usize, Vec<Option<f64>>) {
+        let mut values = vec![None; moves.len()];
+        let best = self.search_root(game, state, moves, evals, Some(&mut values));
+        (best, values)
+    }
+
+    /// The root of a search: the index of the best move, and with `values`
+    /// every candidate's exact value written there.
+    fn search_root<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        moves: &[G::Move],
+        evals: &mut Evals<G, E>,
+        mut values: Option<&mut Vec<Option<f64>>>,
+    ) -> usize {
         self.expanded = 1;
         let me = game.to_move(state);
         self.root = me;
@@ -192,7 +229,11 @@ impl<G: TwoPlayer> AlphaBeta<G> {
         }
         let (mut best, mut alpha) = (candidates.first().copied().unwrap_or(0), f64::NEG_INFINITY);
         for &i in &candidates {
-            let v = -self.search(game, &children[i], self.params.depth - 1, 1, f64::NEG_INFINITY, -alpha, evals);
+            let beta = if values.is_some() { f64::INFINITY } else { -alpha };
+            let v = -self.search(game, &children[i], self.params.depth - 1, 1, f64::NEG_INFINITY, beta, evals);
+            if let Some(slot) = values.as_deref_mut().and_then(|vs| vs.get_mut(i)) {
+                *slot = Some(v);
+            }
             if v > alpha {
                 alpha = v;
                 best = i;
@@ -401,6 +442,29 @@ mod tests {
                 let mut sel =
                     AlphaBeta::<G>::new(SearchParams { selective_ratio: Some(1.0), ..SearchParams::full(depth) });
                 assert_eq!(sel.choose(game, &state, &moves, &mut Evals { eval: &mut Noisy, order: None }), chosen);
+                // The values shown beside the moves are negamax's, and the move is the same.
+                let (valued, values) = AlphaBeta::<G>::new(SearchParams::full(depth)).choose_with_values(
+                    game,
+                    &state,
+                    &moves,
+                    &mut Evals { eval: &mut Noisy, order: None },
+                );
+                assert_eq!(valued, chosen, "depth {depth} at {state:?}");
+                let exact: Vec<Option<f64>> =
+                    moves.iter().map(|m| Some(-minimax(game, &game.apply(&state, m), depth - 1, 1))).collect();
+                assert_eq!(values, exact, "depth {depth} at {state:?}");
+                // With random ties, the same move as `choose` from the same stream.
+                let tie = |seed| AlphaBeta::<G>::with_tie_break(SearchParams::full(depth), stream(seed, &[5]));
+                for seed in 0..3 {
+                    let plain = tie(seed).choose(game, &state, &moves, &mut Evals { eval: &mut Noisy, order: None });
+                    let (with_values, _) = tie(seed).choose_with_values(
+                        game,
+                        &state,
+                        &moves,
+                        &mut Evals { eval: &mut Noisy, order: None },
+                    );
+                    assert_eq!(plain, with_values, "seed {seed}, depth {depth}");
+                }
             }
         }
     }

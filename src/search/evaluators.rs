@@ -25,4 +25,8 @@ impl<G: TwoPlayer> Evaluator<G> for RandomEval {
     fn evaluate(&mut self, _game: &G, _state: &G::State, _me: Player) -> f64 {
         self.0.random_range(-1.0..=1.0)
     }
+
+    fn deterministic(&self) -> bool {
+        false
+    }
 }

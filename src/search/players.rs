@@ -26,6 +26,18 @@ pub trait GamePlayer<G: TwoPlayer>: Send {
     fn choose(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> usize;
     /// States expanded for the last choice.
     fn expanded(&self) -> u64;
+    /// [`GamePlayer::choose`], and the value the player gives each of
+    /// `moves`, where it values them (a searching player whose evaluation
+    /// draws no random numbers: [`AlphaBeta::choose_with_values`]); `None`
+    /// for a player that does not.
+    fn choose_with_values(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        moves: &[G::Move],
+    ) -> (usize, Option<Vec<Option<f64>>>) {
+        (self.choose(game, state, moves), None)
+    }
 }
 
 /// Draws moves as the game's own random player does (for Morris, as
@@ -108,6 +120,24 @@ where
 
     fn expanded(&self) -> u64 {
         self.search.expanded
+    }
+
+    fn choose_with_values(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        moves: &[G::Move],
+    ) -> (usize, Option<Vec<Option<f64>>>) {
+        if !self.eval.deterministic() {
+            return (self.choose(game, state, moves), None);
+        }
+        let order: Option<&mut dyn Evaluator<G>> = match self.order.as_mut() {
+            Some(o) => Some(o.as_mut()),
+            None => None,
+        };
+        let mut evals = Evals { eval: self.eval.as_mut(), order };
+        let (best, values) = self.search.choose_with_values(game, state, moves, &mut evals);
+        (best, Some(values))
     }
 }
 

@@ -82,7 +82,27 @@ impl SampledSearch {
         eval: &mut dyn FnMut(&G::State, Role) -> f64,
     ) -> Option<usize> {
         self.deadline = None;
-        self.root(game, state, me, self.params.depth, eval).ok().flatten()
+        self.root(game, state, me, self.params.depth, eval, None).ok().flatten()
+    }
+
+    /// [`SampledSearch::choose`], and the value of each of `me`'s legal
+    /// moves for `me`, searched to the full depth with a full window (exact
+    /// where `choose` stops at a bound): a decided game is worth its goal
+    /// value's distance from 50 times 10⁷, an evaluation at most ±10⁶.
+    /// With an evaluation that draws no random numbers, and no simultaneous
+    /// turn below the root (where the sample drawn depends on what was
+    /// searched before), the move is `choose`'s.
+    pub fn choose_with_values<G: Game>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        me: Role,
+        eval: &mut dyn FnMut(&G::State, Role) -> f64,
+    ) -> Option<(usize, Vec<f64>)> {
+        self.deadline = None;
+        let mut values = Vec::new();
+        let best = self.root(game, state, me, self.params.depth, eval, Some(&mut values)).ok().flatten()?;
+        Some((best, values))
     }
 
     /// Iterative deepening from depth 1 to `params.depth` until `deadline`:
@@ -106,7 +126,7 @@ impl SampledSearch {
         let mut best = None;
         let mut finished = 0;
         for depth in 1..=self.params.depth.max(1) {
-            match self.root(game, state, me, depth, eval) {
+            match self.root(game, state, me, depth, eval, None) {
                 Ok(choice) => {
                     best = choice;
                     finished = depth;
@@ -133,7 +153,9 @@ impl SampledSearch {
     }
 
     /// The root: `me`'s moves in a random order (the first best of a
-    /// uniformly shuffled order is uniform among the best).
+    /// uniformly shuffled order is uniform among the best). With `values`,
+    /// every move is searched with a full window and its value written
+    /// there, in the order of the legal moves.
     fn root<G: Game>(
         &mut self,
         game: &G,
@@ -141,13 +163,18 @@ impl SampledSearch {
         me: Role,
         depth: u32,
         eval: &mut dyn FnMut(&G::State, Role) -> f64,
+        mut values: Option<&mut Vec<f64>>,
     ) -> Result<Option<usize>, OutOfTime> {
         self.expanded = 1;
         self.me = me;
         let mut mine = Vec::new();
         game.legal_moves_of(state, me, &mut mine);
-        if mine.len() <= 1 {
+        if mine.is_empty() || (mine.len() == 1 && values.is_none()) {
             return Ok((!mine.is_empty()).then_some(0));
+        }
+        if let Some(values) = values.as_deref_mut() {
+            values.clear();
+            values.resize(mine.len(), f64::NEG_INFINITY);
         }
         let turn = game.turn(state);
         let sample = match turn {
@@ -161,13 +188,17 @@ impl SampledSearch {
         let (mut best, mut alpha) = (order[0], f64::NEG_INFINITY);
         let mut joint = Vec::new();
         for &i in &order {
+            let floor = if values.is_some() { f64::NEG_INFINITY } else { alpha };
             let v = match turn {
                 Turn::Simultaneous => {
                     let opposing = (&sample[..], &mut joint);
-                    self.against(game, state, &mine[i], opposing, depth, 1, (alpha, f64::INFINITY), eval)?
+                    self.against(game, state, &mine[i], opposing, depth, 1, (floor, f64::INFINITY), eval)?
                 }
-                _ => self.value(game, &game.apply(state, &mine[i]), depth - 1, 1, alpha, f64::INFINITY, eval)?,
+                _ => self.value(game, &game.apply(state, &mine[i]), depth - 1, 1, floor, f64::INFINITY, eval)?,
             };
+            if let Some(slot) = values.as_deref_mut().and_then(|vs| vs.get_mut(i)) {
+                *slot = v;
+            }
             if v > alpha {
                 alpha = v;
                 best = i;
@@ -389,6 +420,31 @@ mod tests {
         let mut legal = Vec::new();
         game.legal_moves_of(&state, 0, &mut legal);
         game.format_move(&state, &legal[i])
+    }
+
+    /// Values beside the choice: each move's least goal against every
+    /// opposing move (the game decided at once, one turn below the root),
+    /// and the move `choose` makes from the same stream.
+    #[test]
+    fn values_are_each_moves_worst_case_and_the_choice_is_the_same() {
+        let game = GdlGame::new(rules("pick.kif", PICK));
+        let state = game.initial_state();
+        let mut legal = Vec::new();
+        game.legal_moves_of(&state, 0, &mut legal);
+        let texts: Vec<String> = legal.iter().map(|m| game.format_move(&state, m)).collect();
+        let decided = |goal: f64| (goal - 50.0) * GOAL_UNIT - (goal - 50.0).signum();
+        for seed in 0..5 {
+            let params = SampledParams { depth: 1, samples: 3 };
+            let mut eval = |_: &_, _| 0.0;
+            let plain = SampledSearch::new(params, stream(seed, &[])).choose(&game, &state, 0, &mut eval);
+            let (best, values) = SampledSearch::new(params, stream(seed, &[]))
+                .choose_with_values(&game, &state, 0, &mut eval)
+                .expect("a move");
+            assert_eq!(Some(best), plain, "seed {seed}");
+            assert_eq!(texts[best], "(pick 3)");
+            let expected: Vec<f64> = texts.iter().map(|t| decided(if t == "(pick 3)" { 100.0 } else { 0.0 })).collect();
+            assert_eq!(values, expected, "{texts:?}");
+        }
     }
 
     /// With a sample as large as the opponent's moves every one of them is

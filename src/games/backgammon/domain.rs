@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::movegen::{Play, generate};
 use super::players::{BgPlayer, BgSpec};
-use super::{Backgammon, Move, Phase, Position, features, pubeval};
+use super::{Backgammon, Move, Phase, Position, features};
 use crate::games::Player;
 use crate::games::domain::{FeatureDef, GpDomain, NativeDef, OwnPlayer};
 use crate::games::duel::PlayerError;
@@ -19,18 +19,6 @@ impl GpDomain for Backgammon {
 
     fn natives(&self) -> Vec<NativeDef<Position>> {
         features::natives()
-    }
-
-    fn builtin_players(&self) -> &'static [&'static str] {
-        &["pubeval"]
-    }
-
-    /// `pubeval`: the play Tesauro's Pubeval scores highest.
-    fn builtin_player_move(&self, _: usize, pos: &Position) -> Option<Move> {
-        let Phase::ToPlay(roll) = pos.phase else { return None };
-        let mut plays: Vec<Play> = Vec::new();
-        generate(&pos.board, roll, &mut plays);
-        pubeval::best_play(&pos.board, &plays).map(|i| Move::Play(plays[i]))
     }
 
     /// Every backgammon player is read by the game (players.rs).
@@ -50,5 +38,14 @@ impl OwnPlayer<Backgammon> for BgSpec {
     fn choose(&self, _: &Backgammon, pos: &Position, rng: &mut GpRng) -> Option<Move> {
         let Phase::ToPlay(roll) = pos.phase else { return None };
         Some(Move::Play(BgPlayer::new(self.clone()).play(pos, roll, rng)))
+    }
+
+    /// The one-ply scores of the plays (a two-ply player's too: it looks
+    /// further only at the best of them).
+    fn values(&self, _: &Backgammon, pos: &Position) -> Option<Vec<f64>> {
+        let Phase::ToPlay(roll) = pos.phase else { return None };
+        let mut plays: Vec<Play> = Vec::new();
+        generate(&pos.board, roll, &mut plays);
+        BgPlayer::new(self.clone()).one_ply_scores(&pos.board, pos.on_roll, &plays)
     }
 }

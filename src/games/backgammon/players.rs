@@ -255,6 +255,15 @@ impl BgPlayer {
         best_of(&deeper)
     }
 
+    /// Each play's one-ply score, as the player compares them; none for a
+    /// random player.
+    pub fn one_ply_scores(&mut self, before: &Board, mover: Player, plays: &[Play]) -> Option<Vec<f64>> {
+        if matches!(self.spec.evaluator, Evaluator::Random) {
+            return None;
+        }
+        Some(self.one_ply(before, mover, plays).into_iter().map(|(_, s)| s).collect())
+    }
+
     /// Each play's one-ply score (play index, score), NaN taken as the
     /// worst.
     fn one_ply(&mut self, before: &Board, mover: Player, plays: &[Play]) -> Vec<(usize, f64)> {
