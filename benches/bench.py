@@ -2,22 +2,27 @@
 """Every headline figure of docs/PERFORMANCE.md next to its reference, in one
 run, as a user measures them: the release binary's own commands, and the
 references measured here in the same run where they can run here (LLVM,
-rh_bfs.py) or read from ../shared where they cannot (OpenSpiel's C++
-rollouts, GGP-Base's prover).
+rh_bfs.py, OpenSpiel's backgammon through a Python that imports pyspiel) or
+read from ../shared where they cannot (OpenSpiel's C++ rollouts of checkers
+and Morris, GGP-Base's prover).
 
 Usage (from the repository root, after `cargo build --release`):
 
     python3 benches/bench.py [--quick] [--only SECTION,...] [--baseline BIN [--counts]]
+        [--openspiel-python PYTHON]
 
-Sections: batch, playouts, search, gdl, compile, rushhour, evolve, sandbox. Prints one
-Markdown table per section (figure, ours, reference, ratio, target) and the
-command behind each figure; `--quick` shortens every measurement (for a smoke
-run, not for figures). The search figures have no outside reference: with
-`--baseline BIN` (an older build of stratagem) the same games are timed with
-it, in the same run; `--counts` also counts their instructions and mispredicted
-branches under valgrind, a comparison the machine's load does not move. Note
-the machine and its load with the figures: the machine's speed varies run to
-run.
+Sections: batch, playouts, search, gdl, compile, rushhour, evolve, sandbox,
+backgammon. Prints one Markdown table per section (figure, ours, reference,
+ratio, target) and the command behind each figure; `--quick` shortens every
+measurement (for a smoke run, not for figures). The search figures have no
+outside reference: with `--baseline BIN` (an older build of stratagem) the
+same games are timed with it, in the same run; `--counts` also counts their
+instructions and mispredicted branches under valgrind, a comparison the
+machine's load does not move. The backgammon section measures OpenSpiel with
+`--openspiel-python PYTHON` (or $OPENSPIEL_PYTHON, or
+../venv-openspiel/bin/python), a Python that imports pyspiel, and says so and
+skips the ratios when none does. Note the machine and its load with the
+figures: the machine's speed varies run to run.
 """
 import argparse
 import collections
@@ -159,6 +164,73 @@ def counted_cost(binary, cmd):
     ir = int(re.search(r"I\s+refs:\s+([\d,]+)", p.stderr).group(1).replace(",", ""))
     mispredicted = int(re.search(r"Mispredicts:\s+([\d,]+)", p.stderr).group(1).replace(",", ""))
     return ir, mispredicted, ir + 15 * mispredicted
+
+
+def openspiel_python(given):
+    """A Python that imports pyspiel: `--openspiel-python`, else
+    $OPENSPIEL_PYTHON, else this one, else ../venv-openspiel/bin/python; the
+    reason if none does."""
+    if given or os.environ.get("OPENSPIEL_PYTHON"):
+        candidates = [given or os.environ["OPENSPIEL_PYTHON"]]
+    else:
+        candidates = [sys.executable, os.path.join("..", "venv-openspiel", "bin", "python")]
+    for python in candidates:
+        if shutil.which(python) or os.path.exists(python):
+            p = subprocess.run([python, "-c", "import pyspiel"], capture_output=True, text=True)
+            if p.returncode == 0:
+                return python, None
+    return None, "pyspiel is not importable from %s (pip install open_spiel in a venv; then --openspiel-python " \
+        "PYTHON or OPENSPIEL_PYTHON=PYTHON)" % " or ".join(candidates)
+
+
+def backgammon(quick):
+    """Random backgammon games, on 1 and 2 threads, next to OpenSpiel's
+    backgammon random rollouts measured in the same run (one thread): per
+    wall-clock second, the best of the rounds, and on one thread also per
+    CPU second (the figure a loaded machine moves least)."""
+    import resource
+    games = "2000" if quick else "10000"
+    rounds = 1 if quick else 3
+    cmd = [BIN, "play", "--game", "backgammon", "--a", "random", "--b", "random", "--games", games, "--seed", "1",
+           "--format", "json"]
+    ours, ours_cpu = {}, 0.0
+    for threads in (1, 2):
+        env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
+        ours[threads] = 0.0
+        for _ in range(rounds):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            ours[threads] = max(ours[threads], json.loads(run(cmd, env=env))["games_per_s"])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if threads == 1:
+                cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                ours_cpu = max(ours_cpu, int(games) / cpu)
+    commands = ["RAYON_NUM_THREADS=%d stratagem %s" % (t, " ".join(cmd[1:])) for t in (1, 2)]
+    python, why = openspiel_python(OPENSPIEL_PYTHON)
+    ref = {}
+    if python:
+        ref_cmd = [python, "benches/openspiel_backgammon.py", "--runs", str(rounds)]
+        if quick:
+            ref_cmd += ["--sims", "200", "--python-sims", "10", "--games", "50"]
+        ref = json.loads(run(ref_cmd))
+        commands.append(" ".join(ref_cmd))
+    else:
+        print("\nnote: %s; OpenSpiel's figures and the ratios are skipped" % why)
+    cpp, cpp_cpu, py, loop = (ref.get(k, 0) for k in (
+        "cpp_mcts_rollouts_per_s", "cpp_mcts_rollouts_per_cpu_s", "python_mcts_rollouts_per_s",
+        "python_loop_games_per_s"))
+    rows = []
+    for threads in (1, 2):
+        rows.append(("backgammon random games/s, %d thread%s, vs OpenSpiel C++ MCTSBot random rollouts/s (1 thread)"
+                     % (threads, "s" if threads > 1 else ""), ours[threads], cpp, "≥ 30×"))
+    rows.append(("the same per CPU second, 1 thread, vs OpenSpiel C++ MCTSBot per CPU second", ours_cpu, cpp_cpu,
+                 "≥ 30×"))
+    rows.append(("backgammon random games/s, 1 thread, vs OpenSpiel Python API MCTSBot random rollouts/s", ours[1],
+                 py, ""))
+    rows.append(("backgammon random games/s, 1 thread, vs pyspiel apply_action loop games/s", ours[1], loop, ""))
+    table("Backgammon: random games next to OpenSpiel's", rows, commands)
+    if ref:
+        print("\nOpenSpiel %s, %s: %.0f player actions a game (a double is two)" % (
+            ref["open_spiel"], ref["game"], ref["python_loop_player_actions_per_game"]))
 
 
 def search_counts(baseline):
@@ -310,7 +382,9 @@ def sandbox(quick):
 
 
 SECTIONS = {"batch": batch, "playouts": playouts, "search": search, "gdl": gdl, "compile": compile_times,
-            "rushhour": rushhour, "evolve": evolve, "sandbox": sandbox}
+            "rushhour": rushhour, "evolve": evolve, "sandbox": sandbox, "backgammon": backgammon}
+# A Python that imports pyspiel (`--openspiel-python`), for `backgammon`.
+OPENSPIEL_PYTHON = None
 
 
 def main():
@@ -322,7 +396,12 @@ def main():
     p.add_argument("--counts", action="store_true",
                    help="with --baseline, also count the search figures' instructions and mispredicted branches "
                         "under valgrind (deterministic; needs valgrind)")
+    p.add_argument("--openspiel-python", metavar="PYTHON",
+                   help="a Python that imports pyspiel, for the backgammon section (default: $OPENSPIEL_PYTHON, "
+                        "this Python, or ../venv-openspiel/bin/python)")
     a = p.parse_args()
+    global OPENSPIEL_PYTHON
+    OPENSPIEL_PYTHON = a.openspiel_python
     os.chdir(ROOT)
     if not os.path.exists(BIN):
         sys.exit("bench: build first: cargo build --release")
