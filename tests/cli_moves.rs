@@ -279,8 +279,8 @@ fn bad_input_is_a_diagnostic() {
     );
     fails(&["--game", "backgammon", "--position", "not-an-id"], &["stratagem::game::position"]);
     fails(&["--game", "lose-checkers", "--position", "xyz"], &["stratagem::game::position", "<--position>"]);
-    fails(&["--game", "backgammon", "--player", "deep-thought"], &["unknown player `deep-thought`"]);
-    fails(&["--game", "morris", "--player", "pubeval"], &["`pubeval` is a player of the games that define it"]);
+    fails(&["--game", "backgammon", "--player", "deep-thought"], &["unknown backgammon player `deep-thought`"]);
+    fails(&["--game", "morris", "--player", "pubeval"], &["unknown player `pubeval`", "pubeval (backgammon)"]);
     fails(&["--game", "backgammon", "--player", "gp:no/such/file.sg:x"], &["no/such/file.sg"]);
     fails(&["--game", "antwars", "--player", "greedy"], &["`--player` needs a game whose players choose a move"]);
     fails(&["--game", "backgammon", "--format", "yaml"], &["yaml"]);
