@@ -12,8 +12,10 @@
 //! evolution (single-elimination tournaments of matches) share this module.
 //! [`binomial_two_sided`] is the significance test of the paper's table 3.
 
+use std::path::Path;
+
 use super::Player;
-use crate::lang::{PrimSet, Tree};
+use crate::lang::{Individual, Loader, PrimSet, Tree};
 use crate::rng::{GpRng, stream};
 
 /// Why a player could not be made or could not move: a message naming the
@@ -48,6 +50,31 @@ impl std::fmt::Display for PlayerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
     }
+}
+
+/// Reads individual `name` of `file` for a player named `gp:FILE:NAME`
+/// (`what` the game calls it: an ant): the loader (its module holds the
+/// individual's primset) and the individual; a file that does not read,
+/// or has no such individual, is a [`PlayerError`] with the diagnostics or
+/// the names it has.
+pub fn read_individual(file: &Path, name: &str, what: &str) -> Result<(Loader, Individual), PlayerError> {
+    let mut loader = Loader::new();
+    loader.load_path(file);
+    if loader.diags.iter().any(|d| d.is_error()) {
+        return Err(PlayerError::new(format!("cannot read {what} `{name}` of `{}`", file.display()))
+            .with_help(loader.sources.render_plain(&loader.diags)));
+    }
+    let m = &loader.module;
+    let Some(ind) = m.find_individual(name).cloned() else {
+        let names: Vec<&str> = m.individuals.iter().map(|i| i.name.as_str()).collect();
+        let help = match crate::diagnostic::did_you_mean(name, names.iter().copied()) {
+            Some(s) => format!("did you mean `{s}`?"),
+            None if names.is_empty() => "it defines no individuals".to_owned(),
+            None => format!("it defines: {}", names.join(", ")),
+        };
+        return Err(PlayerError::new(format!("`{}` defines no individual `{name}`", file.display())).with_help(help));
+    };
+    Ok((loader, ind))
 }
 
 /// How one game ended: each role's points (food eaten) and the winner.

@@ -24,8 +24,8 @@ use crate::eval::interp::Interp;
 use crate::eval::jit::{BatchFn, JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::eval::table::Columns;
 use crate::games::domain::{Binding, Compute, PositionContext};
-use crate::games::duel::PlayerError;
-use crate::lang::{Loader, Node, PrimId, PrimKind, PrimSet, Primitive, Tree, Value};
+use crate::games::duel::{PlayerError, read_individual};
+use crate::lang::{Node, PrimId, PrimKind, PrimSet, Primitive, Tree, Value};
 
 /// The trees of an ant, in the order their values are compared.
 pub const TREES: [&str; 2] = ["straight", "diagonal"];
@@ -104,26 +104,8 @@ impl AntProgram {
     /// domain `antwars` and have the trees `straight` and `diagonal`.
     pub fn load(file: &Path, name: &str) -> Result<AntProgram, PlayerError> {
         let what = format!("ant `{name}` of `{}`", file.display());
-        let mut loader = Loader::new();
-        loader.load_path(file);
-        if loader.diags.iter().any(|d| d.is_error()) {
-            return Err(
-                PlayerError::new(format!("cannot read {what}")).with_help(loader.sources.render_plain(&loader.diags))
-            );
-        }
-        let m = &loader.module;
-        let Some(ind) = m.find_individual(name) else {
-            let names: Vec<&str> = m.individuals.iter().map(|i| i.name.as_str()).collect();
-            let help = match crate::diagnostic::did_you_mean(name, names.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None if names.is_empty() => "it defines no individuals".to_owned(),
-                None => format!("it defines: {}", names.join(", ")),
-            };
-            return Err(
-                PlayerError::new(format!("`{}` defines no individual `{name}`", file.display())).with_help(help)
-            );
-        };
-        let ps = m.primset(ind.primset).clone();
+        let (loader, ind) = read_individual(file, name, "ant")?;
+        let ps = loader.module.primset(ind.primset).clone();
         let binding = bind(&ps).map_err(|d| {
             PlayerError::new(format!("{what} is not an Ant Wars program")).with_help(loader.sources.render_plain(&d))
         })?;

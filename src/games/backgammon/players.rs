@@ -28,8 +28,8 @@ use crate::eval::interp::Interp;
 use crate::eval::jit::{JitCompiler, JitConfig, JitProgram, Mode, PositionFn};
 use crate::games::Player;
 use crate::games::domain::{Binding, PositionContext};
-use crate::games::duel::PlayerError;
-use crate::lang::{Loader, PrimSet, Tree};
+use crate::games::duel::{PlayerError, read_individual};
+use crate::lang::{PrimSet, Tree};
 use crate::rng::GpRng;
 
 /// The trees of a GP-Gammon individual, in genome order.
@@ -123,26 +123,8 @@ impl GammonProgram {
     /// `backgammon`, with the trees `contact` and `race`.
     pub fn load(file: &Path, name: &str) -> Result<GammonProgram, PlayerError> {
         let what = format!("individual `{name}` of `{}`", file.display());
-        let mut loader = Loader::new();
-        loader.load_path(file);
-        if loader.diags.iter().any(|d| d.is_error()) {
-            return Err(
-                PlayerError::new(format!("cannot read {what}")).with_help(loader.sources.render_plain(&loader.diags))
-            );
-        }
-        let m = &loader.module;
-        let Some(ind) = m.find_individual(name) else {
-            let names: Vec<&str> = m.individuals.iter().map(|i| i.name.as_str()).collect();
-            let help = match crate::diagnostic::did_you_mean(name, names.iter().copied()) {
-                Some(s) => format!("did you mean `{s}`?"),
-                None if names.is_empty() => "it defines no individuals".to_owned(),
-                None => format!("it defines: {}", names.join(", ")),
-            };
-            return Err(
-                PlayerError::new(format!("`{}` defines no individual `{name}`", file.display())).with_help(help)
-            );
-        };
-        let ps = m.primset(ind.primset).clone();
+        let (loader, ind) = read_individual(file, name, "individual")?;
+        let ps = loader.module.primset(ind.primset).clone();
         let tree = |slot: &str| {
             ind.trees.iter().find(|t| t.name == slot).map(|t| t.tree.clone()).ok_or_else(|| {
                 PlayerError::new(format!("{what} has no `{slot}` tree"))
