@@ -18,7 +18,7 @@
 //!   billion lines).
 //! - An ended game lists nothing and gives every role's score.
 
-use super::{Game, Role, Turn, each_joint_move};
+use super::{Game, Role, Turn, each_joint_move, moves_by_role};
 
 /// The most joint moves of a simultaneous turn that are listed one by one.
 pub const MAX_JOINT_MOVES: u64 = 256;
@@ -147,13 +147,7 @@ fn role_moves<G: Game>(game: &G, state: &G::State) -> Vec<RoleMoves> {
 /// Every joint move of a simultaneous turn, as perft counts them, with its
 /// position.
 fn joint_moves<G: Game>(game: &G, state: &G::State) -> Vec<ListedMove> {
-    let by_role: Vec<Vec<G::Move>> = (0..game.n_roles())
-        .map(|r| {
-            let mut moves = Vec::new();
-            game.legal_moves_of(state, r as Role, &mut moves);
-            moves
-        })
-        .collect();
+    let by_role = moves_by_role(game, state);
     let mut listed = Vec::new();
     each_joint_move(&by_role, |joint| {
         let text: Vec<String> = joint.iter().map(|m| game.format_move(state, m)).collect();

@@ -120,13 +120,7 @@ fn perft_rec<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec<G
 
 /// [`perft`] from a simultaneous turn: every joint move is one child.
 fn perft_joint<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec<G::Move>]) -> u64 {
-    let by_role: Vec<Vec<G::Move>> = (0..game.n_roles())
-        .map(|r| {
-            let mut moves = Vec::new();
-            game.legal_moves_of(state, r as Role, &mut moves);
-            moves
-        })
-        .collect();
+    let by_role = moves_by_role(game, state);
     let joints: u64 = by_role.iter().map(|m| m.len() as u64).product();
     if depth == 1 || joints == 0 {
         return joints;
@@ -135,6 +129,18 @@ fn perft_joint<G: Game>(game: &G, state: &G::State, depth: u32, stack: &mut [Vec
     let mut nodes = 0;
     each_joint_move(&by_role, |joint| nodes += perft_rec(game, &game.apply_joint(state, joint), depth - 1, rest));
     nodes
+}
+
+/// Each role's legal moves in `state`, in role order: what a joint move
+/// picks one of per role.
+pub fn moves_by_role<G: Game>(game: &G, state: &G::State) -> Vec<Vec<G::Move>> {
+    (0..game.n_roles())
+        .map(|r| {
+            let mut moves = Vec::new();
+            game.legal_moves_of(state, r as Role, &mut moves);
+            moves
+        })
+        .collect()
 }
 
 /// Calls `visit` on every joint move of a simultaneous turn whose roles'
