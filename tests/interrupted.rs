@@ -134,3 +134,66 @@ fn a_full_disk_stops_a_run_clearly_and_resume_finishes_it() {
     std::fs::remove_dir_all(dir).ok();
     std::fs::remove_dir_all(whole).ok();
 }
+
+/// A read-only output directory: a resumed run that cannot write says so,
+/// naming the directory, exits with status 1 and changes nothing; made
+/// writable again, `--resume` finishes the run as if nothing had happened.
+/// Modes do not bind root, so as root the resumed run is started as
+/// `nobody` (from a copy of the binary that `nobody` may run); a test user
+/// that is not root runs it as itself.
+#[cfg(unix)]
+#[test]
+fn a_read_only_output_directory_is_reported_and_loses_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let experiment = std::fs::canonicalize("tests/data/evolve/tiny-ants.sg").expect("the experiment");
+    let experiment = experiment.to_str().expect("utf-8");
+    let whole = temp("read-only-whole");
+    let out = run_env(&["evolve", experiment, "--out", whole.to_str().expect("utf-8")], None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let dir = temp("read-only");
+    let d = dir.to_str().expect("utf-8");
+    let first = run_env(&["evolve", experiment, "--out", d], Some((CRASH_HOOK, "3".into())));
+    assert_eq!(first.status.code(), Some(137), "{}", String::from_utf8_lossy(&first.stderr));
+    let before = files(&dir);
+    let set_mode = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    };
+    let bin = temp("read-only-bin");
+    std::fs::create_dir_all(&bin).expect("a directory for the binary");
+    set_mode(&bin, 0o755);
+    let exe = bin.join("stratagem");
+    std::fs::copy(env!("CARGO_BIN_EXE_stratagem"), &exe).expect("copy the binary");
+    set_mode(&exe, 0o755);
+    set_mode(&dir, 0o555);
+    // SAFETY: geteuid has no preconditions.
+    let as_root = unsafe { libc::geteuid() } == 0;
+    let mut command = std::process::Command::new(&exe);
+    command.args(["evolve", experiment, "--resume", d]);
+    if as_root {
+        // SAFETY: between fork and exec, only async-signal-safe calls.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setgid(65534) == 0 && libc::setuid(65534) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    let refused = command.output().expect("stratagem runs");
+    set_mode(&dir, 0o755);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write") && stderr.contains(d), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(files(&dir), before, "a run that cannot write changes nothing");
+    let resumed = run_env(&["evolve", experiment, "--resume", d], None);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(files(&dir), files(&whole));
+    assert_eq!(stray_temporary_files(&dir), "");
+    for d in [dir, whole, bin] {
+        std::fs::remove_dir_all(d).ok();
+    }
+}

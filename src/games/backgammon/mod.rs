@@ -192,7 +192,7 @@ impl Game for Backgammon {
 
     /// Rolls are drawn as two dice (a number below 36), openings as one of
     /// the 30 outcomes, plays uniformly from the legal ones.
-    fn random_move<R: Rng + ?Sized>(&self, pos: &Position, rng: &mut R, scratch: &mut Vec<Move>) -> Option<Move> {
+    fn random_move<R: Rng + ?Sized>(&self, pos: &Position, rng: &mut R, _: &mut Vec<Move>) -> Option<Move> {
         match pos.phase {
             Phase::Opening => {
                 let i = rng.random_range(0..30usize);
@@ -202,11 +202,7 @@ impl Game for Backgammon {
                 let i = rng.random_range(0..36u8);
                 Some(Move::Roll(Roll::new(i / 6 + 1, i % 6 + 1)))
             }
-            Phase::ToPlay(roll) => {
-                movegen::generate(&pos.board, roll, scratch);
-                let i = rng.random_range(0..scratch.len());
-                scratch.get(i).copied()
-            }
+            Phase::ToPlay(roll) => Some(Move::Play(movegen::nth_play(&pos.board, roll, |n| rng.random_range(0..n)))),
             Phase::Over { .. } => None,
         }
     }
