@@ -157,10 +157,10 @@ impl Found {
         }
         let mut after = *board;
         let (low, high) = (self.key as u64, (self.key >> 64) as u64);
-        for (i, n) in after.me.iter_mut().enumerate() {
-            let nibbles = if i < 16 { low >> (4 * i) } else { high >> (4 * (i - 16)) };
-            *n = (nibbles & 15) as u8;
+        for (w, nibbles) in [low, low >> 32, high].into_iter().enumerate() {
+            after.me[8 * w..8 * w + 8].copy_from_slice(&bytes(nibbles).to_le_bytes());
         }
+        after.me[BAR] = (high >> 32) as u8 & 15;
         let mut hit = (self.key >> 100) as u32;
         while hit != 0 {
             after.them[23 - hit.trailing_zeros() as usize] = 0;
@@ -232,8 +232,9 @@ impl Seen {
 
 /// `1 << (4 * i)`: one checker of the side on roll on index `i` (point
 /// `i + 1`, or the bar) in a position's key, four bits a point, 100 in all.
-const ONE: [u128; 25] = {
-    let mut one = [0u128; 25];
+/// (32 entries, read at `i & 31`, so that reading needs no bounds check.)
+const ONE: [u128; 32] = {
+    let mut one = [0u128; 32];
     let mut i = 0;
     while i < 25 {
         one[i] = 1 << (4 * i);
@@ -247,7 +248,8 @@ const ONE: [u128; 25] = {
 /// board before with those blots on the bar, so counts and hits name the
 /// position.
 const fn hit_bit(i: usize) -> u128 {
-    1 << (100 + i)
+    // Shifted in the high word (bit 36 + i of it), which is cheaper.
+    ((1u64 << ((36 + i) & 63)) as u128) << 64
 }
 
 /// The side on roll's indexes outside its home board, the bar included:
@@ -264,6 +266,15 @@ fn at_least(word: u64, n: u8) -> u32 {
     ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
 }
 
+/// The eight low nibbles of `nibbles` as eight bytes, in order (the
+/// inverse of [`nibbles`]).
+fn bytes(nibbles: u64) -> u64 {
+    let x = nibbles & 0xffff_ffff;
+    let x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    let x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f
+}
+
 /// The eight bytes of `word` (each below 16) as eight nibbles, in order.
 fn nibbles(word: u64) -> u64 {
     let x = (word | word >> 4) & 0x00ff_00ff_00ff_00ff;
@@ -272,7 +283,7 @@ fn nibbles(word: u64) -> u64 {
 }
 
 /// A depth-first search over the orders of the dice, moving checkers on
-/// one board in place and taking each step back after its subtree. Points
+/// one board in place and restoring it after each step's subtree. Points
 /// are the side on roll's indexes (point − 1, the bar 24); sets of them are
 /// bits of a `u32`, so the points a die can move from are found at once.
 /// The last die's steps are not made: the positions they reach are keys.
@@ -295,7 +306,6 @@ struct Search<'a> {
     second_order: bool,
     /// `(from, to)` indexes, `to` [`OFF`] for a checker borne off.
     steps: [(u8, u8); MAX_STEPS],
-    hits: [bool; MAX_STEPS],
     n_steps: usize,
     /// The most steps of any sequence found so far.
     best: usize,
@@ -327,7 +337,6 @@ impl<'a> Search<'a> {
             descending: false,
             second_order: false,
             steps: [(0, 0); MAX_STEPS],
-            hits: [false; MAX_STEPS],
             n_steps: 0,
             best: 0,
             seen,
@@ -384,31 +393,53 @@ impl<'a> Search<'a> {
         if self.second_order && depth == 1 {
             sources &= off | self.continuing();
         }
-        let last = depth + 1 == self.n_dice;
+        if depth + 1 == self.n_dice {
+            return self.leaves(sources, die);
+        }
         while sources != 0 {
             let from = 31 - sources.leading_zeros();
             sources ^= 1 << from;
             let to = from.checked_sub(u32::from(die)).map_or(OFF, |to| to as u8);
             self.steps[self.n_steps] = (from as u8, to);
             self.n_steps += 1;
-            if last {
-                self.record(self.key_after(from as usize, to));
-            } else {
-                self.step(from as usize, to);
-                self.extend(depth + 1, from);
-                self.undo();
-            }
+            // Taken back by restoring what the step changes.
+            let (key, occupied, blots, me) = (self.key, self.occupied, self.blots, self.me);
+            self.step(from as usize, to);
+            self.extend(depth + 1, from);
+            (self.key, self.occupied, self.blots, self.me) = (key, occupied, blots, me);
             self.n_steps -= 1;
+        }
+    }
+
+    /// Records the positions the last die's steps from `sources` reach,
+    /// without making the steps: each is a key.
+    fn leaves(&mut self, mut sources: u32, die: u8) {
+        let n_steps = self.n_steps + 1;
+        if n_steps < self.best {
+            return;
+        }
+        if n_steps > self.best {
+            self.best = n_steps;
+            self.seen.clear();
+        }
+        let mut found = Found { key: 0, steps: self.steps, n_steps: n_steps as u8, first_die: self.dice[0] };
+        while sources != 0 {
+            let from = 31 - sources.leading_zeros();
+            sources ^= 1 << from;
+            let to = from.checked_sub(u32::from(die)).map_or(OFF, |to| to as u8);
+            found.steps[n_steps - 1] = (from as u8, to);
+            found.key = self.key_after(from as usize, to);
+            self.seen.insert(found);
         }
     }
 
     /// The key of the position one more step (`from`, `to`) reaches.
     #[inline(always)]
     fn key_after(&self, from: usize, to: u8) -> u128 {
-        let mut key = self.key - ONE[from];
+        let mut key = self.key - ONE[from & 31];
         if to != OFF {
             let to = usize::from(to);
-            key += ONE[to];
+            key += ONE[to & 31];
             if self.blots & 1 << to != 0 {
                 key |= hit_bit(to);
             }
@@ -424,35 +455,11 @@ impl<'a> Search<'a> {
         if self.me[from] == 0 {
             self.occupied &= !(1 << from);
         }
-        let mut hit = false;
         if to != OFF {
             let to = usize::from(to);
             self.me[to] += 1;
             self.occupied |= 1 << to;
-            hit = self.blots & 1 << to != 0;
             self.blots &= !(1 << to);
-        }
-        self.hits[self.n_steps - 1] = hit;
-    }
-
-    /// Takes the last step made back (it is still pushed).
-    fn undo(&mut self) {
-        let (from, to) = self.steps[self.n_steps - 1];
-        let from = usize::from(from);
-        self.me[from] += 1;
-        self.occupied |= 1 << from;
-        self.key += ONE[from];
-        if to != OFF {
-            let to = usize::from(to);
-            self.me[to] -= 1;
-            if self.me[to] == 0 {
-                self.occupied &= !(1 << to);
-            }
-            self.key -= ONE[to];
-            if self.hits[self.n_steps - 1] {
-                self.blots |= 1 << to;
-                self.key &= !hit_bit(to);
-            }
         }
     }
 
