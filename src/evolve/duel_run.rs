@@ -170,21 +170,17 @@ impl<G: NamedPlayers> DuelFitness<G> {
     /// settled).
     fn double_game_against(
         &self,
-        me: &G::Spec,
-        them: &G::Spec,
+        (me, them): (&mut G::Player, &mut G::Player),
         seed: u64,
         key: [u64; 3],
         deaths: bool,
     ) -> Option<Against> {
-        let (Ok(mut me), Ok(mut them)) = (self.game.new_player(me), self.game.new_player(them)) else {
-            return None;
-        };
         let start = self.game.random_start(&mut stream(seed, &key));
         let mut tally = Against::default();
         for role in 0..2u64 {
             let mut rngs = [0, 1].map(|r| stream(seed, &[key[0], key[1], key[2], role, r]));
             let [r0, r1] = &mut rngs;
-            let players = if role == 0 { [&mut me, &mut them] } else { [&mut them, &mut me] };
+            let players = if role == 0 { [&mut *me, &mut *them] } else { [&mut *them, &mut *me] };
             let end = if deaths {
                 self.game.play(&start, players, [r0, r1])
             } else {
@@ -204,15 +200,21 @@ impl<G: NamedPlayers> DuelFitness<G> {
     /// orders members that win equally often, and gives a gradient where
     /// every game is lost). Boards of (seed, generation, opponent,
     /// double-game), the same for every member; 0 for a member the game
-    /// cannot make or that fails.
+    /// cannot make or that fails. The players are made once per opponent
+    /// (every game starts with a reset: a sandboxed C opponent is one child
+    /// for all the member's games, not one a double-game).
     fn versus_fitness(&self, genome: &Genome, i: usize, generation: u64, seed: u64) -> f64 {
         let Some(me) = self.spec(genome, &format!("g{i}")) else { return 0.0 };
         let mut games = 0u64;
         let mut tally = Against::default();
         for (o, (them, double_games)) in self.opponents.iter().enumerate() {
+            let (Ok(mut me), Ok(mut them)) = (self.game.new_player(&me), self.game.new_player(them)) else {
+                return 0.0;
+            };
             for d in 0..u64::from(*double_games) {
                 let key = [VERSUS, generation, (o as u64) << 32 | d];
-                let Some(t) = self.double_game_against(&me, them, seed, key, false) else { return 0.0 };
+                let players = (&mut me, &mut them);
+                let Some(t) = self.double_game_against(players, seed, key, false) else { return 0.0 };
                 games += 2;
                 tally.wins += t.wins;
                 tally.food_share += t.food_share;
@@ -320,7 +322,12 @@ impl<G: NamedPlayers> RunFitness for DuelFitness<G> {
         let me = self.spec(best, "best")?;
         // Each double-game is a task of its own (players forget a game when
         // the next starts), spread over the threads and, under MPI, the ranks.
-        let double_game = |i: u64| self.double_game_against(&me, opponent, seed, [MONITOR, generation, i], true);
+        let double_game = |i: u64| {
+            let (Ok(mut me), Ok(mut them)) = (self.game.new_player(&me), self.game.new_player(opponent)) else {
+                return None;
+            };
+            self.double_game_against((&mut me, &mut them), seed, [MONITOR, generation, i], true)
+        };
         let tallies: Vec<Option<(u64, u64)>> =
             cluster::map(*double_games as usize, |i| double_game(i as u64).map(|t| (t.wins, t.deaths)));
         let (mut games, mut wins, mut deaths) = (0u64, 0u64, 0u64);
