@@ -139,14 +139,27 @@ fn a_full_disk_stops_a_run_clearly_and_resume_finishes_it() {
 /// naming the directory, exits with status 1 and changes nothing; made
 /// writable again, `--resume` finishes the run as if nothing had happened.
 /// Modes do not bind root, so as root the resumed run is started as
-/// `nobody` (from a copy of the binary that `nobody` may run); a test user
-/// that is not root runs it as itself.
+/// `nobody` (from copies of the binary and the experiment that `nobody`
+/// may read); a test user that is not root runs it as itself.
 #[cfg(unix)]
 #[test]
 fn a_read_only_output_directory_is_reported_and_loses_nothing() {
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::process::CommandExt;
-    let experiment = std::fs::canonicalize("tests/data/evolve/tiny-ants.sg").expect("the experiment");
+    let set_mode = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+    };
+    // The binary and the experiment, where `nobody` may read them (the
+    // checkout may be in a directory only its owner can enter).
+    let bin = temp("read-only-bin");
+    std::fs::create_dir_all(&bin).expect("a directory for the binary");
+    set_mode(&bin, 0o755);
+    let exe = bin.join("stratagem");
+    std::fs::copy(env!("CARGO_BIN_EXE_stratagem"), &exe).expect("copy the binary");
+    set_mode(&exe, 0o755);
+    let experiment = bin.join("tiny-ants.sg");
+    std::fs::copy("tests/data/evolve/tiny-ants.sg", &experiment).expect("copy the experiment");
+    set_mode(&experiment, 0o644);
     let experiment = experiment.to_str().expect("utf-8");
     let whole = temp("read-only-whole");
     let out = run_env(&["evolve", experiment, "--out", whole.to_str().expect("utf-8")], None);
@@ -156,15 +169,15 @@ fn a_read_only_output_directory_is_reported_and_loses_nothing() {
     let first = run_env(&["evolve", experiment, "--out", d], Some((CRASH_HOOK, "3".into())));
     assert_eq!(first.status.code(), Some(137), "{}", String::from_utf8_lossy(&first.stderr));
     let before = files(&dir);
-    let set_mode = |path: &Path, mode: u32| {
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
-    };
-    let bin = temp("read-only-bin");
-    std::fs::create_dir_all(&bin).expect("a directory for the binary");
-    set_mode(&bin, 0o755);
-    let exe = bin.join("stratagem");
-    std::fs::copy(env!("CARGO_BIN_EXE_stratagem"), &exe).expect("copy the binary");
-    set_mode(&exe, 0o755);
+    // Readable by `nobody` whatever the umask; the directory read-only.
+    let mut todo = vec![dir.clone()];
+    while let Some(d) = todo.pop() {
+        set_mode(&d, 0o755);
+        for entry in std::fs::read_dir(&d).expect("the run's directory") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() { todo.push(path) } else { set_mode(&path, 0o644) }
+        }
+    }
     set_mode(&dir, 0o555);
     // SAFETY: geteuid has no preconditions.
     let as_root = unsafe { libc::geteuid() } == 0;
