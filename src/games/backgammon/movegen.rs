@@ -114,6 +114,9 @@ fn search<R>(board: &Board, roll: Roll, then: impl FnOnce(&[Found]) -> R) -> R {
             search.dice = [roll.0; MAX_STEPS];
             search.n_dice = MAX_STEPS;
             search.descending = true;
+            // More than four checkers outside the home board: none can
+            // bear off in this play.
+            search.distinct = board.me[6..].iter().sum::<u8>() > 4;
             search.extend(0, BAR as u32);
         } else {
             search.dice[..2].copy_from_slice(&[roll.0, roll.1]);
@@ -198,9 +201,13 @@ impl Seen {
         (mixed >> (64 - self.slots.len().trailing_zeros())) as usize
     }
 
-    /// Adds `found` unless its position is there.
+    /// Adds `found` unless its position is there; a `distinct` one is not
+    /// looked for (nor entered in the table).
     #[inline(always)]
-    fn insert(&mut self, found: Found) {
+    fn insert(&mut self, found: Found, distinct: bool) {
+        if distinct {
+            return self.found.push(found);
+        }
         let mask = self.slots.len() - 1;
         let mut i = self.slot(found.key);
         while self.slots[i].0 == self.generation {
@@ -304,6 +311,13 @@ struct Search<'a> {
     descending: bool,
     /// Playing a roll's dice in the second order (the lower die first).
     second_order: bool,
+    /// Every sequence of steps reaches a position of its own, so none is
+    /// looked up: a double's search without bearing off. Its sequences are
+    /// the multisets of points moved from; a step from `f` moves a checker
+    /// to `f - d`, so a play changes the counts by `(x^-d - 1)·F(x)` as
+    /// polynomials (point `i` the coefficient of `x^i`, `F` the sum of
+    /// `x^f` over its steps), which tells `F`, the multiset, back.
+    distinct: bool,
     /// `(from, to)` indexes, `to` [`OFF`] for a checker borne off.
     steps: [(u8, u8); MAX_STEPS],
     n_steps: usize,
@@ -336,6 +350,7 @@ impl<'a> Search<'a> {
             n_dice: 2,
             descending: false,
             second_order: false,
+            distinct: false,
             steps: [(0, 0); MAX_STEPS],
             n_steps: 0,
             best: 0,
@@ -429,7 +444,7 @@ impl<'a> Search<'a> {
             let to = from.checked_sub(u32::from(die)).map_or(OFF, |to| to as u8);
             found.steps[n_steps - 1] = (from as u8, to);
             found.key = self.key_after(from as usize, to);
-            self.seen.insert(found);
+            self.seen.insert(found, self.distinct);
         }
     }
 
@@ -474,7 +489,7 @@ impl<'a> Search<'a> {
             self.seen.clear();
         }
         let first_die = if self.n_steps > 0 { self.dice[0] } else { 0 };
-        self.seen.insert(Found { key, steps: self.steps, n_steps: self.n_steps as u8, first_die });
+        self.seen.insert(Found { key, steps: self.steps, n_steps: self.n_steps as u8, first_die }, self.distinct);
     }
 }
 
